@@ -1,0 +1,59 @@
+/**
+ * Routes and access gating (spec 001 §2 "Routing and access gating"). Without an access mode only
+ * /landing and /get-key are reachable; every other path leads to /landing.
+ */
+import { Redirect, Route, Switch } from 'wouter';
+import { LoadingOverlay } from '../ui/LoadingOverlay.js';
+import { LandingPage } from '../features/landing/LandingPage.js';
+import { GetKeyPage } from '../features/payments/GetKeyPage.js';
+import { DefaultRoomRedirect } from '../features/rooms/DefaultRoomRedirect.js';
+import { ChatRoomPage } from '../features/rooms/ChatRoomPage.js';
+import { ChannelDestroyedPage } from '../features/rooms/ChannelDestroyedPage.js';
+import { EmergencyShutdownPage } from '../features/service-state/EmergencyShutdownPage.js';
+import { MaintenancePage } from '../features/service-state/MaintenancePage.js';
+import { ThemesPage } from '../features/themes/ThemesPage.js';
+import { DirectMessagesPage } from '../features/dm/DirectMessagesPage.js';
+import { PongPage } from '../features/pong/PongPage.js';
+import { NotFoundPage } from './NotFoundPage.js';
+import { useAccessMode } from './use-access-mode.js';
+
+function UngatedRoutes() {
+  return (
+    <Switch>
+      <Route path="/landing" component={LandingPage} />
+      <Route path="/get-key" component={GetKeyPage} />
+      <Route>
+        <Redirect to="/landing" replace />
+      </Route>
+    </Switch>
+  );
+}
+
+function GatedRoutes() {
+  return (
+    <Switch>
+      <Route path="/" component={DefaultRoomRedirect} />
+      <Route path="/chat/:secureId" component={ChatRoomPage} />
+      <Route path="/room/:secureId" component={ChatRoomPage} />
+      <Route path="/landing" component={LandingPage} />
+      <Route path="/get-key" component={GetKeyPage} />
+      <Route path="/themes" component={ThemesPage} />
+      <Route path="/direct-messages" component={DirectMessagesPage} />
+      <Route path="/pong" component={PongPage} />
+      <Route path="/channel-destroyed" component={ChannelDestroyedPage} />
+      <Route path="/emergency-shutdown" component={EmergencyShutdownPage} />
+      <Route path="/maintenance-mode" component={MaintenancePage} />
+      <Route component={NotFoundPage} />
+    </Switch>
+  );
+}
+
+export function App() {
+  const { mode, switching } = useAccessMode();
+  return (
+    <>
+      {mode === null ? <UngatedRoutes /> : <GatedRoutes />}
+      <LoadingOverlay isLoading={switching !== null} message={switching ?? undefined} />
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+/**
+ * Access mode (spec 001 §2): `public` or `authenticated`, stored under
+ * `securechannel_access_mode`. The router re-reads it every 1000 ms and on storage and history
+ * events, so a change made in another tab or by a page reaches it.
+ */
+import { z } from 'zod';
+import { STORAGE_KEYS, readStorage, removeStorage, writeStorage } from '../lib/storage-keys.js';
+
+export const AccessModeSchema = z.enum(['public', 'authenticated']);
+export type AccessMode = z.infer<typeof AccessModeSchema>;
+
+/** Event fired on window when this tab changes the access mode. */
+export const ACCESS_MODE_EVENT = 'securechannel:access-mode';
+
+/** The stored mode, or null when none (or an unknown value) is stored. */
+export function readAccessMode(): AccessMode | null {
+  const parsed = AccessModeSchema.safeParse(readStorage(STORAGE_KEYS.accessMode));
+  return parsed.success ? parsed.data : null;
+}
+
+export function setAccessMode(mode: AccessMode): void {
+  writeStorage(STORAGE_KEYS.accessMode, mode);
+  window.dispatchEvent(new Event(ACCESS_MODE_EVENT));
+}
+
+/** Removed on failed authentication or when returning to landing (spec 000 §4). */
+export function clearAccessMode(): void {
+  removeStorage(STORAGE_KEYS.accessMode);
+  window.dispatchEvent(new Event(ACCESS_MODE_EVENT));
+}

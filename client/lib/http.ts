@@ -1,0 +1,69 @@
+/**
+ * The client's HTTP rule (spec 000 §8): any non-ok answer raises an error whose message is the
+ * numeric status, a colon, then the body text (or the status text when the body is empty).
+ * Answers are parsed by a schema from shared/ before anyone uses them.
+ */
+import type { z } from 'zod';
+import { STORAGE_KEYS, readStorage } from './storage-keys.js';
+
+/** An HTTP failure: `message` follows the spec's rule; `status` and `body` are kept for callers. */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    statusText: string,
+  ) {
+    super(`${status}: ${body || statusText}`);
+  }
+
+  /** The `error` field of a JSON error body, when there is one. */
+  get serverError(): string | null {
+    try {
+      const parsed: unknown = JSON.parse(this.body);
+      if (parsed && typeof parsed === 'object' && 'error' in parsed && typeof parsed.error === 'string') {
+        return parsed.error;
+      }
+    } catch {
+      // Not JSON: no server error text.
+    }
+    return null;
+  }
+}
+
+/** Throws {@link HttpError} unless the response is ok. */
+export async function throwIfNotOk(response: Response): Promise<void> {
+  if (response.ok) return;
+  const body = await response.text().catch(() => '');
+  throw new HttpError(response.status, body, response.statusText);
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  body?: unknown;
+  /** Sends `Authorization: Bearer` with the stored session token (default true when one exists). */
+  auth?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Calls the API and parses the JSON answer with `schema`. */
+export async function apiRequest<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  options: RequestOptions = {},
+): Promise<z.infer<S>> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const token = options.auth === false ? null : readStorage(STORAGE_KEYS.session);
+  if (token) headers.authorization = `Bearer ${token}`;
+  const response = await fetch(path, {
+    method: options.method ?? 'GET',
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    credentials: 'same-origin',
+    signal: options.signal,
+  });
+  await throwIfNotOk(response);
+  const json: unknown = await response.json();
+  return schema.parse(json);
+}

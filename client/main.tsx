@@ -1,0 +1,26 @@
+/** Mounts the providers (query client, theme, tooltips, toasts) and the router. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { App } from './app/App.js';
+import { createQueryClient } from './lib/query-client.js';
+import { ThemeProvider } from './features/themes/ThemeProvider.js';
+import { Toaster } from './ui/Toaster.js';
+import { TooltipProvider } from './ui/Tooltip.js';
+import './styles.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('Missing #root element');
+
+createRoot(root).render(
+  <StrictMode>
+    <QueryClientProvider client={createQueryClient()}>
+      <ThemeProvider>
+        <TooltipProvider>
+          <App />
+          <Toaster />
+        </TooltipProvider>
+      </ThemeProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);

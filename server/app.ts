@@ -1,0 +1,137 @@
+/**
+ * buildServer(config, deps): registers plugins and features in a fixed order and returns the app
+ * with its parts. It never listens: main.ts does, and tests listen on port 0.
+ */
+import { readFileSync } from 'node:fs';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import pino, { type DestinationStream } from 'pino';
+import { LIMITS } from '../shared/constants.js';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/connect.js';
+import { createRoomsFeature, type RoomService } from './features/rooms/index.js';
+import { systemRoutes } from './features/system/index.js';
+import { registerErrorHandler } from './plugins/error-handler.js';
+import { createMetrics, registerMetrics } from './plugins/metrics.js';
+import { REDACT_PATHS, serializeRequest } from './plugins/redaction.js';
+import { registerSpa } from './plugins/spa.js';
+import { LocalFanout, type Fanout } from './realtime/fanout.js';
+import { Hub } from './realtime/hub.js';
+import { registerRealtime } from './realtime/routes.js';
+
+export interface ServerDeps {
+  /** An already-open database; otherwise one is opened from the config. */
+  database?: Database;
+  /** Where log lines go (tests capture them); stdout otherwise. */
+  logStream?: DestinationStream;
+  /** Clock for everything time-based. */
+  now?: () => number;
+}
+
+export interface Server {
+  app: FastifyInstance;
+  hub: Hub;
+  database: Database;
+  fanout: Fanout;
+  rooms: RoomService;
+  config: Config;
+}
+
+export async function buildServer(config: Config, deps: ServerDeps = {}): Promise<Server> {
+  const logger = pino(
+    {
+      level: config.logLevel,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      serializers: { req: serializeRequest },
+    },
+    deps.logStream ?? pino.destination(1),
+  );
+  const app = Fastify({
+    loggerInstance: logger,
+    trustProxy: config.trustProxy,
+    bodyLimit: LIMITS.httpBodyBytes,
+    disableRequestLogging: false,
+    ...(config.tls
+      ? { https: { cert: readFileSync(config.tls.certPath), key: readFileSync(config.tls.keyPath) } }
+      : {}),
+  }) as unknown as FastifyInstance; // the https overload's type differs only in the raw server
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  const database =
+    deps.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const fanout: Fanout = new LocalFanout();
+  const metrics = createMetrics();
+  const hub = new Hub({ logger: app.log, metrics: metrics.hub, now: deps.now });
+
+  // Cross-cutting plugins first, in a fixed order.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        workerSrc: ["'self'", 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: config.tls ? [] : null,
+      },
+    },
+    strictTransportSecurity: config.tls ? undefined : false,
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, {
+    global: true,
+    max: 1000,
+    timeWindow: '1 minute',
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: context.statusCode,
+      error: 'Too many requests',
+    }),
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'SecureChannel API',
+        description: 'HTTP API of SecureChannel. Realtime frames are documented in docs/protocol.md.',
+        version: '1.0.0',
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  registerMetrics(app, metrics, config.metricsToken);
+
+  // Features.
+  const rooms = createRoomsFeature(database.db);
+  await rooms.service.ensureDefaultRoom();
+  await app.register(systemRoutes);
+  await app.register(rooms.routes);
+  await registerRealtime(app, hub);
+  await registerSpa(app, config.clientDist);
+
+  // Shutdown: tell sockets the server is going away (1001), let requests drain, then close the
+  // database and the fan-out.
+  app.addHook('preClose', async () => {
+    hub.closeAll(1001, 'Server shutting down');
+  });
+  app.addHook('onClose', async () => {
+    await fanout.close();
+    if (!deps.database) await database.close();
+  });
+
+  return { app, hub, database, fanout, rooms: rooms.service, config };
+}

@@ -1,0 +1,95 @@
+/**
+ * Opens the database: PGlite (PostgreSQL in WebAssembly, a folder under DATA_DIR) by default, or a
+ * PostgreSQL server when DATABASE_URL is set. Both get the same migrations and the same Drizzle
+ * schema, so nothing above this file knows which one it talks to.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import { schema } from './schema.js';
+import { runMigrations, type MigrationSession } from './migrate.js';
+
+/** The Drizzle handle every store uses. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Runs raw SQL with parameters; for health checks and tests. */
+  query<Row>(sql: string, params?: unknown[]): Promise<Row[]>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** Keeps PGlite in memory instead of DATA_DIR (tests). */
+  inMemory?: boolean;
+}
+
+/** Opens the configured database and brings its schema up to date. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const database = options.databaseUrl
+    ? openPostgres(options.databaseUrl)
+    : await openPglite(options.inMemory ? null : path.join(options.dataDir, 'db'));
+  try {
+    await database.migrate();
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+async function openPglite(folder: string | null) {
+  if (folder) await mkdir(folder, { recursive: true });
+  const client = folder ? new PGlite(folder) : new PGlite();
+  await client.waitReady;
+  const session: MigrationSession = {
+    exec: async (sql) => {
+      await client.exec(sql);
+    },
+    query: async <Row>(sql: string, params: unknown[] = []) =>
+      (await client.query<Row>(sql, params)).rows,
+  };
+  return {
+    db: drizzlePglite({ client, schema }) as Db,
+    kind: 'pglite' as const,
+    query: session.query,
+    migrate: () => runMigrations(session),
+    close: () => client.close(),
+  };
+}
+
+function openPostgres(url: string) {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client's network error must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  return {
+    db: drizzlePg({ client: pool, schema }) as Db,
+    kind: 'postgres' as const,
+    query: async <Row>(sql: string, params: unknown[] = []) =>
+      (await pool.query(sql, params)).rows as Row[],
+    migrate: async () => {
+      // Several processes may start at once on an empty database: one connection holds an
+      // advisory lock while it migrates, the others wait and then find nothing left to do.
+      const client = await pool.connect();
+      try {
+        await runMigrations({
+          exec: async (sql) => {
+            await client.query(sql);
+          },
+          query: async <Row>(sql: string, params: unknown[] = []) =>
+            (await client.query(sql, params)).rows as Row[],
+        });
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

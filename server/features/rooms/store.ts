@@ -1,0 +1,35 @@
+/** Room persistence behind a small interface: Drizzle over PGlite or PostgreSQL. */
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/connect.js';
+import { rooms } from '../../db/schema.js';
+
+export type RoomRow = typeof rooms.$inferSelect;
+export type NewRoomRow = typeof rooms.$inferInsert;
+
+export interface RoomStore {
+  findDefault(): Promise<RoomRow | null>;
+  /** Inserts the default room unless one exists; returns the default room either way. */
+  ensureDefault(candidate: NewRoomRow): Promise<RoomRow>;
+  findById(id: string): Promise<RoomRow | null>;
+  findBySecureId(secureId: string): Promise<RoomRow | null>;
+  list(): Promise<RoomRow[]>;
+}
+
+export function createRoomStore(db: Db): RoomStore {
+  const first = (rows: RoomRow[]) => rows[0] ?? null;
+  const store: RoomStore = {
+    findDefault: async () => first(await db.select().from(rooms).where(eq(rooms.isDefault, true)).limit(1)),
+    ensureDefault: async (candidate) => {
+      // The partial unique index makes this safe when several processes start at once.
+      await db.insert(rooms).values({ ...candidate, isDefault: true }).onConflictDoNothing();
+      const room = await store.findDefault();
+      if (!room) throw new Error('Default room missing after insert');
+      return room;
+    },
+    findById: async (id) => first(await db.select().from(rooms).where(eq(rooms.id, id)).limit(1)),
+    findBySecureId: async (secureId) =>
+      first(await db.select().from(rooms).where(eq(rooms.secureId, secureId)).limit(1)),
+    list: () => db.select().from(rooms).orderBy(rooms.createdAt, rooms.name),
+  };
+  return store;
+}

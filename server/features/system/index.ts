@@ -1,0 +1,2 @@
+/** The system feature: ping and the OpenAPI document. */
+export { systemRoutes } from './routes.js';

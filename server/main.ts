@@ -1,0 +1,41 @@
+/**
+ * Entry point: reads the configuration, builds the server, listens, and drains on SIGTERM/SIGINT.
+ */
+import { loadConfig } from './config.js';
+import { buildServer } from './app.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env, process.cwd());
+  const server = await buildServer(config);
+  const { app } = server;
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    app
+      .close()
+      .then(() => process.exit(0))
+      .catch(() => process.exit(1));
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    { address, database: server.database.kind, messageTtlSeconds: config.messageTtlSeconds },
+    'SecureChannel listening',
+  );
+}
+
+main().catch((error: unknown) => {
+  // Configuration errors list variable names only, never values.
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,33 @@
+/**
+ * One error handler for the whole API: AppErrors answer with their status and message; schema
+ * failures with 400 and a generic text naming the field (never its value); anything else with 500
+ * and a generic text, logged with the request id.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { TEXT } from '../../shared/protocol/errors.js';
+import { isAppError } from '../errors.js';
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isAppError(error)) {
+      return reply.code(error.status).send({ error: error.message });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields = error.validation
+        .map((issue) => issue.instancePath.replace(/^\//, '').replaceAll('/', '.'))
+        .filter(Boolean);
+      const where = fields.length > 0 ? `: ${[...new Set(fields)].join(', ')}` : '';
+      return reply.code(400).send({ error: `${TEXT.invalidRequest}${where}` });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) return reply.code(429).send({ error: TEXT.tooManyRequests });
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON, body too large, wrong content type) have safe
+      // messages that never contain the body itself.
+      return reply.code(status).send({ error: error.message || TEXT.invalidRequest });
+    }
+    request.log.error({ err: { name: error.name, code: error.code, stack: error.stack } }, 'unhandled error');
+    return reply.code(500).send({ error: TEXT.internalError });
+  });
+}

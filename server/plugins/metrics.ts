@@ -1,0 +1,71 @@
+/**
+ * Prometheus metrics. Off unless METRICS_TOKEN is set; then `GET /metrics` needs
+ * `Authorization: Bearer <METRICS_TOKEN>`. Each server instance has its own registry so that
+ * tests can run several in one process.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { TEXT } from '../../shared/protocol/errors.js';
+import type { HubMetrics } from '../realtime/hub.js';
+
+export interface Metrics {
+  registry: Registry;
+  hub: HubMetrics;
+  httpDuration: Histogram<'method' | 'route' | 'status'>;
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'securechannel_' });
+  const connections = new Gauge({
+    name: 'securechannel_ws_connections',
+    help: 'Open WebSocket connections',
+    registers: [registry],
+  });
+  const frames = new Counter({
+    name: 'securechannel_ws_frames_total',
+    help: 'WebSocket frames received, by type and outcome',
+    labelNames: ['type', 'outcome'] as const,
+    registers: [registry],
+  });
+  const httpDuration = new Histogram({
+    name: 'securechannel_http_request_duration_seconds',
+    help: 'HTTP request duration',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  return {
+    registry,
+    httpDuration,
+    hub: {
+      onFrame: (type, outcome) => frames.inc({ type, outcome }),
+      onConnectionsChanged: (count) => connections.set(count),
+    },
+  };
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Records request durations and serves `/metrics` when a token is configured. */
+export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: string | null): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpDuration.observe(
+      { method: request.method, route, status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+  if (!token) return;
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    const header = request.headers.authorization ?? '';
+    const given = header.startsWith('Bearer ') ? header.slice(7) : '';
+    if (!sameSecret(given, token)) return reply.code(401).send({ error: TEXT.unauthorized });
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * One client socket as the hub sees it. Handlers get this object, never the `ws` socket, so the
+ * room logic knows nothing of the socket library (the tldraw `WebSocketMinimal` idea).
+ */
+import { randomUUID } from 'node:crypto';
+
+/** What the hub needs from a socket: `ws` and test doubles both satisfy it. */
+export interface SocketLike {
+  readonly readyState: number;
+  readonly bufferedAmount: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+/** The identity a key holder proved with a session token. */
+export interface ConnectionIdentity {
+  keyId: string;
+  username: string;
+  level: 'admin' | 'user' | 'observer' | 'guest';
+  capabilities: string[];
+}
+
+/** Any server frame: an object with a `type`. */
+export type OutgoingFrame = { type: string } & Record<string, unknown>;
+
+const OPEN = 1;
+/** A socket whose unsent data exceeds this is too slow to keep; it is closed (1013). */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+export class Connection {
+  /** Random per connection; members see it, so it reveals nothing about the user. */
+  readonly nodeId = `node_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  readonly connectedAt = new Date();
+  identity: ConnectionIdentity | null = null;
+  username: string | null = null;
+  roomId: string | null = null;
+  /** Free-form per-feature state, keyed by feature name. */
+  readonly state = new Map<string, unknown>();
+
+  constructor(
+    private readonly socket: SocketLike,
+    readonly remoteAddress: string,
+    readonly path: string,
+  ) {}
+
+  get isOpen(): boolean {
+    return this.socket.readyState === OPEN;
+  }
+
+  /** Sends an object; serialized here. Use {@link sendRaw} for an already-serialized payload. */
+  send(frame: OutgoingFrame): void {
+    this.sendRaw(JSON.stringify(frame));
+  }
+
+  /** Sends a payload serialized once for many receivers. */
+  sendRaw(payload: string): void {
+    if (!this.isOpen) return;
+    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      // A reader this far behind would make the server hold unbounded memory for it.
+      this.socket.close(1013, 'Too slow');
+      return;
+    }
+    this.socket.send(payload);
+  }
+
+  close(code: number, reason: string): void {
+    if (this.socket.readyState <= OPEN) this.socket.close(code, reason);
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * The realtime hub behind `/chat-ws` and `/ws`. Every frame goes through the same steps, each of
+ * which can answer `{type:"error", message}` to the sender alone:
+ *   size check → rate check → JSON.parse → `type` lookup → the type's schema → its handler.
+ * A handler's failure touches only its sender. Sockets are closed only for protocol breaches
+ * (a flood that will not stop), with a close code.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { LIMITS } from '../../shared/constants.js';
+import { WS_ERROR } from '../../shared/protocol/errors.js';
+import {
+  CLIENT_FRAME_SCHEMAS,
+  FrameEnvelopeSchema,
+  isClientFrameType,
+  type ClientFrame,
+  type ClientFrameType,
+} from '../../shared/protocol/ws/index.js';
+import { isAppError } from '../errors.js';
+import { Connection, type OutgoingFrame, type SocketLike } from './connection.js';
+import { TokenBucket } from './token-bucket.js';
+
+export type FrameHandler<T extends ClientFrameType> = (
+  connection: Connection,
+  frame: ClientFrame<T>,
+) => void | Promise<void>;
+
+/** Runs before dispatch; returning false stops the frame (the guard answers the client itself). */
+export type FrameGuard = (connection: Connection, type: ClientFrameType) => boolean;
+
+export type ConnectionListener = (connection: Connection) => void | Promise<void>;
+
+export interface HubMetrics {
+  onFrame(type: string, outcome: 'ok' | 'error'): void;
+  onConnectionsChanged(count: number): void;
+}
+
+export interface HubOptions {
+  logger: FastifyBaseLogger;
+  metrics?: HubMetrics;
+  /** Frames per second a connection may send on average, and the burst above it. */
+  rate?: { perSecond: number; burst: number };
+  /** Rejected frames within one flood before the socket is closed with 1008. */
+  floodCloseAfter?: number;
+  now?: () => number;
+}
+
+interface ConnectionLimits {
+  bucket: TokenBucket;
+  rejected: number;
+}
+
+export class Hub {
+  private readonly handlers = new Map<ClientFrameType, FrameHandler<ClientFrameType>>();
+  private readonly guards: FrameGuard[] = [];
+  private readonly connectListeners: ConnectionListener[] = [];
+  private readonly disconnectListeners: ConnectionListener[] = [];
+  private readonly limits = new Map<Connection, ConnectionLimits>();
+  readonly connections = new Set<Connection>();
+
+  constructor(private readonly options: HubOptions) {}
+
+  /** Registers the handler of one frame type; a type has at most one handler. */
+  on<T extends ClientFrameType>(type: T, handler: FrameHandler<T>): void {
+    if (this.handlers.has(type)) throw new Error(`Handler for ${type} already registered`);
+    this.handlers.set(type, handler as FrameHandler<ClientFrameType>);
+  }
+
+  use(guard: FrameGuard): void {
+    this.guards.push(guard);
+  }
+
+  onConnect(listener: ConnectionListener): void {
+    this.connectListeners.push(listener);
+  }
+
+  onDisconnect(listener: ConnectionListener): void {
+    this.disconnectListeners.push(listener);
+  }
+
+  /** Takes over a freshly upgraded socket. */
+  attach(
+    socket: SocketLike & {
+      on(event: 'message', listener: (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => void): void;
+      on(event: 'close', listener: () => void): void;
+      on(event: 'error', listener: (error: Error) => void): void;
+    },
+    remoteAddress: string,
+    path: string,
+  ): Connection {
+    const connection = new Connection(socket, remoteAddress, path);
+    const rate = this.options.rate ?? { perSecond: 20, burst: 40 };
+    this.connections.add(connection);
+    this.limits.set(connection, {
+      bucket: new TokenBucket(rate.burst, rate.perSecond, this.options.now),
+      rejected: 0,
+    });
+    this.options.metrics?.onConnectionsChanged(this.connections.size);
+
+    socket.on('message', (data, isBinary) => {
+      void this.receive(connection, data, isBinary);
+    });
+    socket.on('error', (error) => {
+      this.options.logger.debug({ nodeId: connection.nodeId, err: error.message }, 'socket error');
+    });
+    socket.on('close', () => {
+      this.connections.delete(connection);
+      this.limits.delete(connection);
+      this.options.metrics?.onConnectionsChanged(this.connections.size);
+      for (const listener of this.disconnectListeners) {
+        void Promise.resolve()
+          .then(() => listener(connection))
+          .catch((error: unknown) => this.logFailure(connection, 'disconnect', error));
+      }
+    });
+    for (const listener of this.connectListeners) {
+      void Promise.resolve()
+        .then(() => listener(connection))
+        .catch((error: unknown) => this.logFailure(connection, 'connect', error));
+    }
+    return connection;
+  }
+
+  /** Handles one raw frame from `connection`. Exposed for tests that bypass the socket. */
+  async receive(connection: Connection, data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): Promise<void> {
+    const size = frameSize(data);
+    if (size > LIMITS.wsFrameBytes) return this.reject(connection, WS_ERROR.frameTooLarge);
+    if (!this.takeToken(connection)) return;
+    if (isBinary) return this.reject(connection, WS_ERROR.invalidJson);
+
+    let raw: unknown;
+    try {
+      raw = JSON.parse(frameText(data));
+    } catch {
+      return this.reject(connection, WS_ERROR.invalidJson);
+    }
+    const envelope = FrameEnvelopeSchema.safeParse(raw);
+    if (!envelope.success || !isClientFrameType(envelope.data.type)) {
+      return this.reject(connection, WS_ERROR.unknownType);
+    }
+    const type = envelope.data.type;
+    const parsed = CLIENT_FRAME_SCHEMAS[type].safeParse(raw);
+    if (!parsed.success) return this.reject(connection, WS_ERROR.invalidFrame(type), type);
+    const handler = this.handlers.get(type);
+    if (!handler) return this.reject(connection, WS_ERROR.unsupported(type), type);
+    for (const guard of this.guards) if (!guard(connection, type)) return;
+
+    try {
+      await handler(connection, parsed.data as ClientFrame<typeof type>);
+      this.options.metrics?.onFrame(type, 'ok');
+    } catch (error) {
+      if (isAppError(error)) return this.reject(connection, error.message, type);
+      this.logFailure(connection, type, error);
+      this.reject(connection, WS_ERROR.internal, type);
+    }
+  }
+
+  /** Sends a frame to every open connection (service notices). */
+  broadcastAll(frame: OutgoingFrame): number {
+    const payload = JSON.stringify(frame);
+    let count = 0;
+    for (const connection of this.connections) {
+      if (!connection.isOpen) continue;
+      connection.sendRaw(payload);
+      count += 1;
+    }
+    return count;
+  }
+
+  /** Closes every socket, e.g. with 1001 when the server goes away. */
+  closeAll(code: number, reason: string): void {
+    for (const connection of this.connections) connection.close(code, reason);
+  }
+
+  private takeToken(connection: Connection): boolean {
+    const limits = this.limits.get(connection);
+    if (!limits) return false;
+    if (limits.bucket.take()) {
+      limits.rejected = 0;
+      return true;
+    }
+    limits.rejected += 1;
+    if (limits.rejected >= (this.options.floodCloseAfter ?? 200)) {
+      connection.close(1008, 'Flood');
+      return false;
+    }
+    // One error frame per flood is enough; answering every dropped frame would amplify it.
+    if (limits.rejected === 1) connection.send({ type: 'error', message: WS_ERROR.rateLimited });
+    this.options.metrics?.onFrame('rate_limited', 'error');
+    return false;
+  }
+
+  private reject(connection: Connection, message: string, frameType?: string): void {
+    this.options.metrics?.onFrame(frameType ?? 'invalid', 'error');
+    connection.send(frameType ? { type: 'error', message, frameType } : { type: 'error', message });
+  }
+
+  private logFailure(connection: Connection, stage: string, error: unknown): void {
+    // Only the error's name and stack frames: its message could quote frame content.
+    const err =
+      error instanceof Error
+        ? { name: error.name, stack: error.stack?.split('\n').slice(1).join('\n') }
+        : { name: typeof error };
+    this.options.logger.error({ nodeId: connection.nodeId, stage, err }, 'realtime handler failed');
+  }
+}
+
+function frameSize(data: Buffer | ArrayBuffer | Buffer[]): number {
+  if (Array.isArray(data)) return data.reduce((sum, part) => sum + part.byteLength, 0);
+  return data.byteLength;
+}
+
+function frameText(data: Buffer | ArrayBuffer | Buffer[]): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  return data.toString('utf8');
+}

@@ -1,0 +1,87 @@
+/**
+ * Identifier formats shared by client and server (DESIGN.md, "Wire formats").
+ * Generators draw from `globalThis.crypto`, which Node 20 and every browser provide.
+ */
+import { z } from 'zod';
+import { CALLSIGN_MAX_NUMBER, CALLSIGN_PREFIXES } from './constants.js';
+
+const HEX_32 = /^[0-9a-f]{32}$/;
+
+/** Lowercase hex of the given bytes. */
+export function toHex(bytes: Uint8Array): string {
+  let out = '';
+  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
+  return out;
+}
+
+/** `count` cryptographically random bytes. */
+export function randomBytes(count: number): Uint8Array {
+  const bytes = new Uint8Array(count);
+  globalThis.crypto.getRandomValues(bytes);
+  return bytes;
+}
+
+/** A room's secure id: 64 lowercase hex digits (32 random bytes). */
+export const RoomSecureIdSchema = z.string().regex(/^[0-9a-f]{64}$/, 'Invalid secure id');
+export type RoomSecureId = z.infer<typeof RoomSecureIdSchema>;
+
+/** True when `value` has the shape of a room secure id; only such ids are looked up (spec 000 §4). */
+export function isRoomSecureId(value: string): boolean {
+  return RoomSecureIdSchema.safeParse(value).success;
+}
+
+/** A new room secure id. */
+export function generateRoomSecureId(): RoomSecureId {
+  return toHex(randomBytes(32));
+}
+
+/** A key id: `SCK` followed by 32 lowercase hex digits. */
+export const KeyIdSchema = z
+  .string()
+  .refine((value) => value.startsWith('SCK') && HEX_32.test(value.slice(3)), 'Invalid key id');
+export type KeyId = z.infer<typeof KeyIdSchema>;
+
+/** A user id: `USR` followed by 32 hex digits. */
+export const UserIdSchema = z
+  .string()
+  .refine((value) => value.startsWith('USR') && /^[0-9a-fA-F]{32}$/.test(value.slice(3)), 'Invalid user id');
+export type UserId = z.infer<typeof UserIdSchema>;
+
+/** A new key id. */
+export function generateKeyId(): KeyId {
+  return `SCK${toHex(randomBytes(16))}`;
+}
+
+/** A new user id. */
+export function generateUserId(): UserId {
+  return `USR${toHex(randomBytes(16))}`;
+}
+
+/**
+ * A key holder's secure id: `SCK_` and characters 3 to 10 of the key id, upper-cased
+ * (spec 001 §2: "SCK_ plus the upper-cased characters 3 to 10 of keyId").
+ */
+export function secureIdForKey(keyId: string): string {
+  return `SCK_${keyId.slice(3, 11).toUpperCase()}`;
+}
+
+/** The normalized form of a secure id: `SCK_` kept, the rest lowercased (spec 001 §5). */
+export function normalizeSecureId(secureId: string): string {
+  const upper = secureId.trim();
+  if (upper.toUpperCase().startsWith('SCK_')) return `SCK_${upper.slice(4).toLowerCase()}`;
+  return upper.toLowerCase();
+}
+
+/** A public visitor's callsign: one of the prefixes followed by 1 to 9999 (spec 000 §1). */
+export const CallsignSchema = z
+  .string()
+  .regex(new RegExp(`^(${CALLSIGN_PREFIXES.join('|')})([1-9][0-9]{0,3})$`), 'Invalid callsign');
+
+/** A uniformly random callsign. */
+export function generateCallsign(): string {
+  const values = new Uint32Array(2);
+  globalThis.crypto.getRandomValues(values);
+  const prefix = CALLSIGN_PREFIXES[values[0]! % CALLSIGN_PREFIXES.length]!;
+  const number = (values[1]! % CALLSIGN_MAX_NUMBER) + 1;
+  return `${prefix}${number}`;
+}

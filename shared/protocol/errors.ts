@@ -1,0 +1,66 @@
+/**
+ * User-facing texts from the specifications, kept in one place so that server answers, toasts
+ * and tests agree on every character.
+ */
+import { z } from 'zod';
+
+/** The body of every HTTP error answer. */
+export const ErrorBodySchema = z.object({ error: z.string() });
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** Texts of spec 000 §2–§8 and spec 001 §2–§8. */
+export const TEXT = {
+  notFoundTitle: '404 Page Not Found',
+  notFoundHint: 'Did you forget to add the page to the router?',
+  themeOutsideProvider: 'useTheme must be used within a ThemeProvider',
+  identityRegenerated: 'IDENTITY_REGENERATED',
+  regenerationFailedTitle: 'REGENERATION_FAILED',
+  regenerationFailed: 'Unable to regenerate identity',
+  invalidFileType: 'Invalid File Type',
+  invalidFileTypeLanding: 'Please select a valid .sck or .bin key file',
+  invalidFileTypeKeyPage: 'Please upload a valid .sck or .bin key file',
+  invalidKeyJson: 'Invalid key file format - not valid JSON',
+  invalidKeyFields: 'Invalid key file - missing required fields',
+  keyIntegrityFailed: 'Key integrity validation failed',
+  keyParseFailed: 'Failed to parse key file',
+  uploadFailed: 'Upload Failed',
+  failedToLoadKeyFile: 'Failed to load key file',
+  keyValidated: 'Key Validated',
+  authenticationFailed: 'Authentication Failed',
+  authenticationFailedDefault: 'Failed to authenticate with the provided key',
+  authenticationSuccessful: 'Authentication Successful',
+  registrationFailed: 'Key registration failed',
+  challengeFailed: 'Failed to get authentication challenge',
+  verificationFailed: 'Authentication verification failed',
+  noSessionToken: 'No session token received',
+  usernameRequiredTitle: 'Username Required',
+  usernameRequired: 'Please enter a username for the key',
+  pongRequiresKey:
+    'PONG access requires authentication with a premium key, use /get-key to obtain access.',
+  adminAccessDenied: 'Access denied, admin privileges required',
+  switchingAccessMode: 'SWITCHING ACCESS MODE...',
+  initializingChannels: 'INITIALIZING SECURE CHANNELS...',
+  switchingChannel: 'SWITCHING SECURE CHANNEL...',
+  loading: 'LOADING...',
+  roomNotFound: 'Room not found',
+  invalidRoomId: 'Invalid room id',
+  serviceUnavailable: 'Service temporarily unavailable',
+  internalError: 'Internal server error',
+  invalidRequest: 'Invalid request',
+  tooManyRequests: 'Too many requests',
+  unauthorized: 'Authentication required',
+  forbidden: 'Insufficient permissions',
+  zkInvalidFormat: 'Invalid ZK encrypted format',
+  classifiedNeedsCode: 'Security Protocol Error: Classified channels require access codes',
+} as const;
+
+/** Texts of WebSocket `error` frames. */
+export const WS_ERROR = {
+  frameTooLarge: 'Frame too large',
+  invalidJson: 'Malformed frame: not valid JSON',
+  unknownType: 'Unknown frame type',
+  invalidFrame: (type: string) => `Invalid ${type} frame`,
+  unsupported: (type: string) => `Frame type ${type} is not handled on this endpoint`,
+  rateLimited: 'Rate limit exceeded: slow down',
+  internal: 'Frame could not be processed',
+} as const;

@@ -1,0 +1,136 @@
+/**
+ * Room chat frames (spec 000 §7 "Realtime socket"). Client frames are parsed by the hub before
+ * any handler sees them; server frames are parsed by the client before the UI sees them.
+ */
+import { z } from 'zod';
+
+/** Encryption types a message may carry (spec 000 §3 "Message"). */
+export const EncryptionTypeSchema = z.enum([
+  'none',
+  'PFS-ECDH',
+  'ZK-AES-256',
+  'AES-256-GCM',
+  'AES-256-CBC',
+  'RSA-OAEP',
+  'E2EE-AES',
+  'quantum',
+  'PLAINTEXT',
+]);
+export type EncryptionType = z.infer<typeof EncryptionTypeSchema>;
+
+const shortText = z.string().max(200);
+
+/** `join_room`: enter a room as `username`; key holders add their session token. */
+export const JoinRoomFrameSchema = z.strictObject({
+  type: z.literal('join_room'),
+  roomId: z.string().min(1).max(80),
+  username: z.string().trim().min(1).max(64),
+  sessionToken: z.string().max(200).nullish(),
+  accessToken: z.string().max(200).nullish(),
+});
+
+/**
+ * `send_message`: content is ciphertext produced in the browser; `content` carries plaintext only
+ * for the flagged PLAINTEXT fallback (spec 000 §8 "Encryption failure").
+ */
+export const SendMessageFrameSchema = z.strictObject({
+  type: z.literal('send_message'),
+  content: z.string().max(32_768).default(''),
+  encryptedContent: z.string().max(48_000).nullish(),
+  encryptionType: EncryptionTypeSchema.default('none'),
+  signature: z.string().max(16_000).nullish(),
+  isStealthMode: z.boolean().default(false),
+  hasImage: z.boolean().default(false),
+  imageUrl: z.string().max(300).nullish(),
+  thumbnailUrl: z.string().max(300).nullish(),
+  imageOriginalName: shortText.nullish(),
+  imageFileSize: z.number().int().nonnegative().nullish(),
+});
+
+/** `typing_start` / `typing_stop`. */
+export const TypingFrameSchema = z.strictObject({
+  type: z.enum(['typing_start', 'typing_stop']),
+});
+
+/** `request_user_list {roomId}`. */
+export const RequestUserListFrameSchema = z.strictObject({
+  type: z.literal('request_user_list'),
+  roomId: z.string().min(1).max(80).optional(),
+});
+
+/** A message as the server relays it (spec 000 §3 "Message"). Dates are ISO strings. */
+export const MessageSchema = z.object({
+  id: z.string(),
+  senderId: z.string(),
+  senderUsername: z.string(),
+  roomId: z.string(),
+  content: z.string(),
+  encryptedContent: z.string().nullable(),
+  encryptionType: EncryptionTypeSchema,
+  signature: z.string().nullable(),
+  isStealthMode: z.boolean(),
+  hasImage: z.boolean(),
+  imageUrl: z.string().nullable(),
+  thumbnailUrl: z.string().nullable(),
+  imageMetadata: z.object({ originalName: z.string(), fileSize: z.number() }).nullable(),
+  createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime(),
+  isSystem: z.boolean().default(false),
+});
+export type Message = z.infer<typeof MessageSchema>;
+
+/** A member of a room as listed to others (spec 000 §3 "Room user"). */
+export const RoomUserSchema = z.object({
+  nodeId: z.string(),
+  username: z.string(),
+  status: z.enum(['online', 'typing', 'away']),
+  role: z.enum(['user', 'moderator', 'admin']),
+  isAuthenticated: z.boolean(),
+  connectionTime: z.iso.datetime(),
+  lastSeen: z.iso.datetime(),
+  isVoiceActive: z.boolean(),
+});
+export type RoomUser = z.infer<typeof RoomUserSchema>;
+
+/** Server → client room frames. */
+export const RoomJoinedFrameSchema = z.object({
+  type: z.literal('room_joined'),
+  roomId: z.string(),
+  nodeId: z.string(),
+  messages: z.array(MessageSchema),
+  memberCount: z.number().int().nonnegative(),
+});
+export const NewMessageFrameSchema = z.object({ type: z.literal('new_message'), message: MessageSchema });
+export const MessageDeletedFrameSchema = z.object({ type: z.literal('message_deleted'), messageId: z.string() });
+export const MessagesExpiredFrameSchema = z.object({
+  type: z.literal('messages_expired'),
+  messageIds: z.array(z.string()),
+});
+export const UserPresenceFrameSchema = z.object({
+  type: z.enum(['user_joined', 'user_left']),
+  roomId: z.string(),
+  username: z.string(),
+  nodeId: z.string(),
+  memberCount: z.number().int().nonnegative(),
+});
+export const UserListUpdateFrameSchema = z.object({
+  type: z.literal('user_list_update'),
+  roomId: z.string(),
+  users: z.array(RoomUserSchema),
+  timestamp: z.iso.datetime(),
+});
+export const TypingBroadcastFrameSchema = z.object({
+  type: z.enum(['typing_start', 'typing_stop']),
+  username: z.string(),
+  nodeId: z.string(),
+});
+export const SystemMessageFrameSchema = z.object({
+  type: z.literal('system_message'),
+  message: z.string(),
+  level: z.enum(['info', 'warning', 'critical']).default('info'),
+  timestamp: z.iso.datetime(),
+});
+export const RoomDestroyedFrameSchema = z.object({
+  type: z.literal('room_destroyed'),
+  roomId: z.string(),
+});

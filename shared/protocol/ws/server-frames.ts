@@ -1,0 +1,51 @@
+/** Every server → client frame, for the browser to parse before it acts on one. */
+import { z } from 'zod';
+import {
+  MessageDeletedFrameSchema,
+  MessagesExpiredFrameSchema,
+  NewMessageFrameSchema,
+  RoomDestroyedFrameSchema,
+  RoomJoinedFrameSchema,
+  SystemMessageFrameSchema,
+  TypingBroadcastFrameSchema,
+  UserListUpdateFrameSchema,
+  UserPresenceFrameSchema,
+} from './chat.js';
+import {
+  BotChallengeFrameSchema,
+  BotOutcomeFrameSchema,
+  SecurityAlertBroadcastFrameSchema,
+} from './security.js';
+import {
+  AdminErrorFrameSchema,
+  AdminMessageFrameSchema,
+  EmergencyShutdownNoticeFrameSchema,
+  MaintenanceModeFrameSchema,
+  ServiceRestoredFrameSchema,
+  SystemBroadcastFrameSchema,
+} from './admin.js';
+import { ErrorFrameSchema } from './index.js';
+
+/** The frames the chat client understands. */
+export const ServerFrameSchema = z.discriminatedUnion('type', [
+  RoomJoinedFrameSchema,
+  NewMessageFrameSchema,
+  MessageDeletedFrameSchema,
+  MessagesExpiredFrameSchema,
+  UserPresenceFrameSchema,
+  UserListUpdateFrameSchema,
+  TypingBroadcastFrameSchema,
+  SystemMessageFrameSchema,
+  RoomDestroyedFrameSchema,
+  BotChallengeFrameSchema,
+  BotOutcomeFrameSchema,
+  SecurityAlertBroadcastFrameSchema,
+  AdminMessageFrameSchema,
+  SystemBroadcastFrameSchema,
+  AdminErrorFrameSchema,
+  EmergencyShutdownNoticeFrameSchema,
+  MaintenanceModeFrameSchema,
+  ServiceRestoredFrameSchema,
+  ErrorFrameSchema,
+]);
+export type ServerFrame = z.infer<typeof ServerFrameSchema>;
