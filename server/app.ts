@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -16,7 +17,10 @@ import pino, { type DestinationStream } from 'pino';
 import { LIMITS } from '../shared/constants.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/connect.js';
+import { createAdminFeature, type AdminCredentials } from './features/admin/index.js';
+import { createAuthFeature, VerifyPool, type AuthService } from './features/auth/index.js';
 import { createRoomsFeature, type RoomService } from './features/rooms/index.js';
+import { MemoryRateLimiter } from './lib/rate-limiter.js';
 import { systemRoutes } from './features/system/index.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { createMetrics, registerMetrics } from './plugins/metrics.js';
@@ -33,6 +37,12 @@ export interface ServerDeps {
   logStream?: DestinationStream;
   /** Clock for everything time-based. */
   now?: () => number;
+  /** Per-address login calls (challenge and verify) allowed per minute; default 30. */
+  loginRatePerMinute?: number;
+  /** Per-key login calls allowed per minute; default 20. */
+  keyLoginRatePerMinute?: number;
+  /** Where a generated admin password is printed once; stdout by default. */
+  announce?: (message: string) => void;
 }
 
 export interface Server {
@@ -41,6 +51,8 @@ export interface Server {
   database: Database;
   fanout: Fanout;
   rooms: RoomService;
+  auth: AuthService;
+  admin: AdminCredentials;
   config: Config;
 }
 
@@ -57,7 +69,6 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     loggerInstance: logger,
     trustProxy: config.trustProxy,
     bodyLimit: LIMITS.httpBodyBytes,
-    disableRequestLogging: false,
     ...(config.tls
       ? { https: { cert: readFileSync(config.tls.certPath), key: readFileSync(config.tls.keyPath) } }
       : {}),
@@ -70,7 +81,9 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     deps.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const fanout: Fanout = new LocalFanout();
   const metrics = createMetrics();
-  const hub = new Hub({ logger: app.log, metrics: metrics.hub, now: deps.now });
+  const now = deps.now ?? Date.now;
+  const hub = new Hub({ logger: app.log, metrics: metrics.hub, now });
+  const verifier = new VerifyPool();
 
   // Cross-cutting plugins first, in a fixed order.
   await app.register(helmet, {
@@ -113,25 +126,50 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     },
     transform: jsonSchemaTransform,
   });
+  await app.register(multipart, { limits: { fileSize: LIMITS.httpBodyBytes, files: 1, fields: 20 } });
   registerMetrics(app, metrics, config.metricsToken);
 
   // Features.
+  const admin = createAdminFeature({
+    db: database.db,
+    now,
+    announce: deps.announce ?? ((message) => process.stdout.write(message)),
+  });
+  await admin.credentials.initialize(config.adminPassword);
+  const auth = createAuthFeature({
+    db: database.db,
+    verifier,
+    keyLimiter: new MemoryRateLimiter(deps.keyLoginRatePerMinute ?? 20, 60_000, now),
+    now,
+    isAdminSession: (token) => admin.credentials.isAdminSession(token),
+    onRevoked: (keyId) => hub.closeWhere((connection) => connection.identity?.keyId === keyId, 4003, 'Key revoked'),
+    loginRatePerMinute: deps.loginRatePerMinute ?? 30,
+  });
   const rooms = createRoomsFeature(database.db);
   await rooms.service.ensureDefaultRoom();
   await app.register(systemRoutes);
+  await app.register(admin.routes);
+  await app.register(auth.routes);
   await app.register(rooms.routes);
   await registerRealtime(app, hub);
   await registerSpa(app, config.clientDist);
 
-  // Shutdown: tell sockets the server is going away (1001), let requests drain, then close the
-  // database and the fan-out.
-  app.addHook('preClose', async () => {
-    hub.closeAll(1001, 'Server shutting down');
-  });
+  // Shutdown: the realtime plugin closes sockets with 1001, requests drain, then the database and
+  // the fan-out close.
   app.addHook('onClose', async () => {
+    await verifier.close();
     await fanout.close();
     if (!deps.database) await database.close();
   });
 
-  return { app, hub, database, fanout, rooms: rooms.service, config };
+  return {
+    app,
+    hub,
+    database,
+    fanout,
+    rooms: rooms.service,
+    auth: auth.service,
+    admin: admin.credentials,
+    config,
+  };
 }

@@ -48,9 +48,6 @@ export const ConfigSchema = z
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ),
     CLIENT_DIST: optionalString,
-  })
-  .refine((env) => Boolean(env.TLS_CERT) === Boolean(env.TLS_KEY), {
-    message: 'TLS_CERT and TLS_KEY must be set together',
   });
 
 /** The server's configuration, with paths resolved. */
@@ -77,8 +74,13 @@ export interface Config {
 /** Parses `env`; throws an Error listing every bad variable (never their values). */
 export function loadConfig(env: Record<string, string | undefined>, cwd: string): Config {
   const parsed = ConfigSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`);
+  if (Boolean(env.TLS_CERT) !== Boolean(env.TLS_KEY)) {
+    problems.push('TLS_CERT, TLS_KEY: TLS_CERT and TLS_KEY must be set together');
+  }
+  if (!parsed.success || problems.length > 0) {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;

@@ -110,6 +110,12 @@ export const ECDSA_P256_PUBLIC_KEY_BYTES = 65;
 /** A login challenge is valid this long, in ms (DESIGN.md, "Login"). */
 export const AUTH_CHALLENGE_TTL_MS = 2 * 60 * 1000;
 
+/**
+ * Lifetime of a key holder's session, in ms. The specs leave it open; 12 hours bounds what a
+ * stolen token is worth while sparing users a login per visit (docs/decisions.md).
+ */
+export const KEY_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
 /** Admin lockout: failures before locking (spec 001 §4, §9). */
 export const ADMIN_MAX_FAILED_ATTEMPTS = 3;
 /** Admin lockout duration, in ms (spec 001 §9). */

@@ -26,7 +26,9 @@ export function useAccessMode(): AccessModeState {
       setMode((previous) => {
         if (previous === next) return previous;
         if (next !== null) {
-          setSwitching(previous === null ? 'INITIALIZING SECURE CHANNELS...' : 'SWITCHING ACCESS MODE...');
+          setSwitching(
+            previous === null ? 'INITIALIZING SECURE CHANNELS...' : 'SWITCHING ACCESS MODE...',
+          );
           window.clearTimeout(timer);
           timer = window.setTimeout(() => setSwitching(null), SWITCHING_LOADER_MS);
         }

@@ -21,7 +21,12 @@ export class HttpError extends Error {
   get serverError(): string | null {
     try {
       const parsed: unknown = JSON.parse(this.body);
-      if (parsed && typeof parsed === 'object' && 'error' in parsed && typeof parsed.error === 'string') {
+      if (
+        parsed &&
+        typeof parsed === 'object' &&
+        'error' in parsed &&
+        typeof parsed.error === 'string'
+      ) {
         return parsed.error;
       }
     } catch {

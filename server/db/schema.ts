@@ -2,7 +2,22 @@
  * Drizzle table definitions. They mirror migrations/*.sql, which are the source of truth for the
  * database; tests/contracts/schema-drift.test.ts fails when the two disagree.
  */
-import { boolean, doublePrecision, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  customType,
+  doublePrecision,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/** bytea as Uint8Array, for public keys and signatures. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => new Uint8Array(value),
+});
 
 export const rooms = pgTable('rooms', {
   id: uuid('id').primaryKey(),
@@ -27,5 +42,47 @@ export const settings = pgTable('settings', {
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
+
+
+/** Registered keys: public parts only. */
+export const keys = pgTable('keys', {
+  keyId: text('key_id').primaryKey(),
+  userId: text('user_id').notNull().unique(),
+  username: text('username').notNull(),
+  dilithiumPublicKey: bytea('dilithium_public_key').notNull(),
+  ecdsaPublicKey: bytea('ecdsa_public_key').notNull(),
+  fingerprint: text('fingerprint').notNull().unique(),
+  permissionLevel: text('permission_level', { enum: ['admin', 'user', 'observer', 'guest'] }).notNull(),
+  capabilities: text('capabilities').array().notNull(),
+  rooms: text('rooms').array().notNull(),
+  issuedAt: timestamp('issued_at', { withTimezone: true, mode: 'date' }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+  selfSignature: bytea('self_signature').notNull(),
+  hardwareFingerprint: text('hardware_fingerprint').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+});
+
+export const authChallenges = pgTable('auth_challenges', {
+  challenge: text('challenge').primaryKey(),
+  keyId: text('key_id').notNull(),
+  nonce: text('nonce').notNull(),
+  issuedAt: timestamp('issued_at', { withTimezone: true, mode: 'date' }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+export const sessions = pgTable('sessions', {
+  tokenHash: text('token_hash').primaryKey(),
+  keyId: text('key_id').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+export const adminSessions = pgTable('admin_sessions', {
+  tokenHash: text('token_hash').primaryKey(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
 /** Every table, for Drizzle's relational helpers and the drift test. */
-export const schema = { rooms, settings };
+export const schema = { rooms, settings, keys, authChallenges, sessions, adminSessions };

@@ -61,8 +61,8 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: s
       reply.elapsedTime / 1000,
     );
   });
-  if (!token) return;
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (!token) return reply.code(404).send({ error: 'Metrics are disabled: set METRICS_TOKEN' });
     const header = request.headers.authorization ?? '';
     const given = header.startsWith('Bearer ') ? header.slice(7) : '';
     if (!sameSecret(given, token)) return reply.code(401).send({ error: TEXT.unauthorized });

@@ -166,6 +166,17 @@ export class Hub {
     return count;
   }
 
+  /** Closes the sockets `predicate` picks (a revoked key's, a banned address's). */
+  closeWhere(predicate: (connection: Connection) => boolean, code: number, reason: string): number {
+    let count = 0;
+    for (const connection of this.connections) {
+      if (!predicate(connection)) continue;
+      connection.close(code, reason);
+      count += 1;
+    }
+    return count;
+  }
+
   /** Closes every socket, e.g. with 1001 when the server goes away. */
   closeAll(code: number, reason: string): void {
     for (const connection of this.connections) connection.close(code, reason);

@@ -11,6 +11,12 @@ export async function registerRealtime(app: FastifyInstance, hub: Hub): Promise<
     // Frames above the soft limit get an error frame from the hub; this hard cap stops anything
     // larger before it is buffered, closing with 1009.
     options: { maxPayload: LIMITS.wsHardFrameBytes, perMessageDeflate: false },
+    // On shutdown every socket hears "going away" (1001), so clients know to reconnect elsewhere.
+    preClose(done) {
+      hub.closeAll(1001, 'Server shutting down');
+      this.websocketServer.close();
+      done();
+    },
   });
   for (const path of REALTIME_PATHS) {
     app.get(path, { websocket: true, schema: { hide: true } }, (socket, request) => {

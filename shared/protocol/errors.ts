@@ -50,8 +50,35 @@ export const TEXT = {
   tooManyRequests: 'Too many requests',
   unauthorized: 'Authentication required',
   forbidden: 'Insufficient permissions',
+  keyNotRegistered: 'Key not registered',
+  challengeInvalid: 'Invalid or expired challenge',
+  signatureInvalid: 'Signature verification failed',
+  keyRevoked: 'Key has been revoked',
+  keyExpired: 'Key has expired',
+  privateKeysRefused: 'Private keys must never be sent to the server',
+  keyAlreadyRegistered: 'Key already registered',
+  sessionInvalid: 'Session expired or invalid',
+  adminRequired: 'Admin privileges required',
   zkInvalidFormat: 'Invalid ZK encrypted format',
   classifiedNeedsCode: 'Security Protocol Error: Classified channels require access codes',
+  // Landing page (spec 001 §2).
+  publicAccess: 'PUBLIC ACCESS',
+  enterPublicChannel: 'ENTER PUBLIC CHANNEL',
+  authenticatedAccess: 'AUTHENTICATED ACCESS',
+  authenticate: 'AUTHENTICATE',
+  getAKey: 'GET A KEY',
+  // Channel destroyed page (spec 001 §2).
+  channelNotFound: 'CHANNEL NOT FOUND',
+  selfDestructExecuted: 'SELF-DESTRUCT EXECUTED',
+  permanentlyDestroyed: 'PERMANENTLY DESTROYED',
+  allDataPurged: 'ALL DATA PURGED',
+  returnToPublicChannel: 'RETURN_TO_PUBLIC_CHANNEL',
+  createNewChannel: 'CREATE_NEW_CHANNEL',
+  // Emergency shutdown and maintenance pages (spec 001 §2).
+  connectionTerminated: 'CONNECTION TERMINATED',
+  allChannelsClosed: 'ALL SECURE CHANNELS CLOSED',
+  tryAgainInFewMinutes: 'Please try again in a few minutes.',
+  chatServiceOffline: 'CHAT SERVICE OFFLINE',
 } as const;
 
 /** Texts of WebSocket `error` frames. */

@@ -1,0 +1,32 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useLocation } from 'wouter';
+import { isRoomSecureId } from '../../../shared/ids.js';
+import { HttpError } from '../../lib/http.js';
+import { fetchRoom, roomKeys } from './api.js';
+
+/**
+ * Looks the room up, but only for a 64-character lowercase hex id (spec 000 §4). Any other id goes
+ * to `/`, which fetches the default room; a 404 means the room is gone: /channel-destroyed.
+ */
+export function useRoomLookup(secureId: string) {
+  const [, navigate] = useLocation();
+  const isValidId = isRoomSecureId(secureId);
+  const query = useQuery({
+    queryKey: roomKeys.room(secureId),
+    queryFn: () => fetchRoom(secureId),
+    enabled: isValidId,
+  });
+
+  useEffect(() => {
+    if (!isValidId) navigate('/', { replace: true });
+  }, [isValidId, navigate]);
+
+  useEffect(() => {
+    if (query.error instanceof HttpError && query.error.status === 404) {
+      navigate('/channel-destroyed', { replace: true });
+    }
+  }, [query.error, navigate]);
+
+  return query;
+}

@@ -1,0 +1,143 @@
+/**
+ * Chat sounds (spec 000 §3 "Sound settings"): short tones synthesised with WebAudio, so no audio
+ * files ship. Settings live under `chat-sound-settings`. Nothing here touches `window` at import
+ * time; the AudioContext is created on first use, because browsers only let a page start audio
+ * after a user gesture.
+ */
+import { z } from 'zod';
+import { STORAGE_KEYS, readStorage, writeStorage } from './storage-keys.js';
+
+export type SoundKind = 'message' | 'system' | 'auth';
+
+/** Defaults of spec 000 §3: enabled, volume 0.3, every kind on. */
+export const DEFAULT_SOUND_SETTINGS = {
+  enabled: true,
+  volume: 0.3,
+  messageSound: true,
+  systemSound: true,
+  authSound: true,
+} as const;
+
+/** Stored settings; a missing or malformed field falls back to its default, extras are dropped. */
+export const SoundSettingsSchema = z.object({
+  enabled: z.boolean().catch(DEFAULT_SOUND_SETTINGS.enabled),
+  volume: z.number().min(0).max(1).catch(DEFAULT_SOUND_SETTINGS.volume),
+  messageSound: z.boolean().catch(DEFAULT_SOUND_SETTINGS.messageSound),
+  systemSound: z.boolean().catch(DEFAULT_SOUND_SETTINGS.systemSound),
+  authSound: z.boolean().catch(DEFAULT_SOUND_SETTINGS.authSound),
+});
+export type SoundSettings = z.infer<typeof SoundSettingsSchema>;
+
+/** Window event fired when this tab saves new settings. */
+export const SOUND_SETTINGS_EVENT = 'securechannel:sound-settings';
+
+/** Parses the raw stored text; anything unreadable gives the defaults. */
+export function parseSoundSettings(raw: string | null): SoundSettings {
+  if (raw === null) return { ...DEFAULT_SOUND_SETTINGS };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return { ...DEFAULT_SOUND_SETTINGS };
+  }
+  const parsed = SoundSettingsSchema.safeParse(value);
+  return parsed.success ? parsed.data : { ...DEFAULT_SOUND_SETTINGS };
+}
+
+export function readSoundSettings(): SoundSettings {
+  return parseSoundSettings(readStorage(STORAGE_KEYS.soundSettings));
+}
+
+export function writeSoundSettings(settings: SoundSettings): void {
+  writeStorage(STORAGE_KEYS.soundSettings, JSON.stringify(settings));
+  window.dispatchEvent(new Event(SOUND_SETTINGS_EVENT));
+}
+
+/** Whether a kind of sound may play under these settings. */
+export function isSoundAllowed(settings: SoundSettings, kind: SoundKind): boolean {
+  if (!settings.enabled || settings.volume <= 0) return false;
+  if (kind === 'message') return settings.messageSound;
+  if (kind === 'system') return settings.systemSound;
+  return settings.authSound;
+}
+
+interface ToneStep {
+  frequency: number;
+  /** Seconds after the sound starts. */
+  start: number;
+  /** Seconds. */
+  duration: number;
+  wave: OscillatorType;
+  /** Share of the user's volume, 0..1. */
+  level: number;
+}
+
+/** Each sound as a few short notes: a soft double blip, a low square pulse, a rising triad. */
+const TONES: Record<SoundKind, readonly ToneStep[]> = {
+  message: [
+    { frequency: 880, start: 0, duration: 0.07, wave: 'sine', level: 0.8 },
+    { frequency: 1320, start: 0.08, duration: 0.09, wave: 'sine', level: 0.7 },
+  ],
+  system: [
+    { frequency: 330, start: 0, duration: 0.1, wave: 'square', level: 0.35 },
+    { frequency: 247, start: 0.12, duration: 0.14, wave: 'square', level: 0.3 },
+  ],
+  auth: [
+    { frequency: 523.25, start: 0, duration: 0.09, wave: 'triangle', level: 0.8 },
+    { frequency: 659.25, start: 0.09, duration: 0.09, wave: 'triangle', level: 0.8 },
+    { frequency: 783.99, start: 0.18, duration: 0.18, wave: 'triangle', level: 0.9 },
+  ],
+};
+
+/** Exponential ramps cannot reach 0; this is silence for any listener. */
+const SILENT_GAIN = 0.0001;
+const ATTACK_SECONDS = 0.01;
+
+let audioContext: AudioContext | null = null;
+
+function getAudioContext(): AudioContext | null {
+  if (audioContext !== null) return audioContext;
+  if (typeof AudioContext === 'undefined') return null;
+  try {
+    audioContext = new AudioContext();
+  } catch {
+    return null;
+  }
+  return audioContext;
+}
+
+function playStep(context: AudioContext, step: ToneStep, volume: number, startAt: number): void {
+  const oscillator = context.createOscillator();
+  const gain = context.createGain();
+  const begin = startAt + step.start;
+  const end = begin + step.duration;
+  const peak = Math.max(SILENT_GAIN, volume * step.level);
+
+  oscillator.type = step.wave;
+  oscillator.frequency.setValueAtTime(step.frequency, begin);
+  // Short attack and exponential decay, so notes start and stop without clicks.
+  gain.gain.setValueAtTime(SILENT_GAIN, begin);
+  gain.gain.exponentialRampToValueAtTime(peak, begin + ATTACK_SECONDS);
+  gain.gain.exponentialRampToValueAtTime(SILENT_GAIN, end);
+
+  oscillator.connect(gain).connect(context.destination);
+  oscillator.onended = () => {
+    oscillator.disconnect();
+    gain.disconnect();
+  };
+  oscillator.start(begin);
+  oscillator.stop(end + 0.02);
+}
+
+/** Plays a sound if the settings allow it. Never throws: a missing sound is not an error. */
+export function playSound(kind: SoundKind, settings: SoundSettings = readSoundSettings()): void {
+  if (!isSoundAllowed(settings, kind)) return;
+  const context = getAudioContext();
+  if (context === null) return;
+  try {
+    if (context.state === 'suspended') void context.resume().catch(() => undefined);
+    for (const step of TONES[kind]) playStep(context, step, settings.volume, context.currentTime);
+  } catch {
+    // Audio refused (autoplay policy, device lost): stay silent.
+  }
+}

@@ -1,0 +1,41 @@
+/** Admin console authentication (spec 001 §7). */
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ErrorBodySchema } from '../../../shared/protocol/errors.js';
+import {
+  AdminAuthenticateRequestSchema,
+  AdminAuthenticateResponseSchema,
+} from '../../../shared/protocol/http/auth.js';
+import { ADMIN_TEXT, type AdminCredentials } from './credentials.js';
+
+export function adminRoutes(credentials: AdminCredentials): FastifyPluginAsync {
+  return async (fastify) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    app.post(
+      '/api/admin/authenticate',
+      {
+        schema: {
+          tags: ['admin'],
+          summary: 'Open a ten-minute admin session with the admin password (lockout: 3 failures, 5 minutes)',
+          body: AdminAuthenticateRequestSchema,
+          response: { 200: AdminAuthenticateResponseSchema, 401: ErrorBodySchema, 429: ErrorBodySchema },
+        },
+      },
+      async (request) => {
+        try {
+          const session = await credentials.authenticate(request.body.password, request.ip);
+          request.log.info('admin authenticated');
+          return {
+            success: true as const,
+            message: ADMIN_TEXT.authenticated,
+            sessionToken: session.sessionToken,
+            expiresAt: session.expiresAt.toISOString(),
+          };
+        } catch (error) {
+          request.log.warn('admin authentication failed');
+          throw error;
+        }
+      },
+    );
+  };
+}

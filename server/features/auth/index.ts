@@ -1,0 +1,36 @@
+/** The auth feature: key registration, login, sessions and permissions. */
+import type { Db } from '../../db/connect.js';
+import type { RateLimiter } from '../../lib/rate-limiter.js';
+import { createGuards } from './guards.js';
+import { authRoutes } from './routes.js';
+import { AuthService } from './service.js';
+import { createAuthStore } from './store.js';
+import type { SignatureVerifier } from './verify-pool.js';
+
+export { AuthService, toSessionUser, type KeyPrincipal } from './service.js';
+export { VerifyPool, type SignatureVerifier } from './verify-pool.js';
+export { hasPermission } from './permissions.js';
+export { hashToken, newToken, bearerToken } from './tokens.js';
+export type { Guards, Principal } from './guards.js';
+
+export interface AuthFeatureDeps {
+  db: Db;
+  verifier: SignatureVerifier;
+  keyLimiter: RateLimiter;
+  now: () => number;
+  isAdminSession: (token: string) => Promise<boolean>;
+  onRevoked: (keyId: string) => void;
+  loginRatePerMinute: number;
+}
+
+export function createAuthFeature(deps: AuthFeatureDeps) {
+  const service = new AuthService({
+    store: createAuthStore(deps.db),
+    verifier: deps.verifier,
+    keyLimiter: deps.keyLimiter,
+    now: deps.now,
+    onRevoked: deps.onRevoked,
+  });
+  const guards = createGuards(service, deps.isAdminSession);
+  return { service, guards, routes: authRoutes(service, guards, { loginRatePerMinute: deps.loginRatePerMinute }) };
+}

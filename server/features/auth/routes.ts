@@ -1,0 +1,170 @@
+/** Key registration, login, sessions and key administration (spec 000 §7, spec 001 §7). */
+import type {} from '@fastify/multipart';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { KEY_FILE_MAX_CHARS, KeyPublicPartSchema, type KeyPublicPart } from '../../../shared/crypto/key-file-schema.js';
+import { ErrorBodySchema, TEXT } from '../../../shared/protocol/errors.js';
+import {
+  AdminKeyListSchema,
+  ChallengeRequestSchema,
+  ChallengeResponseSchema,
+  KeyIdParamsSchema,
+  LogoutResponseSchema,
+  RegisterKeyResponseSchema,
+  RegisteredUsersSchema,
+  RevokeKeyResponseSchema,
+  SessionResponseSchema,
+  VerifyRequestSchema,
+  VerifyResponseSchema,
+} from '../../../shared/protocol/http/auth.js';
+import { AppError } from '../../errors.js';
+import type { Guards } from './guards.js';
+import type { AuthService } from './service.js';
+import { bearerToken } from './tokens.js';
+
+export interface AuthRouteOptions {
+  /** Per-address limit on challenge and verify calls, per minute. */
+  loginRatePerMinute: number;
+}
+
+const PRIVATE_FIELDS = ['dilithiumPrivateKey', 'ecdsaPrivateKey'] as const;
+
+/** Reads the key object from a JSON body or a multipart `keyFile` field. */
+async function readKeyBody(request: FastifyRequest): Promise<unknown> {
+  if (!request.isMultipart()) return request.body;
+  const file = await request.file({ limits: { fileSize: KEY_FILE_MAX_CHARS, files: 1 } });
+  if (!file || file.fieldname !== 'keyFile') throw new AppError('KEY_PARSE', 400, TEXT.keyParseFailed);
+  const buffer = await file.toBuffer();
+  if (file.file.truncated) throw new AppError('KEY_PARSE', 400, TEXT.keyParseFailed);
+  try {
+    return JSON.parse(buffer.toString('utf8')) as unknown;
+  } catch (error) {
+    throw new AppError('KEY_PARSE', 400, TEXT.keyParseFailed, { cause: error });
+  }
+}
+
+/** Refuses private keys outright, then parses the public part. */
+function parseRegistration(body: unknown): KeyPublicPart {
+  if (typeof body === 'object' && body !== null && PRIVATE_FIELDS.some((field) => field in body)) {
+    throw new AppError('PRIVATE_KEY_REFUSED', 400, TEXT.privateKeysRefused);
+  }
+  const parsed = KeyPublicPartSchema.safeParse(body);
+  if (!parsed.success) throw new AppError('KEY_PARSE', 400, TEXT.keyParseFailed);
+  return parsed.data;
+}
+
+export function authRoutes(service: AuthService, guards: Guards, options: AuthRouteOptions): FastifyPluginAsync {
+  return async (fastify) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    const loginLimit = { rateLimit: { max: options.loginRatePerMinute, timeWindow: '1 minute' } };
+
+    app.post(
+      '/api/keys/register',
+      {
+        preHandler: guards.requireAdmin,
+        bodyLimit: KEY_FILE_MAX_CHARS,
+        schema: {
+          tags: ['keys'],
+          summary: 'Register the public part of a key (admin). JSON key object or multipart field keyFile.',
+          response: { 200: RegisterKeyResponseSchema, 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 409: ErrorBodySchema },
+        },
+      },
+      async (request) => {
+        const key = parseRegistration(await readKeyBody(request));
+        const registered = await service.registerKey(key);
+        request.log.info({ keyId: registered.keyId, level: registered.level }, 'key registered');
+        return { success: true as const, ...registered };
+      },
+    );
+
+    app.post(
+      '/api/auth/challenge',
+      {
+        config: loginLimit,
+        schema: {
+          tags: ['auth'],
+          summary: 'A single-use login challenge, valid two minutes',
+          body: ChallengeRequestSchema,
+          response: { 200: ChallengeResponseSchema, 401: ErrorBodySchema, 429: ErrorBodySchema },
+        },
+      },
+      (request) => service.issueChallenge(request.body.keyId),
+    );
+
+    app.post(
+      '/api/auth/verify',
+      {
+        config: loginLimit,
+        schema: {
+          tags: ['auth'],
+          summary: 'Check both challenge signatures against the registered keys; opens a session',
+          body: VerifyRequestSchema,
+          response: { 200: VerifyResponseSchema, 401: ErrorBodySchema, 429: ErrorBodySchema },
+        },
+      },
+      async (request) => {
+        const result = await service.verify(request.body);
+        request.log.info({ keyId: result.user.keyId }, 'key holder logged in');
+        return result;
+      },
+    );
+
+    app.get(
+      '/api/auth/session',
+      { schema: { tags: ['auth'], summary: 'Whether the bearer session is valid, and its user', response: { 200: SessionResponseSchema } } },
+      async (request) => {
+        const token = bearerToken(request.headers.authorization);
+        const principal = token ? await service.authenticate(token) : null;
+        if (!principal) return { valid: false, user: null };
+        const { kind: _kind, tokenHash: _hash, ...user } = principal;
+        return { valid: true, user };
+      },
+    );
+
+    app.post(
+      '/api/auth/logout',
+      { schema: { tags: ['auth'], summary: 'End the bearer session', response: { 200: LogoutResponseSchema } } },
+      async (request) => {
+        const token = bearerToken(request.headers.authorization);
+        if (token) await service.logout(token);
+        return { success: true as const };
+      },
+    );
+
+    app.get(
+      '/api/auth/registered-users',
+      {
+        preHandler: guards.requireKey,
+        schema: { tags: ['auth'], summary: 'Key holders one can write to', response: { 200: RegisteredUsersSchema, 401: ErrorBodySchema } },
+      },
+      () => service.registeredUsers(),
+    );
+
+    app.get(
+      '/api/admin/keys',
+      {
+        preHandler: guards.requireAdmin,
+        schema: { tags: ['admin'], summary: 'Every registered key', response: { 200: AdminKeyListSchema, 401: ErrorBodySchema, 403: ErrorBodySchema } },
+      },
+      () => service.listKeys(),
+    );
+
+    app.delete(
+      '/api/admin/keys/:keyId',
+      {
+        preHandler: guards.requireAdmin,
+        schema: {
+          tags: ['admin'],
+          summary: 'Revoke a key: its sessions end and its sockets close at once',
+          params: KeyIdParamsSchema,
+          response: { 200: RevokeKeyResponseSchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema },
+        },
+      },
+      async (request) => {
+        const sessionsEnded = await service.revokeKey(request.params.keyId);
+        request.log.info({ keyId: request.params.keyId }, 'key revoked');
+        return { success: true as const, keyId: request.params.keyId, sessionsEnded };
+      },
+    );
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * Key registration, challenge–response login and sessions (DESIGN.md "Login"). No Fastify, no
+ * sockets: routes.ts and the realtime hub both call this.
+ */
+import { randomBytes } from 'node:crypto';
+import { AUTH_CHALLENGE_TTL_MS, KEY_SESSION_TTL_MS } from '../../../shared/constants.js';
+import { numbersToBytes, utf8Encode } from '../../../shared/crypto/bytes.js';
+import { verifyEcdsa } from '../../../shared/crypto/ecdsa-p256.js';
+import { verifyKeyFileIntegrity } from '../../../shared/crypto/key-file.js';
+import {
+  capabilitiesForLevel,
+  type KeyPermissionLevel,
+  type KeyPublicPart,
+} from '../../../shared/crypto/key-file-schema.js';
+import { normalizeSecureId, secureIdForKey } from '../../../shared/ids.js';
+import { TEXT } from '../../../shared/protocol/errors.js';
+import type {
+  AdminKeyList,
+  ChallengeResponse,
+  RegisteredUser,
+  SessionUser,
+  VerifyRequest,
+  VerifyResponse,
+} from '../../../shared/protocol/http/auth.js';
+import { AppError } from '../../errors.js';
+import type { RateLimiter } from '../../lib/rate-limiter.js';
+import type { AuthStore, KeyRow } from './store.js';
+import { hashToken, newToken } from './tokens.js';
+import type { SignatureVerifier } from './verify-pool.js';
+
+/** An authenticated key holder, as request handlers and socket handlers see them. */
+export interface KeyPrincipal extends SessionUser {
+  kind: 'key';
+  tokenHash: string;
+}
+
+export interface AuthServiceDeps {
+  store: AuthStore;
+  verifier: SignatureVerifier;
+  /** Per-key limit on challenges and verifications. */
+  keyLimiter: RateLimiter;
+  now: () => number;
+  /** Told when a key is revoked, so its open sockets can be closed at once. */
+  onRevoked: (keyId: string) => void;
+}
+
+export function toSessionUser(key: KeyRow): SessionUser {
+  return {
+    keyId: key.keyId,
+    username: key.username,
+    secureId: secureIdForKey(key.keyId),
+    permissions: {
+      level: key.permissionLevel,
+      capabilities: capabilitiesForLevel(key.permissionLevel),
+    },
+    expires: key.expiresAt ? key.expiresAt.toISOString() : null,
+  };
+}
+
+export class AuthService {
+  constructor(private readonly deps: AuthServiceDeps) {}
+
+  private date(): Date {
+    return new Date(this.deps.now());
+  }
+
+  /**
+   * Registers the public part of a key. The caller must already be an admin; the file must pass
+   * the integrity check (fingerprint and self-signature). Capabilities come from the level,
+   * never from the file.
+   */
+  async registerKey(key: KeyPublicPart): Promise<{ keyId: string; username: string; level: KeyPermissionLevel }> {
+    const integrity = await verifyKeyFileIntegrity(key);
+    if (!integrity.ok) throw new AppError('KEY_INTEGRITY', 400, TEXT.keyIntegrityFailed);
+    const level = key.permissions.level;
+    const expires = key.permissions.expires ?? key.expires ?? null;
+    const inserted = await this.deps.store.insertKey({
+      keyId: key.keyId,
+      userId: key.userId,
+      username: key.username,
+      dilithiumPublicKey: numbersToBytes(key.dilithiumPublicKey),
+      ecdsaPublicKey: numbersToBytes(key.ecdsaPublicKey),
+      fingerprint: key.fingerprint,
+      permissionLevel: level,
+      capabilities: capabilitiesForLevel(level),
+      rooms: ['all'],
+      issuedAt: new Date(key.permissions.issued),
+      expiresAt: expires ? new Date(expires) : null,
+      selfSignature: numbersToBytes(key.selfSignature),
+      hardwareFingerprint: key.hardwareFingerprint,
+    });
+    if (!inserted) throw new AppError('KEY_EXISTS', 409, TEXT.keyAlreadyRegistered);
+    return { keyId: key.keyId, username: key.username, level };
+  }
+
+  /** A single-use challenge for a registered, usable key. */
+  async issueChallenge(keyId: string): Promise<ChallengeResponse> {
+    await this.limitKey(keyId);
+    const key = await this.usableKey(keyId);
+    const issuedAt = this.date();
+    const expiresAt = new Date(issuedAt.getTime() + AUTH_CHALLENGE_TTL_MS);
+    const nonce = randomBytes(16).toString('hex');
+    // The challenge names the product, the key and the time, so a signature over it cannot be
+    // replayed as a signature over anything else.
+    const challenge = `securechannel-login:${key.keyId}:${issuedAt.getTime()}:${randomBytes(32).toString('hex')}`;
+    await this.deps.store.insertChallenge({ challenge, keyId, nonce, issuedAt, expiresAt });
+    return {
+      challenge,
+      nonce,
+      timestamp: issuedAt.toISOString(),
+      expiresAt: expiresAt.toISOString(),
+    };
+  }
+
+  /** Checks both signatures of a challenge against the registered keys and opens a session. */
+  async verify(request: VerifyRequest): Promise<VerifyResponse> {
+    await this.limitKey(request.keyId);
+    const challenge = await this.deps.store.takeChallenge(request.challenge, request.keyId);
+    if (!challenge || challenge.expiresAt.getTime() <= this.deps.now()) {
+      throw new AppError('CHALLENGE_INVALID', 401, TEXT.challengeInvalid);
+    }
+    const key = await this.usableKey(request.keyId);
+    const message = utf8Encode(request.challenge);
+    const [ecdsaValid, dilithiumValid] = await Promise.all([
+      verifyEcdsa(numbersToBytes(request.ecdsaSignature), message, key.ecdsaPublicKey),
+      this.deps.verifier.verifyMlDsa(numbersToBytes(request.dilithiumSignature), message, key.dilithiumPublicKey),
+    ]);
+    if (!ecdsaValid || !dilithiumValid) throw new AppError('SIGNATURE_INVALID', 401, TEXT.signatureInvalid);
+
+    const token = newToken();
+    const createdAt = this.date();
+    const sessionEnd = createdAt.getTime() + KEY_SESSION_TTL_MS;
+    // A session never outlives its key.
+    const expiresAt = new Date(key.expiresAt ? Math.min(sessionEnd, key.expiresAt.getTime()) : sessionEnd);
+    await this.deps.store.insertSession({ tokenHash: hashToken(token), keyId: key.keyId, createdAt, expiresAt });
+    return { sessionToken: token, expiresAt: expiresAt.toISOString(), user: toSessionUser(key) };
+  }
+
+  /** The key holder behind a bearer token, or null when the token is unknown, expired or revoked. */
+  async authenticate(token: string): Promise<KeyPrincipal | null> {
+    const now = this.date();
+    const session = await this.deps.store.findSession(hashToken(token), now);
+    if (!session || session.key.revokedAt) return null;
+    if (session.key.expiresAt && session.key.expiresAt <= now) return null;
+    return { kind: 'key', tokenHash: session.tokenHash, ...toSessionUser(session.key) };
+  }
+
+  async logout(token: string): Promise<void> {
+    await this.deps.store.deleteSession(hashToken(token));
+  }
+
+  async listKeys(): Promise<AdminKeyList> {
+    const rows = await this.deps.store.listKeys();
+    return {
+      keys: rows.map((row) => ({
+        keyId: row.keyId,
+        username: row.username,
+        permissions: { level: row.permissionLevel },
+        expires: row.expiresAt ? row.expiresAt.toISOString() : null,
+        createdAt: row.createdAt.toISOString(),
+        revoked: row.revokedAt !== null,
+        fingerprint: row.fingerprint,
+      })),
+    };
+  }
+
+  /** Revokes a key: its sessions end and its sockets are closed at once. */
+  async revokeKey(keyId: string): Promise<number> {
+    const ended = await this.deps.store.revokeKey(keyId, this.date());
+    if (ended === null) throw new AppError('KEY_NOT_FOUND', 404, TEXT.keyNotRegistered);
+    this.deps.onRevoked(keyId);
+    return ended;
+  }
+
+  /** Key holders others can write to: usable keys only. */
+  async registeredUsers(): Promise<RegisteredUser[]> {
+    const now = this.date();
+    return (await this.deps.store.listKeys())
+      .filter((row) => !row.revokedAt && (!row.expiresAt || row.expiresAt > now))
+      .map((row) => {
+        const secureId = secureIdForKey(row.keyId);
+        return { keyId: row.keyId, secureId, normalizedSecureId: normalizeSecureId(secureId), username: row.username };
+      });
+  }
+
+  async sweepExpired(): Promise<void> {
+    await this.deps.store.deleteExpired(this.date());
+  }
+
+  private async usableKey(keyId: string): Promise<KeyRow> {
+    const key = await this.deps.store.findKey(keyId);
+    if (!key) throw new AppError('KEY_NOT_FOUND', 401, TEXT.keyNotRegistered);
+    if (key.revokedAt) throw new AppError('KEY_REVOKED', 401, TEXT.keyRevoked);
+    if (key.expiresAt && key.expiresAt.getTime() <= this.deps.now()) {
+      throw new AppError('KEY_EXPIRED', 401, TEXT.keyExpired);
+    }
+    return key;
+  }
+
+  private async limitKey(keyId: string): Promise<void> {
+    if (!(await this.deps.keyLimiter.hit(keyId))) {
+      throw new AppError('RATE_LIMITED', 429, TEXT.tooManyRequests);
+    }
+  }
+}

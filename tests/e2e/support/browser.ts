@@ -1,0 +1,104 @@
+/**
+ * Headless Chromium (Debian's /usr/bin/chromium) through playwright-core, and the real server on
+ * an ephemeral port serving the built client. Each named actor gets its own browser context.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startServer, type StartOptions, type TestServer } from '../../support/server.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const ARTIFACTS = path.join(ROOT, 'test-results');
+
+export const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export async function launchBrowser(options: { media?: boolean } = {}): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: options.media
+      ? [...CHROMIUM_ARGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']
+      : CHROMIUM_ARGS,
+  });
+}
+
+/** The server for browser tests; requires `npm run build` to have produced dist/client. */
+export async function startAppServer(options: StartOptions = {}): Promise<TestServer> {
+  if (!existsSync(path.join(ROOT, 'dist/client/index.html'))) {
+    throw new Error('dist/client is missing: run `npm run build` before the browser tests');
+  }
+  return startServer({ ...options, env: { CLIENT_DIST: 'dist/client', ...options.env } });
+}
+
+export interface Actor {
+  name: string;
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and page errors seen by this actor. */
+  errors: string[];
+}
+
+export interface ActorOptions {
+  /** localStorage entries set before any page script runs (first navigation only). */
+  storage?: Record<string, string>;
+  viewport?: { width: number; height: number };
+}
+
+export async function newActor(browser: Browser, name: string, options: ActorOptions = {}): Promise<Actor> {
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } });
+  if (options.storage) {
+    // Seeded once per context: later reloads see what the app itself stored.
+    await context.addInitScript((entries: Record<string, string>) => {
+      if (window.sessionStorage.getItem('__seeded')) return;
+      window.sessionStorage.setItem('__seeded', '1');
+      for (const [key, value] of Object.entries(entries)) window.localStorage.setItem(key, value);
+    }, options.storage);
+  }
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  return { name, context, page, errors };
+}
+
+/** Saves a screenshot and the server log of a failed test under test-results/. */
+export async function keepEvidence(testName: string, actors: Actor[], server: TestServer | null): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const stem = testName.replace(/[^a-z0-9]+/gi, '-').slice(0, 80);
+  for (const actor of actors) {
+    await actor.page.screenshot({ path: path.join(ARTIFACTS, `${stem}-${actor.name}.png`), fullPage: true }).catch(() => undefined);
+  }
+  if (server) writeFileSync(path.join(ARTIFACTS, `${stem}-server.log`), server.logs.text());
+}
+
+const requireFromHere = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(requireFromHere.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** Runs axe-core in the page; returns serious and critical violations. */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  // evaluate() runs through the DevTools protocol, so the page's CSP does not block axe.
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}

@@ -1,0 +1,104 @@
+/**
+ * The hub's boundary: every frame is size-checked, parsed and schema-checked before a handler sees
+ * it; bad frames get an error frame and touch only their sender.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../support/server.js';
+import { TestSocket } from '../support/ws-client.js';
+
+describe.each(['/chat-ws', '/ws'])('hub on %s', (path) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+    // A handler for one frame type, so that a valid frame has somewhere to go.
+    server.hub.on('request_user_list', (connection) => {
+      connection.send({ type: 'user_list_update', roomId: 'test', users: [], timestamp: new Date().toISOString() });
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('answers unparseable JSON with an error frame and stays connected', async () => {
+    const client = await TestSocket.connect(server.wsUrl(path));
+    client.send('{"type": "join_room",');
+    expect(await client.nextOfType('error')).toMatchObject({ message: 'Malformed frame: not valid JSON' });
+    client.send({ type: 'request_user_list' });
+    expect(await client.nextOfType('user_list_update')).toBeTruthy();
+    client.close();
+  });
+
+  it('answers an unknown type and a frame without a type with "Unknown frame type"', async () => {
+    const client = await TestSocket.connect(server.wsUrl(path));
+    client.send({ type: 'launch_missiles' });
+    expect(await client.nextOfType('error')).toMatchObject({ message: 'Unknown frame type' });
+    client.send({ hello: 'world' });
+    expect(await client.nextOfType('error')).toMatchObject({ message: 'Unknown frame type' });
+    client.send([1, 2, 3]);
+    expect(await client.nextOfType('error')).toMatchObject({ message: 'Unknown frame type' });
+    client.close();
+  });
+
+  it('names the frame type when its payload fails the schema, without echoing the payload', async () => {
+    const client = await TestSocket.connect(server.wsUrl(path));
+    client.send({ type: 'join_room', roomId: 42, username: '<script>alert(1)</script>' });
+    const error = await client.nextOfType('error');
+    expect(error).toMatchObject({ message: 'Invalid join_room frame', frameType: 'join_room' });
+    expect(JSON.stringify(error)).not.toContain('script');
+    client.close();
+  });
+
+  it('refuses a valid frame whose feature is not handled here', async () => {
+    const client = await TestSocket.connect(server.wsUrl(path));
+    client.send({ type: 'typing_start' });
+    expect(await client.nextOfType('error')).toMatchObject({ frameType: 'typing_start' });
+    client.close();
+  });
+
+  it('rejects a 70 KiB frame and keeps the sender connected', async () => {
+    const client = await TestSocket.connect(server.wsUrl(path));
+    client.send(JSON.stringify({ type: 'request_user_list', padding: 'x'.repeat(70 * 1024) }));
+    expect(await client.nextOfType('error')).toMatchObject({ message: 'Frame too large' });
+    client.send({ type: 'request_user_list' });
+    expect(await client.nextOfType('user_list_update')).toBeTruthy();
+    client.close();
+  });
+
+  it('closes a socket that sends a frame above the 1 MiB hard cap with 1009', async () => {
+    const client = await TestSocket.connect(server.wsUrl(path));
+    client.send('x'.repeat(1024 * 1024 + 10));
+    expect(await client.waitForClose()).toBe(1009);
+  });
+
+  it('cuts off a flood with one error frame, then closes it with 1008, while others are unaffected', async () => {
+    const flooder = await TestSocket.connect(server.wsUrl(path));
+    const bystander = await TestSocket.connect(server.wsUrl(path));
+    for (let i = 0; i < 400; i += 1) flooder.send({ type: 'request_user_list' });
+    expect(await flooder.next((frame) => frame.type === 'error' && frame.message === 'Rate limit exceeded: slow down')).toBeTruthy();
+    expect(await flooder.waitForClose()).toBe(1008);
+    bystander.send({ type: 'request_user_list' });
+    expect(await bystander.nextOfType('user_list_update')).toBeTruthy();
+    bystander.close();
+  });
+
+  it('never limits ten frames a second from one client', async () => {
+    const client = await TestSocket.connect(server.wsUrl(path));
+    for (let second = 0; second < 3; second += 1) {
+      for (let i = 0; i < 10; i += 1) client.send({ type: 'request_user_list' });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    for (let i = 0; i < 30; i += 1) await client.nextOfType('user_list_update');
+    expect(client.frames.filter((frame) => frame.type === 'error')).toEqual([]);
+    client.close();
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('closes open sockets with 1001 when the server stops', async () => {
+    const server = await startServer();
+    const client = await TestSocket.connect(server.wsUrl());
+    const closed = client.waitForClose();
+    await server.stop();
+    expect(await closed).toBe(1001);
+  });
+});

@@ -1,0 +1,98 @@
+/** Ping, OpenAPI, metrics, security headers, the SPA fallback and log redaction. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PingSchema } from '../../shared/protocol/http/system.js';
+import { startServer, type TestServer } from '../support/server.js';
+
+const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
+
+describe('server basics', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { METRICS_TOKEN } });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('answers /api/ping with ok and the time', async () => {
+    const response = await fetch(`${server.baseUrl}/api/ping`);
+    expect(response.status).toBe(200);
+    expect(PingSchema.parse(await response.json()).ok).toBe(true);
+  });
+
+  it('publishes an OpenAPI document generated from the route schemas', async () => {
+    const document = (await (await fetch(`${server.baseUrl}/api/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+    };
+    expect(document.openapi).toMatch(/^3\./);
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/api/ping', '/api/default-room', '/api/rooms', '/api/rooms/{idOrSecureId}']),
+    );
+  });
+
+  it('protects /metrics with the bearer token', async () => {
+    expect((await fetch(`${server.baseUrl}/metrics`)).status).toBe(401);
+    const wrong = await fetch(`${server.baseUrl}/metrics`, { headers: { authorization: 'Bearer nope' } });
+    expect(wrong.status).toBe(401);
+    const ok = await fetch(`${server.baseUrl}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    expect(ok.status).toBe(200);
+    const text = await ok.text();
+    expect(text).toContain('securechannel_ws_connections');
+    expect(text).toContain('securechannel_http_request_duration_seconds');
+  });
+
+  it('sends security headers with a strict content security policy', async () => {
+    const response = await fetch(`${server.baseUrl}/api/ping`);
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
+  it('answers unknown API paths with 404 and an error body, not the page', async () => {
+    const response = await fetch(`${server.baseUrl}/api/does-not-exist`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: 'Not found' });
+  });
+
+  it('serves the client page for client routes', async () => {
+    const response = await fetch(`${server.baseUrl}/chat/${'a'.repeat(64)}`);
+    // The page is served when the client is built (npm test builds it first).
+    expect([200, 503]).toContain(response.status);
+    if (response.status === 200) expect(await response.text()).toContain('<div id="root">');
+  });
+
+  it('answers malformed JSON bodies with 400 and an error body', async () => {
+    const response = await fetch(`${server.baseUrl}/api/rooms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":',
+    });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+    expect(await response.json()).toHaveProperty('error');
+  });
+
+  it('never logs bearer tokens or query values', async () => {
+    await fetch(`${server.baseUrl}/room/${'b'.repeat(64)}?auth=invite-secret-value`, {
+      headers: { authorization: 'Bearer session-secret-value' },
+    });
+    const logs = server.logs.text();
+    expect(logs).toContain('/room/');
+    expect(logs).not.toContain('invite-secret-value');
+    expect(logs).not.toContain('session-secret-value');
+  });
+});
+
+describe('metrics without a token', () => {
+  it('is off unless METRICS_TOKEN is set', async () => {
+    const server = await startServer();
+    try {
+      expect((await fetch(`${server.baseUrl}/metrics`)).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -1,0 +1,85 @@
+/** A WebSocket test client that queues frames and waits for the ones a test expects. */
+import WebSocket from 'ws';
+
+export interface Frame {
+  type: string;
+  [key: string]: unknown;
+}
+
+export class TestSocket {
+  readonly frames: Frame[] = [];
+  private waiters: { predicate: (frame: Frame) => boolean; resolve: (frame: Frame) => void }[] = [];
+  closeCode: number | null = null;
+  private readonly closed: Promise<number>;
+
+  private constructor(readonly socket: WebSocket) {
+    socket.on('message', (data) => {
+      const frame = JSON.parse(data.toString()) as Frame;
+      this.frames.push(frame);
+      this.waiters = this.waiters.filter((waiter) => {
+        if (!waiter.predicate(frame)) return true;
+        waiter.resolve(frame);
+        return false;
+      });
+    });
+    this.closed = new Promise((resolve) => {
+      socket.on('close', (code) => {
+        this.closeCode = code;
+        resolve(code);
+      });
+    });
+  }
+
+  static async connect(url: string): Promise<TestSocket> {
+    const socket = new WebSocket(url);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+    return new TestSocket(socket);
+  }
+
+  send(frame: unknown): void {
+    this.socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  }
+
+  /** Resolves with the first frame (already received or future) matching `predicate`. */
+  next(predicate: (frame: Frame) => boolean | string, timeoutMs = 5000): Promise<Frame> {
+    const match = (frame: Frame) => {
+      const result = predicate(frame);
+      return typeof result === 'string' ? frame.type === result : result;
+    };
+    const seen = this.frames.find(match);
+    if (seen) {
+      this.frames.splice(this.frames.indexOf(seen), 1);
+      return Promise.resolve(seen);
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('Timed out waiting for a frame')), timeoutMs);
+      this.waiters.push({
+        predicate: match,
+        resolve: (frame) => {
+          clearTimeout(timer);
+          this.frames.splice(this.frames.indexOf(frame), 1);
+          resolve(frame);
+        },
+      });
+    });
+  }
+
+  /** Waits for a frame of `type`. */
+  nextOfType(type: string, timeoutMs?: number): Promise<Frame> {
+    return this.next((frame) => frame.type === type, timeoutMs);
+  }
+
+  waitForClose(timeoutMs = 5000): Promise<number> {
+    return Promise.race([
+      this.closed,
+      new Promise<number>((_, reject) => setTimeout(() => reject(new Error('Socket did not close')), timeoutMs)),
+    ]);
+  }
+
+  close(): void {
+    this.socket.close(1000);
+  }
+}
