@@ -3,6 +3,7 @@
  */
 import { loadConfig } from './config.js';
 import { buildServer } from './app.js';
+import { writeInstanceLock } from './db/instance-lock.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env, process.cwd());
@@ -10,6 +11,7 @@ async function main(): Promise<void> {
   const { app } = server;
 
   let closing = false;
+  let removeLock = () => undefined as void;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
@@ -21,13 +23,17 @@ async function main(): Promise<void> {
     force.unref();
     app
       .close()
-      .then(() => process.exit(0))
+      .then(() => {
+        removeLock();
+        process.exit(0);
+      })
       .catch(() => process.exit(1));
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   const address = await app.listen({ port: config.port, host: config.host });
+  if (server.database.kind === 'pglite') removeLock = writeInstanceLock(config.dataDir, address);
   app.log.info(
     { address, database: server.database.kind, messageTtlSeconds: config.messageTtlSeconds },
     'SecureChannel listening',

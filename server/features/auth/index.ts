@@ -7,7 +7,8 @@ import { AuthService } from './service.js';
 import { createAuthStore } from './store.js';
 import type { SignatureVerifier } from './verify-pool.js';
 
-export { AuthService, toSessionUser, type KeyPrincipal } from './service.js';
+export { AuthService, registerPublicKey, toSessionUser, type KeyPrincipal } from './service.js';
+export { createAuthStore } from './store.js';
 export { VerifyPool, type SignatureVerifier } from './verify-pool.js';
 export { hasPermission } from './permissions.js';
 export { hashToken, newToken, bearerToken } from './tokens.js';

@@ -57,6 +57,41 @@ export function toSessionUser(key: KeyRow): SessionUser {
   };
 }
 
+export interface RegisteredKey {
+  keyId: string;
+  username: string;
+  level: KeyPermissionLevel;
+}
+
+/**
+ * Registers the public part of a key. The caller must already be an admin; the file must pass
+ * the integrity check (fingerprint and self-signature). Capabilities come from the level, never
+ * from the file. Used by the API and by `npm run keygen`.
+ */
+export async function registerPublicKey(store: Pick<AuthStore, 'insertKey'>, key: KeyPublicPart): Promise<RegisteredKey> {
+  const integrity = await verifyKeyFileIntegrity(key);
+  if (!integrity.ok) throw new AppError('KEY_INTEGRITY', 400, TEXT.keyIntegrityFailed);
+  const level = key.permissions.level;
+  const expires = key.permissions.expires ?? key.expires ?? null;
+  const inserted = await store.insertKey({
+    keyId: key.keyId,
+    userId: key.userId,
+    username: key.username,
+    dilithiumPublicKey: numbersToBytes(key.dilithiumPublicKey),
+    ecdsaPublicKey: numbersToBytes(key.ecdsaPublicKey),
+    fingerprint: key.fingerprint,
+    permissionLevel: level,
+    capabilities: capabilitiesForLevel(level),
+    rooms: ['all'],
+    issuedAt: new Date(key.permissions.issued),
+    expiresAt: expires ? new Date(expires) : null,
+    selfSignature: numbersToBytes(key.selfSignature),
+    hardwareFingerprint: key.hardwareFingerprint,
+  });
+  if (!inserted) throw new AppError('KEY_EXISTS', 409, TEXT.keyAlreadyRegistered);
+  return { keyId: key.keyId, username: key.username, level };
+}
+
 export class AuthService {
   constructor(private readonly deps: AuthServiceDeps) {}
 
@@ -69,28 +104,8 @@ export class AuthService {
    * the integrity check (fingerprint and self-signature). Capabilities come from the level,
    * never from the file.
    */
-  async registerKey(key: KeyPublicPart): Promise<{ keyId: string; username: string; level: KeyPermissionLevel }> {
-    const integrity = await verifyKeyFileIntegrity(key);
-    if (!integrity.ok) throw new AppError('KEY_INTEGRITY', 400, TEXT.keyIntegrityFailed);
-    const level = key.permissions.level;
-    const expires = key.permissions.expires ?? key.expires ?? null;
-    const inserted = await this.deps.store.insertKey({
-      keyId: key.keyId,
-      userId: key.userId,
-      username: key.username,
-      dilithiumPublicKey: numbersToBytes(key.dilithiumPublicKey),
-      ecdsaPublicKey: numbersToBytes(key.ecdsaPublicKey),
-      fingerprint: key.fingerprint,
-      permissionLevel: level,
-      capabilities: capabilitiesForLevel(level),
-      rooms: ['all'],
-      issuedAt: new Date(key.permissions.issued),
-      expiresAt: expires ? new Date(expires) : null,
-      selfSignature: numbersToBytes(key.selfSignature),
-      hardwareFingerprint: key.hardwareFingerprint,
-    });
-    if (!inserted) throw new AppError('KEY_EXISTS', 409, TEXT.keyAlreadyRegistered);
-    return { keyId: key.keyId, username: key.username, level };
+  async registerKey(key: KeyPublicPart): Promise<RegisteredKey> {
+    return registerPublicKey(this.deps.store, key);
   }
 
   /** A single-use challenge for a registered, usable key. */
