@@ -22,7 +22,10 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-non-null-assertion': 'off',
       'no-console': 'error',
       eqeqeq: ['error', 'always'],
@@ -44,7 +47,7 @@ export default tseslint.config(
             { group: ['**/client/**'], message: 'server/ never imports client/.' },
             { group: ['**/tests/**'], message: 'nothing outside tests/ imports tests/.' },
             {
-              group: ['**/features/*/*', '!**/features/*/index', '!**/features/*/index.js'],
+              regex: 'features/[^/]+/(?!index(\\.js)?$)[^/]+$',
               message: 'A feature is used by others only through its index.ts.',
             },
           ],
@@ -64,7 +67,7 @@ export default tseslint.config(
             { group: ['**/client/**'], message: 'server/ never imports client/.' },
             { group: ['**/tests/**'], message: 'nothing outside tests/ imports tests/.' },
             {
-              group: ['../*/*', '!../*/index', '!../*/index.js'],
+              regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index(\\.js)?$)[^/]+$',
               message: 'Another feature is used only through its index.ts.',
             },
           ],

@@ -5,6 +5,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { App } from './app/App.js';
 import { createQueryClient } from './lib/query-client.js';
 import { ThemeProvider } from './features/themes/ThemeProvider.js';
+import { AuthProvider } from './features/auth/AuthProvider.js';
 import { Toaster } from './ui/Toaster.js';
 import { TooltipProvider } from './ui/Tooltip.js';
 import './styles.css';
@@ -16,10 +17,12 @@ createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={createQueryClient()}>
       <ThemeProvider>
-        <TooltipProvider>
-          <App />
-          <Toaster />
-        </TooltipProvider>
+        <AuthProvider>
+          <TooltipProvider>
+            <App />
+            <Toaster />
+          </TooltipProvider>
+        </AuthProvider>
       </ThemeProvider>
     </QueryClientProvider>
   </StrictMode>,

@@ -5,9 +5,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
 const children: ChildProcess[] = [
-  spawn(process.execPath, ['--import', 'tsx', '--watch-path=server', '--watch-path=shared', 'server/main.ts'], {
-    stdio: 'inherit',
-  }),
+  spawn(
+    process.execPath,
+    ['--import', 'tsx', '--watch-path=server', '--watch-path=shared', 'server/main.ts'],
+    {
+      stdio: 'inherit',
+    },
+  ),
   spawn(process.execPath, ['node_modules/vite/bin/vite.js'], { stdio: 'inherit' }),
 ];
 

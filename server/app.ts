@@ -70,7 +70,9 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     trustProxy: config.trustProxy,
     bodyLimit: LIMITS.httpBodyBytes,
     ...(config.tls
-      ? { https: { cert: readFileSync(config.tls.certPath), key: readFileSync(config.tls.keyPath) } }
+      ? {
+          https: { cert: readFileSync(config.tls.certPath), key: readFileSync(config.tls.keyPath) },
+        }
       : {}),
   }) as unknown as FastifyInstance; // the https overload's type differs only in the raw server
   app.setValidatorCompiler(validatorCompiler);
@@ -78,7 +80,8 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   registerErrorHandler(app);
 
   const database =
-    deps.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    deps.database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const fanout: Fanout = new LocalFanout();
   const metrics = createMetrics();
   const now = deps.now ?? Date.now;
@@ -120,13 +123,16 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     openapi: {
       info: {
         title: 'SecureChannel API',
-        description: 'HTTP API of SecureChannel. Realtime frames are documented in docs/protocol.md.',
+        description:
+          'HTTP API of SecureChannel. Realtime frames are documented in docs/protocol.md.',
         version: '1.0.0',
       },
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(multipart, { limits: { fileSize: LIMITS.httpBodyBytes, files: 1, fields: 20 } });
+  await app.register(multipart, {
+    limits: { fileSize: LIMITS.httpBodyBytes, files: 1, fields: 20 },
+  });
   registerMetrics(app, metrics, config.metricsToken);
 
   // Features.
@@ -142,7 +148,8 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     keyLimiter: new MemoryRateLimiter(deps.keyLoginRatePerMinute ?? 20, 60_000, now),
     now,
     isAdminSession: (token) => admin.credentials.isAdminSession(token),
-    onRevoked: (keyId) => hub.closeWhere((connection) => connection.identity?.keyId === keyId, 4003, 'Key revoked'),
+    onRevoked: (keyId) =>
+      hub.closeWhere((connection) => connection.identity?.keyId === keyId, 4003, 'Key revoked'),
     loginRatePerMinute: deps.loginRatePerMinute ?? 30,
   });
   const rooms = createRoomsFeature(database.db);

@@ -16,39 +16,38 @@ const booleanFlag = z.preprocess(
     .transform((value) => value === 'true' || value === '1' || value === 'yes'),
 );
 
-export const ConfigSchema = z
-  .object({
-    PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(5000)),
-    HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
-    DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
-    DATABASE_URL: z.preprocess(
-      emptyToUndefined,
-      z
-        .string()
-        .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
-        .optional(),
-    ),
-    REDIS_URL: optionalString,
-    ADMIN_PASSWORD: optionalString,
-    MESSAGE_TTL_SECONDS: z.preprocess(
-      emptyToUndefined,
-      z.coerce.number().int().min(1).max(86_400).default(DEFAULT_MESSAGE_TTL_SECONDS),
-    ),
-    TRUST_PROXY: booleanFlag,
-    TLS_CERT: optionalString,
-    TLS_KEY: optionalString,
-    METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
-    TOR_BIN: optionalString,
-    PAYMENT_PROVIDER: z.preprocess(emptyToUndefined, z.string().default('sandbox')),
-    PRICE_FEED_URL: optionalString,
-    PRIVACY_LOOKUP_URL: optionalString,
-    PRIVACY_LOOKUP_KEY: optionalString,
-    LOG_LEVEL: z.preprocess(
-      emptyToUndefined,
-      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    ),
-    CLIENT_DIST: optionalString,
-  });
+export const ConfigSchema = z.object({
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(5000)),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
+      .optional(),
+  ),
+  REDIS_URL: optionalString,
+  ADMIN_PASSWORD: optionalString,
+  MESSAGE_TTL_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(86_400).default(DEFAULT_MESSAGE_TTL_SECONDS),
+  ),
+  TRUST_PROXY: booleanFlag,
+  TLS_CERT: optionalString,
+  TLS_KEY: optionalString,
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
+  TOR_BIN: optionalString,
+  PAYMENT_PROVIDER: z.preprocess(emptyToUndefined, z.string().default('sandbox')),
+  PRICE_FEED_URL: optionalString,
+  PRIVACY_LOOKUP_URL: optionalString,
+  PRIVACY_LOOKUP_KEY: optionalString,
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  CLIENT_DIST: optionalString,
+});
 
 /** The server's configuration, with paths resolved. */
 export interface Config {

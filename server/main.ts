@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const { app } = server;
 
   let closing = false;
-  let removeLock = () => undefined as void;
+  let removeLock: () => void = () => undefined;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;

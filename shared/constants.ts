@@ -25,7 +25,19 @@ export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 /** Room self-destruct options offered at creation, in minutes; null = none (spec 000 §9). */
 export const ROOM_CREATE_TIMER_OPTIONS = [null, 0.5, 1, 15, 30, 60, 180, 360, 720, 1440] as const;
 /** Room self-destruct options of the manual timer dialog, in minutes (spec 000 §9). */
-export const ROOM_MANUAL_TIMER_OPTIONS = [null, 0.5, 1, 5, 15, 30, 60, 180, 360, 720, 1440] as const;
+export const ROOM_MANUAL_TIMER_OPTIONS = [
+  null,
+  0.5,
+  1,
+  5,
+  15,
+  30,
+  60,
+  180,
+  360,
+  720,
+  1440,
+] as const;
 /** Delay between lines of a terminal log animation, in ms (spec 000 §9). */
 export const TERMINAL_LOG_LINE_DELAY_MS = 300;
 /** Status messages are cleared after this many ms (spec 000 §9, spec 001 §9). */

@@ -44,7 +44,10 @@ export type KeyId = z.infer<typeof KeyIdSchema>;
 /** A user id: `USR` followed by 32 hex digits. */
 export const UserIdSchema = z
   .string()
-  .refine((value) => value.startsWith('USR') && /^[0-9a-fA-F]{32}$/.test(value.slice(3)), 'Invalid user id');
+  .refine(
+    (value) => value.startsWith('USR') && /^[0-9a-fA-F]{32}$/.test(value.slice(3)),
+    'Invalid user id',
+  );
 export type UserId = z.infer<typeof UserIdSchema>;
 
 /** A new key id. */

@@ -14,6 +14,9 @@ import { MaintenancePage } from '../features/service-state/MaintenancePage.js';
 import { ThemesPage } from '../features/themes/ThemesPage.js';
 import { DirectMessagesPage } from '../features/dm/DirectMessagesPage.js';
 import { PongPage } from '../features/pong/PongPage.js';
+import { KeyAuthPage } from '../features/auth/KeyAuthPage.js';
+import { useAuth } from '../features/auth/use-auth.js';
+import { TEXT } from '../../shared/protocol/errors.js';
 import { NotFoundPage } from './NotFoundPage.js';
 import { useAccessMode } from './use-access-mode.js';
 
@@ -29,7 +32,15 @@ function UngatedRoutes() {
   );
 }
 
-function GatedRoutes() {
+/**
+ * In authenticated mode a visitor who is neither authenticated nor authenticating sees the key
+ * authentication page, whatever the path (spec 001 §2).
+ */
+function GatedRoutes({ mode }: { mode: 'public' | 'authenticated' }) {
+  const { isAuthenticated, isAuthenticating, isLoading } = useAuth();
+  if (mode === 'authenticated' && isLoading)
+    return <LoadingOverlay isLoading message={TEXT.loading} />;
+  if (mode === 'authenticated' && !isAuthenticated && !isAuthenticating) return <KeyAuthPage />;
   return (
     <Switch>
       <Route path="/" component={DefaultRoomRedirect} />
@@ -52,7 +63,7 @@ export function App() {
   const { mode, switching } = useAccessMode();
   return (
     <>
-      {mode === null ? <UngatedRoutes /> : <GatedRoutes />}
+      {mode === null ? <UngatedRoutes /> : <GatedRoutes mode={mode} />}
       <LoadingOverlay isLoading={switching !== null} message={switching ?? undefined} />
     </>
   );

@@ -21,7 +21,10 @@ export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.u
 export async function listMigrations(): Promise<{ name: string; sql: string }[]> {
   const names = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
   return Promise.all(
-    names.map(async (name) => ({ name, sql: await readFile(path.join(MIGRATIONS_DIR, name), 'utf8') })),
+    names.map(async (name) => ({
+      name,
+      sql: await readFile(path.join(MIGRATIONS_DIR, name), 'utf8'),
+    })),
   );
 }
 
@@ -38,7 +41,9 @@ export async function runMigrations(session: MigrationSession): Promise<string[]
        )`,
     );
     const done = new Set(
-      (await session.query<{ name: string }>('SELECT name FROM schema_migrations')).map((row) => row.name),
+      (await session.query<{ name: string }>('SELECT name FROM schema_migrations')).map(
+        (row) => row.name,
+      ),
     );
     for (const migration of migrations) {
       if (done.has(migration.name)) continue;

@@ -42,8 +42,6 @@ export const settings = pgTable('settings', {
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
-
-
 /** Registered keys: public parts only. */
 export const keys = pgTable('keys', {
   keyId: text('key_id').primaryKey(),
@@ -52,7 +50,9 @@ export const keys = pgTable('keys', {
   dilithiumPublicKey: bytea('dilithium_public_key').notNull(),
   ecdsaPublicKey: bytea('ecdsa_public_key').notNull(),
   fingerprint: text('fingerprint').notNull().unique(),
-  permissionLevel: text('permission_level', { enum: ['admin', 'user', 'observer', 'guest'] }).notNull(),
+  permissionLevel: text('permission_level', {
+    enum: ['admin', 'user', 'observer', 'guest'],
+  }).notNull(),
   capabilities: text('capabilities').array().notNull(),
   rooms: text('rooms').array().notNull(),
   issuedAt: timestamp('issued_at', { withTimezone: true, mode: 'date' }).notNull(),

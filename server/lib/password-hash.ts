@@ -2,7 +2,12 @@
  * Slow salted hashing (scrypt, RFC 7914) for the admin password and room access codes.
  * Format: `scrypt$N$r$p$<salt base64>$<hash base64>`, so parameters can be raised later.
  */
-import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import {
+  randomBytes,
+  scrypt as scryptCallback,
+  timingSafeEqual,
+  type ScryptOptions,
+} from 'node:crypto';
 
 const N = 16_384;
 const R = 8;
@@ -11,8 +16,12 @@ const KEY_BYTES = 32;
 
 function scrypt(secret: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scryptCallback(secret, salt, KEY_BYTES, { ...options, maxmem: 64 * 1024 * 1024 }, (error, key) =>
-      error ? reject(error) : resolve(key),
+    scryptCallback(
+      secret,
+      salt,
+      KEY_BYTES,
+      { ...options, maxmem: 64 * 1024 * 1024 },
+      (error, key) => (error ? reject(error) : resolve(key)),
     );
   });
 }

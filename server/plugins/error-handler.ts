@@ -27,7 +27,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       // messages that never contain the body itself.
       return reply.code(status).send({ error: error.message || TEXT.invalidRequest });
     }
-    request.log.error({ err: { name: error.name, code: error.code, stack: error.stack } }, 'unhandled error');
+    request.log.error(
+      { err: { name: error.name, code: error.code, stack: error.stack } },
+      'unhandled error',
+    );
     return reply.code(500).send({ error: TEXT.internalError });
   });
 }

@@ -53,7 +53,11 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /** Records request durations and serves `/metrics` when a token is configured. */
-export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: string | null): void {
+export function registerMetrics(
+  app: FastifyInstance,
+  metrics: Metrics,
+  token: string | null,
+): void {
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.httpDuration.observe(

@@ -80,7 +80,10 @@ export class Hub {
   /** Takes over a freshly upgraded socket. */
   attach(
     socket: SocketLike & {
-      on(event: 'message', listener: (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => void): void;
+      on(
+        event: 'message',
+        listener: (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => void,
+      ): void;
       on(event: 'close', listener: () => void): void;
       on(event: 'error', listener: (error: Error) => void): void;
     },
@@ -121,7 +124,11 @@ export class Hub {
   }
 
   /** Handles one raw frame from `connection`. Exposed for tests that bypass the socket. */
-  async receive(connection: Connection, data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): Promise<void> {
+  async receive(
+    connection: Connection,
+    data: Buffer | ArrayBuffer | Buffer[],
+    isBinary: boolean,
+  ): Promise<void> {
     const size = frameSize(data);
     if (size > LIMITS.wsFrameBytes) return this.reject(connection, WS_ERROR.frameTooLarge);
     if (!this.takeToken(connection)) return;

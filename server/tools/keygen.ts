@@ -29,7 +29,10 @@ export const KeygenArgsSchema = z.strictObject({
   username: KeyUsernameSchema,
   level: KeyPermissionLevelSchema.default('user'),
   days: z.coerce.number().int().min(0).max(36_500).default(DEFAULT_KEY_VALIDITY_DAYS),
-  out: z.string().min(1).refine((value) => /\.(sck|bin)$/i.test(value), 'must end in .sck or .bin'),
+  out: z
+    .string()
+    .min(1)
+    .refine((value) => /\.(sck|bin)$/i.test(value), 'must end in .sck or .bin'),
   force: z.boolean().default(false),
 });
 export type KeygenArgs = z.infer<typeof KeygenArgsSchema>;
@@ -50,7 +53,8 @@ export function parseArgv(argv: readonly string[]): Record<string, string | bool
       continue;
     }
     const value = inline ?? argv[i + 1];
-    if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new Error(`--${name} needs a value`);
+    if (value === undefined || (inline === undefined && value.startsWith('--')))
+      throw new Error(`--${name} needs a value`);
     if (inline === undefined) i += 1;
     out[name] = value;
   }
@@ -68,17 +72,25 @@ async function registerDirectly(config: Config, keyFile: KeyFile): Promise<strin
   } finally {
     await database.close();
   }
-  return config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `the embedded database in ${config.dataDir}`;
+  return config.databaseUrl
+    ? 'PostgreSQL (DATABASE_URL)'
+    : `the embedded database in ${config.dataDir}`;
 }
 
-async function registerThroughServer(url: string, password: string, keyFile: KeyFile): Promise<void> {
+async function registerThroughServer(
+  url: string,
+  password: string,
+  keyFile: KeyFile,
+): Promise<void> {
   const auth = await fetch(new URL('/api/admin/authenticate', url), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ password }),
   });
   if (!auth.ok) {
-    throw new KeygenError(`The running server refused ADMIN_PASSWORD (${auth.status}): ${await auth.text()}`);
+    throw new KeygenError(
+      `The running server refused ADMIN_PASSWORD (${auth.status}): ${await auth.text()}`,
+    );
   }
   const { sessionToken } = z.object({ sessionToken: z.string() }).parse(await auth.json());
   const register = await fetch(new URL('/api/keys/register', url), {
@@ -86,11 +98,16 @@ async function registerThroughServer(url: string, password: string, keyFile: Key
     headers: { 'content-type': 'application/json', authorization: `Bearer ${sessionToken}` },
     body: JSON.stringify(publicPart(keyFile)),
   });
-  if (!register.ok) throw new KeygenError(`Registration failed (${register.status}): ${await register.text()}`);
+  if (!register.ok)
+    throw new KeygenError(`Registration failed (${register.status}): ${await register.text()}`);
 }
 
 /** Runs keygen; returns the lines to print. Throws KeygenError with a message for the operator. */
-export async function runKeygen(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): Promise<string[]> {
+export async function runKeygen(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  cwd: string,
+): Promise<string[]> {
   let raw: Record<string, string | boolean>;
   try {
     raw = parseArgv(argv);
@@ -99,7 +116,9 @@ export async function runKeygen(argv: readonly string[], env: Record<string, str
   }
   const parsed = KeygenArgsSchema.safeParse(raw);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `--${issue.path.join('.')}: ${issue.message}`,
+    );
     throw new KeygenError(`${problems.join('\n')}\n${KEYGEN_USAGE}`);
   }
   const args = parsed.data;
@@ -108,7 +127,11 @@ export async function runKeygen(argv: readonly string[], env: Record<string, str
     throw new KeygenError(`${outFile} exists; choose another --out or add --force.`);
   }
   const config = loadConfig(env, cwd);
-  const keyFile = await createKeyFile({ username: args.username, level: args.level, validityDays: args.days });
+  const keyFile = await createKeyFile({
+    username: args.username,
+    level: args.level,
+    validityDays: args.days,
+  });
 
   let where: string;
   const running = config.databaseUrl ? null : readInstanceLock(config.dataDir);

@@ -11,11 +11,17 @@ describe.each(BACKENDS)('migrations on %s', (backend) => {
   it('create every table and column of the Drizzle schema', async () => {
     const { database, cleanup } = await freshDatabase(backend);
     try {
-      const columns = await database.query<{ table_name: string; column_name: string; is_nullable: string }>(
+      const columns = await database.query<{
+        table_name: string;
+        column_name: string;
+        is_nullable: string;
+      }>(
         `SELECT table_name, column_name, is_nullable FROM information_schema.columns
          WHERE table_schema = current_schema()`,
       );
-      const actual = new Map(columns.map((c) => [`${c.table_name}.${c.column_name}`, c.is_nullable === 'YES']));
+      const actual = new Map(
+        columns.map((c) => [`${c.table_name}.${c.column_name}`, c.is_nullable === 'YES']),
+      );
       for (const table of Object.values(schema)) {
         const config = getTableConfig(table);
         for (const column of config.columns) {

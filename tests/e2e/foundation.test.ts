@@ -35,7 +35,8 @@ describe('foundation in the browser', () => {
     await server?.stop();
   });
   afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await keepEvidence(context.task.name, actors, server);
+    if (context.task.result?.state === 'fail')
+      await keepEvidence(context.task.name, actors, server);
     for (const actor of actors) await actor.context.close();
     actors = [];
   });
@@ -54,7 +55,9 @@ describe('foundation in the browser', () => {
     await alice.page.waitForURL(CHAT_URL);
     const chat = new ChatPageObject(alice.page);
     await chat.waitUntilLoaded();
-    const { secureId } = await (await fetch(`${server.baseUrl}/api/default-room`)).json() as { secureId: string };
+    const { secureId } = (await (await fetch(`${server.baseUrl}/api/default-room`)).json()) as {
+      secureId: string;
+    };
     expect(chat.secureId()).toBe(secureId);
     expect(await chat.roomName().textContent()).toBe('PUBLIC CHANNEL');
   });
@@ -109,10 +112,14 @@ describe('foundation in the browser', () => {
   });
 
   it('falls back to the classic theme when the stored theme is unknown', async () => {
-    const dave = await actor('dave', { storage: { ...PUBLIC, 'secure-channel-theme': 'vaporwave' } });
+    const dave = await actor('dave', {
+      storage: { ...PUBLIC, 'secure-channel-theme': 'vaporwave' },
+    });
     await dave.page.goto(`${server.baseUrl}/themes`);
     await dave.page.getByRole('heading', { name: 'SecureChannel Themes' }).waitFor();
-    expect(await dave.page.evaluate(() => document.body.classList.contains('theme-classic'))).toBe(true);
+    expect(await dave.page.evaluate(() => document.body.classList.contains('theme-classic'))).toBe(
+      true,
+    );
   });
 
   it('sends an unknown room id to /channel-destroyed', async () => {
@@ -133,7 +140,15 @@ describe('foundation in the browser', () => {
 
   it('lets a visitor without an access mode reach only /landing and /get-key', async () => {
     const grace = await actor('grace');
-    for (const path of ['/', `/chat/${'a'.repeat(64)}`, '/themes', '/pong', '/direct-messages', '/channel-destroyed', '/nowhere']) {
+    for (const path of [
+      '/',
+      `/chat/${'a'.repeat(64)}`,
+      '/themes',
+      '/pong',
+      '/direct-messages',
+      '/channel-destroyed',
+      '/nowhere',
+    ]) {
       await grace.page.goto(`${server.baseUrl}${path}`);
       await grace.page.waitForURL(/\/landing$/);
     }

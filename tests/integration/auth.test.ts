@@ -27,29 +27,47 @@ describe('key login', () => {
   const postJson = (path: string, body: unknown, token?: string) =>
     fetch(url(path), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       body: JSON.stringify(body),
     });
   const session = async (token: string) =>
-    SessionResponseSchema.parse(await (await fetch(url('/api/auth/session'), { headers: { authorization: `Bearer ${token}` } })).json());
+    SessionResponseSchema.parse(
+      await (
+        await fetch(url('/api/auth/session'), { headers: { authorization: `Bearer ${token}` } })
+      ).json(),
+    );
 
   it('logs a registered key in with both signatures and opens a session', async () => {
     const key = await makeRegisteredKey(server.baseUrl, { username: 'alice' });
     const result = await login(server.baseUrl, key);
     expect(result.status).toBe(200);
     const body = VerifyResponseSchema.parse(result.body);
-    expect(body.user).toMatchObject({ keyId: key.keyId, username: 'alice', permissions: { level: 'user', capabilities: ['chat', 'upload'] } });
+    expect(body.user).toMatchObject({
+      keyId: key.keyId,
+      username: 'alice',
+      permissions: { level: 'user', capabilities: ['chat', 'upload'] },
+    });
     expect(body.user.secureId).toBe(`SCK_${key.keyId.slice(3, 11).toUpperCase()}`);
-    expect(await session(body.sessionToken)).toMatchObject({ valid: true, user: { keyId: key.keyId } });
+    expect(await session(body.sessionToken)).toMatchObject({
+      valid: true,
+      user: { keyId: key.keyId },
+    });
     // Only the token's hash is stored.
-    const rows = await server.database.query<{ token_hash: string }>('SELECT token_hash FROM sessions');
+    const rows = await server.database.query<{ token_hash: string }>(
+      'SELECT token_hash FROM sessions',
+    );
     expect(rows.map((row) => row.token_hash)).not.toContain(body.sessionToken);
   });
 
   it('refuses a wrong signature', async () => {
     const key = await makeRegisteredKey(server.baseUrl);
     const other = await makeRegisteredKey(server.baseUrl);
-    const { challenge } = (await (await postJson('/api/auth/challenge', { keyId: key.keyId })).json()) as { challenge: string };
+    const { challenge } = (await (
+      await postJson('/api/auth/challenge', { keyId: key.keyId })
+    ).json()) as { challenge: string };
     const signatures = await signChallenge(other, challenge);
     const response = await postJson('/api/auth/verify', {
       keyId: key.keyId,
@@ -63,7 +81,9 @@ describe('key login', () => {
 
   it('refuses a valid ML-DSA signature paired with a bad ECDSA signature', async () => {
     const key = await makeRegisteredKey(server.baseUrl);
-    const { challenge } = (await (await postJson('/api/auth/challenge', { keyId: key.keyId })).json()) as { challenge: string };
+    const { challenge } = (await (
+      await postJson('/api/auth/challenge', { keyId: key.keyId })
+    ).json()) as { challenge: string };
     const signatures = await signChallenge(key, challenge);
     const ecdsa = bytesToNumbers(signatures.ecdsaSignature);
     ecdsa[10] = ecdsa[10]! ^ 1;
@@ -78,7 +98,9 @@ describe('key login', () => {
 
   it('accepts a challenge only once', async () => {
     const key = await makeRegisteredKey(server.baseUrl);
-    const { challenge } = (await (await postJson('/api/auth/challenge', { keyId: key.keyId })).json()) as { challenge: string };
+    const { challenge } = (await (
+      await postJson('/api/auth/challenge', { keyId: key.keyId })
+    ).json()) as { challenge: string };
     const signatures = await signChallenge(key, challenge);
     const body = {
       keyId: key.keyId,
@@ -94,7 +116,9 @@ describe('key login', () => {
 
   it('refuses a challenge older than two minutes', async () => {
     const key = await makeRegisteredKey(server.baseUrl);
-    const { challenge } = (await (await postJson('/api/auth/challenge', { keyId: key.keyId })).json()) as { challenge: string };
+    const { challenge } = (await (
+      await postJson('/api/auth/challenge', { keyId: key.keyId })
+    ).json()) as { challenge: string };
     const signatures = await signChallenge(key, challenge);
     clockOffset = 2 * 60 * 1000 + 1;
     try {
@@ -135,26 +159,47 @@ describe('key login', () => {
     const key = await makeRegisteredKey(server.baseUrl);
     const token = VerifyResponseSchema.parse((await login(server.baseUrl, key)).body).sessionToken;
     const admin = await adminToken(server.baseUrl);
-    const revoke = await fetch(url(`/api/admin/keys/${key.keyId}`), { method: 'DELETE', headers: { authorization: `Bearer ${admin}` } });
+    const revoke = await fetch(url(`/api/admin/keys/${key.keyId}`), {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(revoke.status).toBe(200);
     expect(await revoke.json()).toMatchObject({ success: true, sessionsEnded: 1 });
     expect((await session(token)).valid).toBe(false);
-    expect(await login(server.baseUrl, key)).toEqual({ status: 401, body: { error: 'Key has been revoked' } });
+    expect(await login(server.baseUrl, key)).toEqual({
+      status: 401,
+      body: { error: 'Key has been revoked' },
+    });
   });
 
   it('gives the level on record, not the level a file claims', async () => {
     const key = await makeRegisteredKey(server.baseUrl, { level: 'user' });
-    const forged = { ...key, permissions: { ...key.permissions, level: 'admin' as const, capabilities: ['admin' as const, 'chat' as const] } };
+    const forged = {
+      ...key,
+      permissions: {
+        ...key.permissions,
+        level: 'admin' as const,
+        capabilities: ['admin' as const, 'chat' as const],
+      },
+    };
     const result = await login(server.baseUrl, forged);
-    expect(VerifyResponseSchema.parse(result.body).user.permissions).toEqual({ level: 'user', capabilities: ['chat', 'upload'] });
+    expect(VerifyResponseSchema.parse(result.body).user.permissions).toEqual({
+      level: 'user',
+      capabilities: ['chat', 'upload'],
+    });
     const token = VerifyResponseSchema.parse(result.body).sessionToken;
-    expect((await fetch(url('/api/admin/keys'), { headers: { authorization: `Bearer ${token}` } })).status).toBe(403);
+    expect(
+      (await fetch(url('/api/admin/keys'), { headers: { authorization: `Bearer ${token}` } }))
+        .status,
+    ).toBe(403);
   });
 
   it('lets an admin key do what the admin session does', async () => {
     const key = await makeRegisteredKey(server.baseUrl, { level: 'admin' });
     const token = VerifyResponseSchema.parse((await login(server.baseUrl, key)).body).sessionToken;
-    const response = await fetch(url('/api/admin/keys'), { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(url('/api/admin/keys'), {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(response.status).toBe(200);
     const { keys } = (await response.json()) as { keys: { keyId: string }[] };
     expect(keys.map((k) => k.keyId)).toContain(key.keyId);
@@ -172,13 +217,20 @@ describe('key login', () => {
     const key = await makeRegisteredKey(server.baseUrl, { username: 'bob' });
     const token = VerifyResponseSchema.parse((await login(server.baseUrl, key)).body).sessionToken;
     expect((await fetch(url('/api/auth/registered-users'))).status).toBe(401);
-    const users = (await (await fetch(url('/api/auth/registered-users'), { headers: { authorization: `Bearer ${token}` } })).json()) as {
+    const users = (await (
+      await fetch(url('/api/auth/registered-users'), {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as {
       keyId: string;
       secureId: string;
       normalizedSecureId: string;
     }[];
     const bob = users.find((user) => user.keyId === key.keyId);
-    expect(bob).toMatchObject({ username: 'bob', secureId: `SCK_${key.keyId.slice(3, 11).toUpperCase()}` });
+    expect(bob).toMatchObject({
+      username: 'bob',
+      secureId: `SCK_${key.keyId.slice(3, 11).toUpperCase()}`,
+    });
     expect(bob?.normalizedSecureId).toBe(`SCK_${key.keyId.slice(3, 11).toLowerCase()}`);
   });
 });
@@ -195,16 +247,22 @@ describe('key registration', () => {
   const register = (body: BodyInit, headers: Record<string, string>) =>
     fetch(`${server.baseUrl}/api/keys/register`, { method: 'POST', headers, body });
   const keyCount = async () =>
-    Number((await server.database.query<{ n: string }>('SELECT count(*)::text AS n FROM keys'))[0]?.n);
+    Number(
+      (await server.database.query<{ n: string }>('SELECT count(*)::text AS n FROM keys'))[0]?.n,
+    );
 
   it('refuses registration without an admin bearer token', async () => {
     const { createKeyFile } = await import('../../shared/crypto/key-file.js');
     const key = await createKeyFile({ username: 'mallory', level: 'admin' });
     const before = await keyCount();
-    const anonymous = await register(JSON.stringify(publicPart(key)), { 'content-type': 'application/json' });
+    const anonymous = await register(JSON.stringify(publicPart(key)), {
+      'content-type': 'application/json',
+    });
     expect(anonymous.status).toBe(401);
     const user = await makeRegisteredKey(server.baseUrl);
-    const userToken = VerifyResponseSchema.parse((await login(server.baseUrl, user)).body).sessionToken;
+    const userToken = VerifyResponseSchema.parse(
+      (await login(server.baseUrl, user)).body,
+    ).sessionToken;
     const asUser = await register(JSON.stringify(publicPart(key)), {
       'content-type': 'application/json',
       authorization: `Bearer ${userToken}`,
@@ -218,12 +276,17 @@ describe('key registration', () => {
     const key = await createKeyFile({ username: 'careless' });
     const token = await adminToken(server.baseUrl);
     const before = await keyCount();
-    const json = await register(JSON.stringify(key), { 'content-type': 'application/json', authorization: `Bearer ${token}` });
+    const json = await register(JSON.stringify(key), {
+      'content-type': 'application/json',
+      authorization: `Bearer ${token}`,
+    });
     expect(json.status).toBe(400);
     expect(await json.json()).toEqual({ error: 'Private keys must never be sent to the server' });
     const form = new FormData();
     form.append('keyFile', new Blob([serializeKeyFile(key)]), 'careless.sck');
-    const multipart = await register(form as unknown as BodyInit, { authorization: `Bearer ${token}` });
+    const multipart = await register(form as unknown as BodyInit, {
+      authorization: `Bearer ${token}`,
+    });
     expect(multipart.status).toBe(400);
     expect(await keyCount()).toBe(before);
   });
@@ -234,9 +297,16 @@ describe('key registration', () => {
     const token = await adminToken(server.baseUrl);
     const form = new FormData();
     form.append('keyFile', new Blob([JSON.stringify(publicPart(key))]), 'carol.sck');
-    const response = await register(form as unknown as BodyInit, { authorization: `Bearer ${token}` });
+    const response = await register(form as unknown as BodyInit, {
+      authorization: `Bearer ${token}`,
+    });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ success: true, keyId: key.keyId, username: 'carol', level: 'observer' });
+    expect(await response.json()).toEqual({
+      success: true,
+      keyId: key.keyId,
+      username: 'carol',
+      level: 'observer',
+    });
     expect((await login(server.baseUrl, key)).status).toBe(200);
   });
 
@@ -245,12 +315,17 @@ describe('key registration', () => {
     const key = await createKeyFile({ username: 'dave' });
     const token = await adminToken(server.baseUrl);
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
-    const tampered = await register(JSON.stringify({ ...publicPart(key), username: 'eve' }), headers);
+    const tampered = await register(
+      JSON.stringify({ ...publicPart(key), username: 'eve' }),
+      headers,
+    );
     expect(tampered.status).toBe(400);
     expect(await tampered.json()).toEqual({ error: 'Key integrity validation failed' });
     const form = new FormData();
     form.append('keyFile', new Blob(['{not json']), 'dave.sck');
-    const garbage = await register(form as unknown as BodyInit, { authorization: `Bearer ${token}` });
+    const garbage = await register(form as unknown as BodyInit, {
+      authorization: `Bearer ${token}`,
+    });
     expect(await garbage.json()).toEqual({ error: 'Failed to parse key file' });
     expect((await register(JSON.stringify(publicPart(key)), headers)).status).toBe(200);
     const duplicate = await register(JSON.stringify(publicPart(key)), headers);
@@ -261,7 +336,9 @@ describe('key registration', () => {
     const columns = await server.database.query<{ column_name: string }>(
       `SELECT column_name FROM information_schema.columns WHERE table_name = 'keys'`,
     );
-    expect(columns.map((c) => c.column_name).filter((name) => /private|secret/i.test(name))).toEqual([]);
+    expect(
+      columns.map((c) => c.column_name).filter((name) => /private|secret/i.test(name)),
+    ).toEqual([]);
   });
 });
 

@@ -32,22 +32,39 @@ describe('npm run keygen', () => {
   it('registers directly in the embedded database when no server runs, and the key logs in later', async () => {
     const dir = tempDir();
     const out = path.join(dir, 'alice.sck');
-    const result = await runTs('scripts/keygen.ts', ['--username', 'alice', '--level', 'admin', '--days', '0', '--out', out], {
-      DATA_DIR: path.join(dir, 'data'),
-    });
+    const result = await runTs(
+      'scripts/keygen.ts',
+      ['--username', 'alice', '--level', 'admin', '--days', '0', '--out', out],
+      {
+        DATA_DIR: path.join(dir, 'data'),
+      },
+    );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('registered with the embedded database');
     expect(statSync(out).mode & 0o777).toBe(0o600);
     const key = readKey(out);
-    expect(key).toMatchObject({ username: 'alice', expires: null, permissions: { level: 'admin', capabilities: ['admin', 'chat', 'upload', 'moderate'], rooms: ['all'] } });
+    expect(key).toMatchObject({
+      username: 'alice',
+      expires: null,
+      permissions: {
+        level: 'admin',
+        capabilities: ['admin', 'chat', 'upload', 'moderate'],
+        rooms: ['all'],
+      },
+    });
 
     let server: ServerProcess | null = null;
     try {
-      server = await startServerProcess({ DATA_DIR: path.join(dir, 'data'), ADMIN_PASSWORD: 'operator-password-1' });
+      server = await startServerProcess({
+        DATA_DIR: path.join(dir, 'data'),
+        ADMIN_PASSWORD: 'operator-password-1',
+      });
       const loggedIn = await login(server.url, key);
       expect(loggedIn.status).toBe(200);
-      expect(loggedIn.body).toMatchObject({ user: { username: 'alice', permissions: { level: 'admin' } } });
+      expect(loggedIn.body).toMatchObject({
+        user: { username: 'alice', permissions: { level: 'admin' } },
+      });
     } finally {
       await server?.stop();
     }
@@ -56,19 +73,30 @@ describe('npm run keygen', () => {
   it('goes through the running server that holds the embedded database, or says what to do', async () => {
     const dir = tempDir();
     const dataDir = path.join(dir, 'data');
-    const server = await startServerProcess({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'operator-password-2' });
+    const server = await startServerProcess({
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD: 'operator-password-2',
+    });
     try {
-      const refused = await runTs('scripts/keygen.ts', ['--username', 'bob', '--out', path.join(dir, 'bob.sck')], { DATA_DIR: dataDir });
+      const refused = await runTs(
+        'scripts/keygen.ts',
+        ['--username', 'bob', '--out', path.join(dir, 'bob.sck')],
+        { DATA_DIR: dataDir },
+      );
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain('holds the embedded database');
       expect(refused.stderr).toContain('ADMIN_PASSWORD');
       expect(existsSync(path.join(dir, 'bob.sck'))).toBe(false);
 
       const out = path.join(dir, 'carol.sck');
-      const through = await runTs('scripts/keygen.ts', ['--username', 'carol', '--days', '30', '--out', out], {
-        DATA_DIR: dataDir,
-        ADMIN_PASSWORD: 'operator-password-2',
-      });
+      const through = await runTs(
+        'scripts/keygen.ts',
+        ['--username', 'carol', '--days', '30', '--out', out],
+        {
+          DATA_DIR: dataDir,
+          ADMIN_PASSWORD: 'operator-password-2',
+        },
+      );
       expect(through.code).toBe(0);
       expect(through.stdout).toContain(`registered with the running server at ${server.url}`);
       const key = readKey(out);
@@ -84,7 +112,11 @@ describe('npm run keygen', () => {
     const { url, drop } = await createThrowawayPostgres();
     try {
       const out = path.join(dir, 'dave.sck');
-      const result = await runTs('scripts/keygen.ts', ['--username', 'dave', '--level', 'observer', '--out', out], { DATABASE_URL: url });
+      const result = await runTs(
+        'scripts/keygen.ts',
+        ['--username', 'dave', '--level', 'observer', '--out', out],
+        { DATABASE_URL: url },
+      );
       expect(result.code).toBe(0);
       const key = readKey(out);
       const database = await openDatabase({ databaseUrl: url, dataDir: '' });
@@ -103,7 +135,11 @@ describe('npm run keygen', () => {
   });
 
   it('explains its usage on bad arguments', async () => {
-    const result = await runTs('scripts/keygen.ts', ['--username', '', '--level', 'root', '--out', 'x.txt'], { DATA_DIR: tempDir() });
+    const result = await runTs(
+      'scripts/keygen.ts',
+      ['--username', '', '--level', 'root', '--out', 'x.txt'],
+      { DATA_DIR: tempDir() },
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('--level');
     expect(result.stderr).toContain('--out');

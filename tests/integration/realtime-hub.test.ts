@@ -12,7 +12,12 @@ describe.each(['/chat-ws', '/ws'])('hub on %s', (path) => {
     server = await startServer();
     // A handler for one frame type, so that a valid frame has somewhere to go.
     server.hub.on('request_user_list', (connection) => {
-      connection.send({ type: 'user_list_update', roomId: 'test', users: [], timestamp: new Date().toISOString() });
+      connection.send({
+        type: 'user_list_update',
+        roomId: 'test',
+        users: [],
+        timestamp: new Date().toISOString(),
+      });
     });
   });
   afterAll(async () => {
@@ -22,7 +27,9 @@ describe.each(['/chat-ws', '/ws'])('hub on %s', (path) => {
   it('answers unparseable JSON with an error frame and stays connected', async () => {
     const client = await TestSocket.connect(server.wsUrl(path));
     client.send('{"type": "join_room",');
-    expect(await client.nextOfType('error')).toMatchObject({ message: 'Malformed frame: not valid JSON' });
+    expect(await client.nextOfType('error')).toMatchObject({
+      message: 'Malformed frame: not valid JSON',
+    });
     client.send({ type: 'request_user_list' });
     expect(await client.nextOfType('user_list_update')).toBeTruthy();
     client.close();
@@ -74,7 +81,11 @@ describe.each(['/chat-ws', '/ws'])('hub on %s', (path) => {
     const flooder = await TestSocket.connect(server.wsUrl(path));
     const bystander = await TestSocket.connect(server.wsUrl(path));
     for (let i = 0; i < 400; i += 1) flooder.send({ type: 'request_user_list' });
-    expect(await flooder.next((frame) => frame.type === 'error' && frame.message === 'Rate limit exceeded: slow down')).toBeTruthy();
+    expect(
+      await flooder.next(
+        (frame) => frame.type === 'error' && frame.message === 'Rate limit exceeded: slow down',
+      ),
+    ).toBeTruthy();
     expect(await flooder.waitForClose()).toBe(1008);
     bystander.send({ type: 'request_user_list' });
     expect(await bystander.nextOfType('user_list_update')).toBeTruthy();

@@ -26,7 +26,11 @@ describe.each(BACKENDS)('room read API on %s', (backend) => {
     const { secureId } = DefaultRoomSchema.parse(await (await get('/api/default-room')).json());
     const rooms = RoomListSchema.parse(await (await get('/api/rooms')).json());
     const room = rooms.find((candidate) => candidate.secureId === secureId);
-    expect(room).toMatchObject({ isPrivate: false, securityLevel: 'public', selfDestructTimer: null });
+    expect(room).toMatchObject({
+      isPrivate: false,
+      securityLevel: 'public',
+      selfDestructTimer: null,
+    });
     expect(JSON.stringify(rooms)).not.toMatch(/accessCode|hash/i);
   });
 
@@ -38,7 +42,12 @@ describe.each(BACKENDS)('room read API on %s', (backend) => {
   });
 
   it('answers 404 with an error body for an unknown secure id, id or malformed id', async () => {
-    for (const id of ['f'.repeat(64), '00000000-0000-4000-8000-000000000000', 'not-a-room', 'A'.repeat(64)]) {
+    for (const id of [
+      'f'.repeat(64),
+      '00000000-0000-4000-8000-000000000000',
+      'not-a-room',
+      'A'.repeat(64),
+    ]) {
       const response = await get(`/api/rooms/${id}`);
       expect(response.status, id).toBe(404);
       expect(await response.json()).toEqual({ error: 'Room not found' });

@@ -27,13 +27,20 @@ describe('server basics', () => {
     };
     expect(document.openapi).toMatch(/^3\./);
     expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining(['/api/ping', '/api/default-room', '/api/rooms', '/api/rooms/{idOrSecureId}']),
+      expect.arrayContaining([
+        '/api/ping',
+        '/api/default-room',
+        '/api/rooms',
+        '/api/rooms/{idOrSecureId}',
+      ]),
     );
   });
 
   it('protects /metrics with the bearer token', async () => {
     expect((await fetch(`${server.baseUrl}/metrics`)).status).toBe(401);
-    const wrong = await fetch(`${server.baseUrl}/metrics`, { headers: { authorization: 'Bearer nope' } });
+    const wrong = await fetch(`${server.baseUrl}/metrics`, {
+      headers: { authorization: 'Bearer nope' },
+    });
     expect(wrong.status).toBe(401);
     const ok = await fetch(`${server.baseUrl}/metrics`, {
       headers: { authorization: `Bearer ${METRICS_TOKEN}` },

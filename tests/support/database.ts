@@ -8,7 +8,8 @@ import { openDatabase, type Database } from '../../server/db/connect.js';
 
 export type Backend = 'pglite' | 'postgres';
 
-export const POSTGRES_ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const POSTGRES_ADMIN_URL =
+  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export interface TestDatabase {
   database: Database;
@@ -18,7 +19,10 @@ export interface TestDatabase {
 }
 
 /** Creates an empty PostgreSQL database and returns its URL and a function that drops it. */
-export async function createThrowawayPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createThrowawayPostgres(): Promise<{
+  url: string;
+  drop: () => Promise<void>;
+}> {
   const name = `sc_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await admin.connect();

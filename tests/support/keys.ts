@@ -1,7 +1,11 @@
 /** Key files for tests: made with the product's own code and registered through the admin API. */
 import { bytesToNumbers } from '../../shared/crypto/bytes.js';
 import { createKeyFile, signChallenge } from '../../shared/crypto/key-file.js';
-import { publicPart, type KeyFile, type KeyPermissionLevel } from '../../shared/crypto/key-file-schema.js';
+import {
+  publicPart,
+  type KeyFile,
+  type KeyPermissionLevel,
+} from '../../shared/crypto/key-file-schema.js';
 import { TEST_ADMIN_PASSWORD } from './server.js';
 
 export async function adminToken(baseUrl: string, password = TEST_ADMIN_PASSWORD): Promise<string> {
@@ -10,7 +14,8 @@ export async function adminToken(baseUrl: string, password = TEST_ADMIN_PASSWORD
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ password }),
   });
-  if (!response.ok) throw new Error(`admin authenticate: ${response.status} ${await response.text()}`);
+  if (!response.ok)
+    throw new Error(`admin authenticate: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { sessionToken: string }).sessionToken;
 }
 
@@ -22,7 +27,10 @@ export interface MakeKeyOptions {
 }
 
 /** A fresh key file, registered with the server at `baseUrl`. */
-export async function makeRegisteredKey(baseUrl: string, options: MakeKeyOptions = {}): Promise<KeyFile> {
+export async function makeRegisteredKey(
+  baseUrl: string,
+  options: MakeKeyOptions = {},
+): Promise<KeyFile> {
   const keyFile = await createKeyFile({
     username: options.username ?? `tester-${Math.random().toString(36).slice(2, 8)}`,
     level: options.level ?? 'user',
@@ -40,14 +48,20 @@ export async function makeRegisteredKey(baseUrl: string, options: MakeKeyOptions
 }
 
 /** Challenge, sign, verify: the whole login. Returns the verify response's status and body. */
-export async function login(baseUrl: string, keyFile: KeyFile): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function login(
+  baseUrl: string,
+  keyFile: KeyFile,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const challengeResponse = await fetch(`${baseUrl}/api/auth/challenge`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ keyId: keyFile.keyId }),
   });
   if (!challengeResponse.ok) {
-    return { status: challengeResponse.status, body: (await challengeResponse.json()) as Record<string, unknown> };
+    return {
+      status: challengeResponse.status,
+      body: (await challengeResponse.json()) as Record<string, unknown>,
+    };
   }
   const { challenge } = (await challengeResponse.json()) as { challenge: string };
   const signatures = await signChallenge(keyFile, challenge);

@@ -11,7 +11,12 @@ export interface CommandResult {
 }
 
 /** Runs a TypeScript entry point with tsx and waits for it to exit. */
-export function runTs(script: string, args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<CommandResult> {
+export function runTs(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
       cwd: ROOT,
@@ -40,7 +45,10 @@ export interface ServerProcess {
 }
 
 /** Starts `server/main.ts` on a free port and resolves once it listens. */
-export function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+export function startServerProcess(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
       cwd: ROOT,

@@ -75,7 +75,9 @@ export class TestSocket {
   waitForClose(timeoutMs = 5000): Promise<number> {
     return Promise.race([
       this.closed,
-      new Promise<number>((_, reject) => setTimeout(() => reject(new Error('Socket did not close')), timeoutMs)),
+      new Promise<number>((_, reject) =>
+        setTimeout(() => reject(new Error('Socket did not close')), timeoutMs),
+      ),
     ]);
   }
 

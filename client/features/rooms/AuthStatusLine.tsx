@@ -26,10 +26,10 @@ export function AuthStatusLine({ username, securityLevel, onRegenerate }: AuthSt
             type="button"
             onClick={onRegenerate}
             className="rounded border border-border px-1.5 text-primary hover:bg-primary/10"
-            aria-label="Regenerate callsign"
             data-testid="regenerate-callsign"
           >
-            ↻ NEW ID
+            <span aria-hidden="true">↻ </span>NEW ID
+            <span className="sr-only"> (regenerate callsign)</span>
           </button>
         </Tooltip>
       )}

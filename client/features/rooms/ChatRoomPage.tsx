@@ -3,11 +3,12 @@
  * (hidden under 768 px), the conversation area and the AUTH_STATUS footer line.
  */
 import { useEffect, useState } from 'react';
-import { useParams } from 'wouter';
+import { Link, useParams } from 'wouter';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { roomLabel } from '../../../shared/protocol/http/rooms.js';
 import { ThemeSelector } from '../themes/ThemeSelector.js';
 import { useCallsign } from '../identity/use-callsign.js';
+import { useAuth } from '../auth/use-auth.js';
 import { AuthStatusLine } from './AuthStatusLine.js';
 import { ChannelList } from './ChannelList.js';
 import { MoreOptionsMenu } from './MoreOptionsMenu.js';
@@ -17,6 +18,7 @@ export function ChatRoomPage() {
   const { secureId = '' } = useParams<{ secureId: string }>();
   const { data: room } = useRoomLookup(secureId);
   const { callsign, regenerate } = useCallsign();
+  const { user, logout } = useAuth();
   const [isChannelListOpen, setChannelListOpen] = useState(true);
 
   useEffect(() => {
@@ -42,8 +44,19 @@ export function ChatRoomPage() {
             </p>
           )}
         </div>
+        {user && (
+          <Link
+            href="/direct-messages"
+            className="rounded border border-border px-2 py-1 text-[11px] tracking-widest text-primary hover:bg-primary/10"
+            data-testid="direct-messages-button"
+          >
+            DIRECT MESSAGES
+          </Link>
+        )}
         <ThemeSelector variant="compact" />
-        <MoreOptionsMenu />
+        <MoreOptionsMenu
+          forgetKey={user ? { username: user.username, onSelect: () => void logout() } : null}
+        />
       </header>
 
       <div
@@ -75,7 +88,11 @@ export function ChatRoomPage() {
         />
       </div>
 
-      <AuthStatusLine username={callsign} securityLevel={null} onRegenerate={regenerate} />
+      <AuthStatusLine
+        username={user?.username ?? callsign}
+        securityLevel={user?.permissions.level ?? null}
+        onRegenerate={user ? null : regenerate}
+      />
     </div>
   );
 }

@@ -4,11 +4,13 @@ import { useLocation } from 'wouter';
 import { clearAccessMode } from '../../app/access-mode.js';
 
 export interface MoreOptionsMenuProps {
-  /** Extra items supplied by features (Network Monitor, Security Protocols, Forget Key). */
+  /** Extra items supplied by features (Network Monitor, Security Protocols). */
   items?: { label: string; onSelect: () => void; testId: string }[];
+  /** For a logged-in key holder: Forget Key (with the username) replaces Back to Landing. */
+  forgetKey?: { username: string; onSelect: () => void } | null;
 }
 
-export function MoreOptionsMenu({ items = [] }: MoreOptionsMenuProps) {
+export function MoreOptionsMenu({ items = [], forgetKey = null }: MoreOptionsMenuProps) {
   const [, navigate] = useLocation();
   const backToLanding = () => {
     clearAccessMode();
@@ -41,13 +43,23 @@ export function MoreOptionsMenu({ items = [] }: MoreOptionsMenuProps) {
               {item.label}
             </DropdownMenu.Item>
           ))}
-          <DropdownMenu.Item
-            className={itemClass}
-            data-testid="menu-back-to-landing"
-            onSelect={backToLanding}
-          >
-            Back to Landing
-          </DropdownMenu.Item>
+          {forgetKey ? (
+            <DropdownMenu.Item
+              className={itemClass}
+              data-testid="menu-forget-key"
+              onSelect={forgetKey.onSelect}
+            >
+              Forget Key ({forgetKey.username})
+            </DropdownMenu.Item>
+          ) : (
+            <DropdownMenu.Item
+              className={itemClass}
+              data-testid="menu-back-to-landing"
+              onSelect={backToLanding}
+            >
+              Back to Landing
+            </DropdownMenu.Item>
+          )}
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>

@@ -1,4 +1,78 @@
-/** Placeholder during the foundation work; replaced in this same change. */
+/**
+ * Where an emergency_shutdown_notice sends every client (spec 001 §2): a static lockdown notice.
+ * "Try again" is a full page load of `/`, so a retry starts a fresh connection.
+ */
+import { TEXT } from '../../../shared/protocol/errors.js';
+
+/** A warning triangle drawn with CSS, so it follows the theme's danger colour. */
+function AlertGlyph() {
+  return (
+    <div aria-hidden="true" className="relative mx-auto size-20 sm:size-24">
+      <div className="absolute inset-0 animate-pulse bg-danger/25 blur-xl" />
+      <div className="absolute inset-0 bg-danger [clip-path:polygon(50%_4%,98%_94%,2%_94%)]" />
+      <div className="absolute inset-[9px] bg-surface [clip-path:polygon(50%_8%,94%_91%,6%_91%)] sm:inset-[11px]" />
+      <span className="absolute inset-x-0 bottom-[18%] text-center text-3xl font-black leading-none text-danger sm:text-4xl">
+        !
+      </span>
+    </div>
+  );
+}
+
 export function EmergencyShutdownPage() {
-  return null;
+  return (
+    <div className="flex min-h-screen flex-col bg-background font-mono text-fg">
+      <header className="flex items-center justify-between border-b border-danger/50 px-4 py-3 text-xs uppercase tracking-[0.25em] sm:px-6">
+        <span className="font-bold text-primary">SecureChannel</span>
+        <span className="flex items-center gap-2 text-danger">
+          <span aria-hidden="true" className="size-2 animate-pulse rounded-full bg-danger" />
+          Lockdown
+        </span>
+      </header>
+
+      <main className="flex flex-1 items-center justify-center px-4 py-10 sm:px-6">
+        <div
+          data-testid="emergency-shutdown-notice"
+          className="w-full max-w-xl border border-danger/70 bg-surface p-6 text-center shadow-[0_0_60px_-20px_var(--sc-danger)] sm:p-10"
+        >
+          <AlertGlyph />
+          <p className="mt-6 text-[0.65rem] uppercase tracking-[0.35em] text-muted sm:text-xs">
+            Emergency protocol active
+          </p>
+          <h1 className="mt-2 text-2xl font-bold uppercase tracking-[0.15em] text-danger [text-shadow:0_0_16px_color-mix(in_srgb,var(--sc-danger)_60%,transparent)] sm:text-3xl">
+            Emergency shutdown
+          </h1>
+
+          <div className="mx-auto mt-6 max-w-sm space-y-1 border-y border-danger/40 py-4 text-left text-xs sm:text-sm">
+            <p className="text-danger">
+              <span aria-hidden="true">&gt; </span>
+              {TEXT.connectionTerminated}
+            </p>
+            <p className="text-warning">
+              <span aria-hidden="true">&gt; </span>
+              {TEXT.allChannelsClosed}
+            </p>
+          </div>
+
+          <p className="mt-6 text-sm leading-relaxed text-fg">
+            An administrator has shut the service down. Open sessions were disconnected and no
+            channel accepts messages until service is restored. {TEXT.tryAgainInFewMinutes}
+          </p>
+
+          <a
+            href="/"
+            data-testid="emergency-shutdown-retry"
+            className="mt-8 inline-flex min-h-11 items-center justify-center gap-2 border border-danger bg-danger/10 px-5 py-2 text-sm font-bold uppercase tracking-[0.2em] text-danger transition-colors hover:bg-danger hover:text-background"
+          >
+            <span aria-hidden="true">[</span>
+            Try again
+            <span aria-hidden="true">]</span>
+          </a>
+        </div>
+      </main>
+
+      <footer className="border-t border-border px-4 py-3 text-center text-[0.65rem] uppercase tracking-[0.25em] text-muted sm:px-6">
+        Status: emergency · channels closed
+      </footer>
+    </div>
+  );
 }

@@ -1,4 +1,99 @@
-/** Placeholder during the foundation work; replaced in this same change. */
+/**
+ * Where a maintenance_mode notice sends every client (spec 001 §2): the chat service is offline.
+ * The page names the browser-console commands administrators use here; the commands themselves
+ * are installed by the console feature, so this page only documents them.
+ */
+import { ADMIN_LOCKOUT_MS, ADMIN_MAX_FAILED_ATTEMPTS } from '../../../shared/constants.js';
+import { TEXT } from '../../../shared/protocol/errors.js';
+
+const LOCKOUT_MINUTES = ADMIN_LOCKOUT_MS / 60_000;
+
+/** The console commands of spec 001 §2, with what each is for. */
+const CONSOLE_COMMANDS = [
+  {
+    name: 'authenticate',
+    purpose: `sign in with the admin password; ${ADMIN_MAX_FAILED_ATTEMPTS} failures lock it for ${LOCKOUT_MINUTES} minutes`,
+  },
+  { name: 'restoreService', purpose: 'bring the chat service back online' },
+  { name: 'checkStatus', purpose: 'show the current service status' },
+  { name: 'help', purpose: 'list the commands' },
+] as const;
+
 export function MaintenancePage() {
-  return null;
+  return (
+    <div className="flex min-h-screen flex-col bg-background font-mono text-fg">
+      <header className="flex items-center justify-between border-b border-warning/50 px-4 py-3 text-xs uppercase tracking-[0.25em] sm:px-6">
+        <span className="font-bold text-primary">SecureChannel</span>
+        <span className="flex items-center gap-2 text-warning">
+          <span aria-hidden="true" className="size-2 animate-pulse rounded-full bg-warning" />
+          Offline
+        </span>
+      </header>
+
+      <main className="flex flex-1 items-center justify-center px-4 py-10 sm:px-6">
+        <div
+          data-testid="maintenance-notice"
+          className="w-full max-w-2xl border border-warning/60 bg-surface shadow-[0_0_60px_-24px_var(--sc-warning)]"
+        >
+          <div
+            aria-hidden="true"
+            className="h-2 bg-[repeating-linear-gradient(135deg,var(--sc-warning)_0_10px,transparent_10px_20px)] opacity-70"
+          />
+          <div className="p-6 sm:p-10">
+            <p className="text-[0.65rem] uppercase tracking-[0.35em] text-muted sm:text-xs">
+              <span aria-hidden="true">&gt; </span>
+              {TEXT.chatServiceOffline}
+            </p>
+            <h1 className="mt-2 text-2xl font-bold uppercase tracking-[0.15em] text-warning [text-shadow:0_0_16px_color-mix(in_srgb,var(--sc-warning)_50%,transparent)] sm:text-3xl">
+              Maintenance mode
+            </h1>
+            <p className="mt-5 text-sm leading-relaxed text-fg">
+              The chat service is offline while administrators work on it. No channel accepts
+              connections right now. {TEXT.tryAgainInFewMinutes}
+            </p>
+
+            <section
+              aria-labelledby="operator-note-heading"
+              className="mt-8 border border-dashed border-border bg-background p-4 sm:p-5"
+            >
+              <h2
+                id="operator-note-heading"
+                className="text-xs font-bold uppercase tracking-[0.25em] text-primary"
+              >
+                Operator note
+              </h2>
+              <p className="mt-2 text-xs leading-relaxed text-muted">
+                Administrators restore service from this page: open the browser&apos;s developer
+                console and use the documented console commands.
+              </p>
+              <dl className="mt-4 space-y-3 text-xs sm:text-sm">
+                {CONSOLE_COMMANDS.map((command) => (
+                  <div key={command.name} className="sm:flex sm:gap-4">
+                    <dt className="shrink-0 sm:w-36">
+                      <code className="text-accent">{command.name}</code>
+                    </dt>
+                    <dd className="text-fg">{command.purpose}</dd>
+                  </div>
+                ))}
+              </dl>
+            </section>
+
+            <a
+              href="/"
+              data-testid="maintenance-retry"
+              className="mt-8 inline-flex min-h-11 w-full items-center justify-center gap-2 border border-warning bg-warning/10 px-5 py-2 text-sm font-bold uppercase tracking-[0.2em] text-warning transition-colors hover:bg-warning hover:text-background sm:w-auto"
+            >
+              <span aria-hidden="true">[</span>
+              Retry connection
+              <span aria-hidden="true">]</span>
+            </a>
+          </div>
+        </div>
+      </main>
+
+      <footer className="border-t border-border px-4 py-3 text-center text-[0.65rem] uppercase tracking-[0.25em] text-muted sm:px-6">
+        Status: maintenance · service offline
+      </footer>
+    </div>
+  );
 }

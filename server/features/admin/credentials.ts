@@ -49,25 +49,36 @@ export class AdminCredentials {
   }
 
   /** Checks the password for `client` under the lockout rules; opens an admin session. */
-  async authenticate(password: string, client: string): Promise<{ sessionToken: string; expiresAt: Date }> {
+  async authenticate(
+    password: string,
+    client: string,
+  ): Promise<{ sessionToken: string; expiresAt: Date }> {
     const locked = await this.deps.lockout.lockedFor(client);
-    if (locked > 0) throw new AppError('ADMIN_LOCKED', 429, ADMIN_TEXT.locked(Math.ceil(locked / 1000)));
+    if (locked > 0)
+      throw new AppError('ADMIN_LOCKED', 429, ADMIN_TEXT.locked(Math.ceil(locked / 1000)));
     const stored = await this.deps.store.getPasswordHash();
     if (!stored || !(await verifySecret(password, stored))) {
       const lockedNow = await this.deps.lockout.recordFailure(client);
-      if (lockedNow > 0) throw new AppError('ADMIN_LOCKED', 429, ADMIN_TEXT.locked(Math.ceil(lockedNow / 1000)));
+      if (lockedNow > 0)
+        throw new AppError('ADMIN_LOCKED', 429, ADMIN_TEXT.locked(Math.ceil(lockedNow / 1000)));
       throw new AppError('ADMIN_PASSWORD', 401, ADMIN_TEXT.invalidPassword);
     }
     await this.deps.lockout.recordSuccess(client);
     const sessionToken = newToken();
     const createdAt = new Date(this.deps.now());
     const expiresAt = new Date(createdAt.getTime() + ADMIN_SESSION_MS);
-    await this.deps.store.insertSession({ tokenHash: hashToken(sessionToken), createdAt, expiresAt });
+    await this.deps.store.insertSession({
+      tokenHash: hashToken(sessionToken),
+      createdAt,
+      expiresAt,
+    });
     return { sessionToken, expiresAt };
   }
 
   /** True when `token` is a live admin session. */
   async isAdminSession(token: string): Promise<boolean> {
-    return (await this.deps.store.findSession(hashToken(token), new Date(this.deps.now()))) !== null;
+    return (
+      (await this.deps.store.findSession(hashToken(token), new Date(this.deps.now()))) !== null
+    );
   }
 }

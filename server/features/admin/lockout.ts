@@ -51,10 +51,17 @@ export class AdminLockout {
   async recordFailure(client: string): Promise<number> {
     const now = this.now();
     const state = await this.store.get(client);
-    const isStale = !state || now - state.lastFailureAt >= ADMIN_ATTEMPT_RESET_MS || state.lockedUntil > 0 && state.lockedUntil <= now;
+    const isStale =
+      !state ||
+      now - state.lastFailureAt >= ADMIN_ATTEMPT_RESET_MS ||
+      (state.lockedUntil > 0 && state.lockedUntil <= now);
     const failures = (isStale ? 0 : state.failures) + 1;
     const lockedUntil = failures >= ADMIN_MAX_FAILED_ATTEMPTS ? now + ADMIN_LOCKOUT_MS : 0;
-    await this.store.set(client, { failures: lockedUntil ? 0 : failures, lastFailureAt: now, lockedUntil });
+    await this.store.set(client, {
+      failures: lockedUntil ? 0 : failures,
+      lastFailureAt: now,
+      lockedUntil,
+    });
     return lockedUntil ? ADMIN_LOCKOUT_MS : 0;
   }
 

@@ -16,9 +16,14 @@ export function adminRoutes(credentials: AdminCredentials): FastifyPluginAsync {
       {
         schema: {
           tags: ['admin'],
-          summary: 'Open a ten-minute admin session with the admin password (lockout: 3 failures, 5 minutes)',
+          summary:
+            'Open a ten-minute admin session with the admin password (lockout: 3 failures, 5 minutes)',
           body: AdminAuthenticateRequestSchema,
-          response: { 200: AdminAuthenticateResponseSchema, 401: ErrorBodySchema, 429: ErrorBodySchema },
+          response: {
+            200: AdminAuthenticateResponseSchema,
+            401: ErrorBodySchema,
+            429: ErrorBodySchema,
+          },
         },
       },
       async (request) => {

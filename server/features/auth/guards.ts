@@ -49,13 +49,15 @@ export function createGuards(
     resolve,
     requireKey: async (request: FastifyRequest, _reply: FastifyReply) => {
       const principal = await resolve(request);
-      if (!principal || principal.kind !== 'key') throw new AppError('UNAUTHORIZED', 401, TEXT.unauthorized);
+      if (!principal || principal.kind !== 'key')
+        throw new AppError('UNAUTHORIZED', 401, TEXT.unauthorized);
       request.principal = principal;
     },
     requireAdmin: async (request: FastifyRequest, _reply: FastifyReply) => {
       const principal = await resolve(request);
       if (!principal) throw new AppError('UNAUTHORIZED', 401, TEXT.unauthorized);
-      if (!hasPermission(principal, 'admin')) throw new AppError('FORBIDDEN', 403, TEXT.adminRequired);
+      if (!hasPermission(principal, 'admin'))
+        throw new AppError('FORBIDDEN', 403, TEXT.adminRequired);
       request.principal = principal;
     },
   };

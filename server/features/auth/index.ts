@@ -33,5 +33,9 @@ export function createAuthFeature(deps: AuthFeatureDeps) {
     onRevoked: deps.onRevoked,
   });
   const guards = createGuards(service, deps.isAdminSession);
-  return { service, guards, routes: authRoutes(service, guards, { loginRatePerMinute: deps.loginRatePerMinute }) };
+  return {
+    service,
+    guards,
+    routes: authRoutes(service, guards, { loginRatePerMinute: deps.loginRatePerMinute }),
+  };
 }

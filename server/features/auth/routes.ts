@@ -2,7 +2,11 @@
 import type {} from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { KEY_FILE_MAX_CHARS, KeyPublicPartSchema, type KeyPublicPart } from '../../../shared/crypto/key-file-schema.js';
+import {
+  KEY_FILE_MAX_CHARS,
+  KeyPublicPartSchema,
+  type KeyPublicPart,
+} from '../../../shared/crypto/key-file-schema.js';
 import { ErrorBodySchema, TEXT } from '../../../shared/protocol/errors.js';
 import {
   AdminKeyListSchema,
@@ -33,7 +37,8 @@ const PRIVATE_FIELDS = ['dilithiumPrivateKey', 'ecdsaPrivateKey'] as const;
 async function readKeyBody(request: FastifyRequest): Promise<unknown> {
   if (!request.isMultipart()) return request.body;
   const file = await request.file({ limits: { fileSize: KEY_FILE_MAX_CHARS, files: 1 } });
-  if (!file || file.fieldname !== 'keyFile') throw new AppError('KEY_PARSE', 400, TEXT.keyParseFailed);
+  if (!file || file.fieldname !== 'keyFile')
+    throw new AppError('KEY_PARSE', 400, TEXT.keyParseFailed);
   const buffer = await file.toBuffer();
   if (file.file.truncated) throw new AppError('KEY_PARSE', 400, TEXT.keyParseFailed);
   try {
@@ -53,7 +58,11 @@ function parseRegistration(body: unknown): KeyPublicPart {
   return parsed.data;
 }
 
-export function authRoutes(service: AuthService, guards: Guards, options: AuthRouteOptions): FastifyPluginAsync {
+export function authRoutes(
+  service: AuthService,
+  guards: Guards,
+  options: AuthRouteOptions,
+): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const loginLimit = { rateLimit: { max: options.loginRatePerMinute, timeWindow: '1 minute' } };
@@ -65,8 +74,15 @@ export function authRoutes(service: AuthService, guards: Guards, options: AuthRo
         bodyLimit: KEY_FILE_MAX_CHARS,
         schema: {
           tags: ['keys'],
-          summary: 'Register the public part of a key (admin). JSON key object or multipart field keyFile.',
-          response: { 200: RegisterKeyResponseSchema, 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 409: ErrorBodySchema },
+          summary:
+            'Register the public part of a key (admin). JSON key object or multipart field keyFile.',
+          response: {
+            200: RegisterKeyResponseSchema,
+            400: ErrorBodySchema,
+            401: ErrorBodySchema,
+            403: ErrorBodySchema,
+            409: ErrorBodySchema,
+          },
         },
       },
       async (request) => {
@@ -111,7 +127,13 @@ export function authRoutes(service: AuthService, guards: Guards, options: AuthRo
 
     app.get(
       '/api/auth/session',
-      { schema: { tags: ['auth'], summary: 'Whether the bearer session is valid, and its user', response: { 200: SessionResponseSchema } } },
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Whether the bearer session is valid, and its user',
+          response: { 200: SessionResponseSchema },
+        },
+      },
       async (request) => {
         const token = bearerToken(request.headers.authorization);
         const principal = token ? await service.authenticate(token) : null;
@@ -123,7 +145,13 @@ export function authRoutes(service: AuthService, guards: Guards, options: AuthRo
 
     app.post(
       '/api/auth/logout',
-      { schema: { tags: ['auth'], summary: 'End the bearer session', response: { 200: LogoutResponseSchema } } },
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'End the bearer session',
+          response: { 200: LogoutResponseSchema },
+        },
+      },
       async (request) => {
         const token = bearerToken(request.headers.authorization);
         if (token) await service.logout(token);
@@ -135,7 +163,11 @@ export function authRoutes(service: AuthService, guards: Guards, options: AuthRo
       '/api/auth/registered-users',
       {
         preHandler: guards.requireKey,
-        schema: { tags: ['auth'], summary: 'Key holders one can write to', response: { 200: RegisteredUsersSchema, 401: ErrorBodySchema } },
+        schema: {
+          tags: ['auth'],
+          summary: 'Key holders one can write to',
+          response: { 200: RegisteredUsersSchema, 401: ErrorBodySchema },
+        },
       },
       () => service.registeredUsers(),
     );
@@ -144,7 +176,11 @@ export function authRoutes(service: AuthService, guards: Guards, options: AuthRo
       '/api/admin/keys',
       {
         preHandler: guards.requireAdmin,
-        schema: { tags: ['admin'], summary: 'Every registered key', response: { 200: AdminKeyListSchema, 401: ErrorBodySchema, 403: ErrorBodySchema } },
+        schema: {
+          tags: ['admin'],
+          summary: 'Every registered key',
+          response: { 200: AdminKeyListSchema, 401: ErrorBodySchema, 403: ErrorBodySchema },
+        },
       },
       () => service.listKeys(),
     );
@@ -157,7 +193,12 @@ export function authRoutes(service: AuthService, guards: Guards, options: AuthRo
           tags: ['admin'],
           summary: 'Revoke a key: its sessions end and its sockets close at once',
           params: KeyIdParamsSchema,
-          response: { 200: RevokeKeyResponseSchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema },
+          response: {
+            200: RevokeKeyResponseSchema,
+            401: ErrorBodySchema,
+            403: ErrorBodySchema,
+            404: ErrorBodySchema,
+          },
         },
       },
       async (request) => {

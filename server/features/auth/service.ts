@@ -68,7 +68,10 @@ export interface RegisteredKey {
  * the integrity check (fingerprint and self-signature). Capabilities come from the level, never
  * from the file. Used by the API and by `npm run keygen`.
  */
-export async function registerPublicKey(store: Pick<AuthStore, 'insertKey'>, key: KeyPublicPart): Promise<RegisteredKey> {
+export async function registerPublicKey(
+  store: Pick<AuthStore, 'insertKey'>,
+  key: KeyPublicPart,
+): Promise<RegisteredKey> {
   const integrity = await verifyKeyFileIntegrity(key);
   if (!integrity.ok) throw new AppError('KEY_INTEGRITY', 400, TEXT.keyIntegrityFailed);
   const level = key.permissions.level;
@@ -138,16 +141,28 @@ export class AuthService {
     const message = utf8Encode(request.challenge);
     const [ecdsaValid, dilithiumValid] = await Promise.all([
       verifyEcdsa(numbersToBytes(request.ecdsaSignature), message, key.ecdsaPublicKey),
-      this.deps.verifier.verifyMlDsa(numbersToBytes(request.dilithiumSignature), message, key.dilithiumPublicKey),
+      this.deps.verifier.verifyMlDsa(
+        numbersToBytes(request.dilithiumSignature),
+        message,
+        key.dilithiumPublicKey,
+      ),
     ]);
-    if (!ecdsaValid || !dilithiumValid) throw new AppError('SIGNATURE_INVALID', 401, TEXT.signatureInvalid);
+    if (!ecdsaValid || !dilithiumValid)
+      throw new AppError('SIGNATURE_INVALID', 401, TEXT.signatureInvalid);
 
     const token = newToken();
     const createdAt = this.date();
     const sessionEnd = createdAt.getTime() + KEY_SESSION_TTL_MS;
     // A session never outlives its key.
-    const expiresAt = new Date(key.expiresAt ? Math.min(sessionEnd, key.expiresAt.getTime()) : sessionEnd);
-    await this.deps.store.insertSession({ tokenHash: hashToken(token), keyId: key.keyId, createdAt, expiresAt });
+    const expiresAt = new Date(
+      key.expiresAt ? Math.min(sessionEnd, key.expiresAt.getTime()) : sessionEnd,
+    );
+    await this.deps.store.insertSession({
+      tokenHash: hashToken(token),
+      keyId: key.keyId,
+      createdAt,
+      expiresAt,
+    });
     return { sessionToken: token, expiresAt: expiresAt.toISOString(), user: toSessionUser(key) };
   }
 
@@ -194,7 +209,12 @@ export class AuthService {
       .filter((row) => !row.revokedAt && (!row.expiresAt || row.expiresAt > now))
       .map((row) => {
         const secureId = secureIdForKey(row.keyId);
-        return { keyId: row.keyId, secureId, normalizedSecureId: normalizeSecureId(secureId), username: row.username };
+        return {
+          keyId: row.keyId,
+          secureId,
+          normalizedSecureId: normalizeSecureId(secureId),
+          username: row.username,
+        };
       });
   }
 

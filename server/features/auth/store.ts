@@ -22,7 +22,12 @@ export interface AuthStore {
   insertChallenge(row: ChallengeRow): Promise<void>;
   /** Deletes and returns the challenge: single use even when two verifications race. */
   takeChallenge(challenge: string, keyId: string): Promise<ChallengeRow | null>;
-  insertSession(row: { tokenHash: string; keyId: string; createdAt: Date; expiresAt: Date }): Promise<void>;
+  insertSession(row: {
+    tokenHash: string;
+    keyId: string;
+    createdAt: Date;
+    expiresAt: Date;
+  }): Promise<void>;
   findSession(tokenHash: string, now: Date): Promise<SessionWithKey | null>;
   deleteSession(tokenHash: string): Promise<void>;
   deleteExpired(now: Date): Promise<void>;
@@ -31,10 +36,15 @@ export interface AuthStore {
 export function createAuthStore(db: Db): AuthStore {
   return {
     insertKey: async (row) => {
-      const inserted = await db.insert(keys).values(row).onConflictDoNothing().returning({ keyId: keys.keyId });
+      const inserted = await db
+        .insert(keys)
+        .values(row)
+        .onConflictDoNothing()
+        .returning({ keyId: keys.keyId });
       return inserted.length === 1;
     },
-    findKey: async (keyId) => (await db.select().from(keys).where(eq(keys.keyId, keyId)).limit(1))[0] ?? null,
+    findKey: async (keyId) =>
+      (await db.select().from(keys).where(eq(keys.keyId, keyId)).limit(1))[0] ?? null,
     listKeys: () => db.select().from(keys).orderBy(keys.createdAt),
     revokeKey: async (keyId, at) =>
       db.transaction(async (tx) => {
@@ -44,10 +54,16 @@ export function createAuthStore(db: Db): AuthStore {
           .where(and(eq(keys.keyId, keyId), isNull(keys.revokedAt)))
           .returning({ keyId: keys.keyId });
         if (updated.length === 0) {
-          const exists = await tx.select({ keyId: keys.keyId }).from(keys).where(eq(keys.keyId, keyId));
+          const exists = await tx
+            .select({ keyId: keys.keyId })
+            .from(keys)
+            .where(eq(keys.keyId, keyId));
           if (exists.length === 0) return null;
         }
-        const ended = await tx.delete(sessions).where(eq(sessions.keyId, keyId)).returning({ hash: sessions.tokenHash });
+        const ended = await tx
+          .delete(sessions)
+          .where(eq(sessions.keyId, keyId))
+          .returning({ hash: sessions.tokenHash });
         await tx.delete(authChallenges).where(eq(authChallenges.keyId, keyId));
         return ended.length;
       }),

@@ -18,10 +18,14 @@ export interface RoomStore {
 export function createRoomStore(db: Db): RoomStore {
   const first = (rows: RoomRow[]) => rows[0] ?? null;
   const store: RoomStore = {
-    findDefault: async () => first(await db.select().from(rooms).where(eq(rooms.isDefault, true)).limit(1)),
+    findDefault: async () =>
+      first(await db.select().from(rooms).where(eq(rooms.isDefault, true)).limit(1)),
     ensureDefault: async (candidate) => {
       // The partial unique index makes this safe when several processes start at once.
-      await db.insert(rooms).values({ ...candidate, isDefault: true }).onConflictDoNothing();
+      await db
+        .insert(rooms)
+        .values({ ...candidate, isDefault: true })
+        .onConflictDoNothing();
       const room = await store.findDefault();
       if (!room) throw new Error('Default room missing after insert');
       return room;

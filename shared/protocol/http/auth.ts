@@ -108,7 +108,9 @@ export const RegisteredUsersSchema = z.array(RegisteredUserSchema);
 export type RegisteredUser = z.infer<typeof RegisteredUserSchema>;
 
 /** `POST /api/admin/authenticate` body and answer (spec 001 §7). */
-export const AdminAuthenticateRequestSchema = z.strictObject({ password: z.string().min(1).max(512) });
+export const AdminAuthenticateRequestSchema = z.strictObject({
+  password: z.string().min(1).max(512),
+});
 export const AdminAuthenticateResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),

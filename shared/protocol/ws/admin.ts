@@ -46,7 +46,10 @@ export const SystemBroadcastFrameSchema = z.object({
   level: z.enum(['info', 'warning', 'critical']),
   timestamp: z.iso.datetime(),
 });
-export const AdminErrorFrameSchema = z.object({ type: z.literal('admin_error'), message: z.string() });
+export const AdminErrorFrameSchema = z.object({
+  type: z.literal('admin_error'),
+  message: z.string(),
+});
 export const EmergencyShutdownNoticeFrameSchema = z.object({
   type: z.literal('emergency_shutdown_notice'),
   reason: z.string(),

@@ -100,8 +100,14 @@ export const RoomJoinedFrameSchema = z.object({
   messages: z.array(MessageSchema),
   memberCount: z.number().int().nonnegative(),
 });
-export const NewMessageFrameSchema = z.object({ type: z.literal('new_message'), message: MessageSchema });
-export const MessageDeletedFrameSchema = z.object({ type: z.literal('message_deleted'), messageId: z.string() });
+export const NewMessageFrameSchema = z.object({
+  type: z.literal('new_message'),
+  message: MessageSchema,
+});
+export const MessageDeletedFrameSchema = z.object({
+  type: z.literal('message_deleted'),
+  messageId: z.string(),
+});
 export const MessagesExpiredFrameSchema = z.object({
   type: z.literal('messages_expired'),
   messageIds: z.array(z.string()),

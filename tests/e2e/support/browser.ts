@@ -52,8 +52,14 @@ export interface ActorOptions {
   viewport?: { width: number; height: number };
 }
 
-export async function newActor(browser: Browser, name: string, options: ActorOptions = {}): Promise<Actor> {
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } });
+export async function newActor(
+  browser: Browser,
+  name: string,
+  options: ActorOptions = {},
+): Promise<Actor> {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+  });
   if (options.storage) {
     // Seeded once per context: later reloads see what the app itself stored.
     await context.addInitScript((entries: Record<string, string>) => {
@@ -72,11 +78,17 @@ export async function newActor(browser: Browser, name: string, options: ActorOpt
 }
 
 /** Saves a screenshot and the server log of a failed test under test-results/. */
-export async function keepEvidence(testName: string, actors: Actor[], server: TestServer | null): Promise<void> {
+export async function keepEvidence(
+  testName: string,
+  actors: Actor[],
+  server: TestServer | null,
+): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const stem = testName.replace(/[^a-z0-9]+/gi, '-').slice(0, 80);
   for (const actor of actors) {
-    await actor.page.screenshot({ path: path.join(ARTIFACTS, `${stem}-${actor.name}.png`), fullPage: true }).catch(() => undefined);
+    await actor.page
+      .screenshot({ path: path.join(ARTIFACTS, `${stem}-${actor.name}.png`), fullPage: true })
+      .catch(() => undefined);
   }
   if (server) writeFileSync(path.join(ARTIFACTS, `${stem}-server.log`), server.logs.text());
 }
@@ -96,9 +108,20 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
   // evaluate() runs through the DevTools protocol, so the page's CSP does not block axe.
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target })),
+    }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

@@ -19,12 +19,18 @@ describe('configuration', () => {
   });
 
   it('treats empty variables as unset', () => {
-    expect(loadConfig({ PORT: '', DATABASE_URL: '' }, '/x')).toMatchObject({ port: 5000, databaseUrl: null });
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' }, '/x')).toMatchObject({
+      port: 5000,
+      databaseUrl: null,
+    });
   });
 
   it('lists every invalid variable by name without echoing values', () => {
     const attempt = () =>
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://user:s3cret@db', TLS_CERT: '/c.pem' }, '/x');
+      loadConfig(
+        { PORT: 'eighty', DATABASE_URL: 'mysql://user:s3cret@db', TLS_CERT: '/c.pem' },
+        '/x',
+      );
     expect(attempt).toThrow(/PORT/);
     expect(attempt).toThrow(/DATABASE_URL/);
     expect(attempt).toThrow(/TLS_CERT and TLS_KEY/);

@@ -10,7 +10,12 @@ describe('log redaction', () => {
   });
 
   it('serializes a request without headers or body', () => {
-    const out = serializeRequest({ id: 'r1', method: 'GET', url: '/get-key?payment=pay_123', ip: '10.0.0.1' });
+    const out = serializeRequest({
+      id: 'r1',
+      method: 'GET',
+      url: '/get-key?payment=pay_123',
+      ip: '10.0.0.1',
+    });
     expect(out).toEqual({ id: 'r1', method: 'GET', url: '/get-key?payment=[redacted]' });
   });
 
@@ -24,11 +29,23 @@ describe('log redaction', () => {
     });
     const logger = pino({ redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, stream);
     logger.info({
-      body: { password: 'hunter2', sessionToken: 'tok-123', content: 'attack at dawn', dilithiumPrivateKey: [1, 2, 3] },
+      body: {
+        password: 'hunter2',
+        sessionToken: 'tok-123',
+        content: 'attack at dawn',
+        dilithiumPrivateKey: [1, 2, 3],
+      },
       req: { headers: { authorization: 'Bearer abc', cookie: 'sid=1' } },
     });
     const text = lines.join('');
-    for (const secret of ['hunter2', 'tok-123', 'attack at dawn', 'Bearer abc', 'sid=1', '[1,2,3]']) {
+    for (const secret of [
+      'hunter2',
+      'tok-123',
+      'attack at dawn',
+      'Bearer abc',
+      'sid=1',
+      '[1,2,3]',
+    ]) {
       expect(text).not.toContain(secret);
     }
     expect(text).toContain('[redacted]');

@@ -5,7 +5,12 @@ describe('TokenBucket', () => {
   it('allows a burst up to capacity, then refuses until time passes', () => {
     let now = 0;
     const bucket = new TokenBucket(3, 1, () => now);
-    expect([bucket.take(), bucket.take(), bucket.take(), bucket.take()]).toEqual([true, true, true, false]);
+    expect([bucket.take(), bucket.take(), bucket.take(), bucket.take()]).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
     now = 1000;
     expect(bucket.take()).toBe(true);
     expect(bucket.take()).toBe(false);

@@ -1,0 +1,84 @@
+/**
+ * The auth calls of the client with the texts of spec 000 §5: every answer is parsed by its shared
+ * schema; failures carry the server's error or the spec's default text.
+ */
+import { bytesToNumbers } from '../../../shared/crypto/bytes.js';
+import { signChallenge } from '../../../shared/crypto/key-file.js';
+import type { KeyFile } from '../../../shared/crypto/key-file-schema.js';
+import { TEXT } from '../../../shared/protocol/errors.js';
+import {
+  ChallengeResponseSchema,
+  SessionResponseSchema,
+  VerifyResponseSchema,
+  type SessionUser,
+} from '../../../shared/protocol/http/auth.js';
+import { HttpError, apiRequest } from '../../lib/http.js';
+
+/** A login failure whose message is fit to show the user. */
+export class LoginError extends Error {
+  override readonly name = 'LoginError';
+}
+
+function serverText(error: unknown, fallback: string): string {
+  return error instanceof HttpError ? (error.serverError ?? fallback) : fallback;
+}
+
+/** Challenge, sign both ways in the browser, verify. Private keys never leave this function's caller. */
+export async function loginWithKeyFile(
+  keyFile: KeyFile,
+): Promise<{ sessionToken: string; user: SessionUser }> {
+  let challenge: string;
+  try {
+    const answer = await apiRequest('/api/auth/challenge', ChallengeResponseSchema, {
+      method: 'POST',
+      body: { keyId: keyFile.keyId },
+      auth: false,
+    });
+    challenge = answer.challenge;
+  } catch (error) {
+    throw new LoginError(serverText(error, TEXT.challengeFailed), { cause: error });
+  }
+  const signatures = await signChallenge(keyFile, challenge);
+  let verified: unknown;
+  try {
+    verified = await apiRequest('/api/auth/verify', VerifyResponseSchema.partial(), {
+      method: 'POST',
+      auth: false,
+      body: {
+        keyId: keyFile.keyId,
+        challenge,
+        dilithiumSignature: bytesToNumbers(signatures.dilithiumSignature),
+        ecdsaSignature: bytesToNumbers(signatures.ecdsaSignature),
+      },
+    });
+  } catch (error) {
+    throw new LoginError(serverText(error, TEXT.verificationFailed), { cause: error });
+  }
+  const parsed = VerifyResponseSchema.safeParse(verified);
+  if (!parsed.success) throw new LoginError(TEXT.noSessionToken);
+  return { sessionToken: parsed.data.sessionToken, user: parsed.data.user };
+}
+
+/** The user of a stored session; null unless the server says valid and returns a user. */
+export async function fetchSessionUser(token: string): Promise<SessionUser | null> {
+  const response = await fetch('/api/auth/session', {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (!response.ok) return null;
+  const parsed = SessionResponseSchema.safeParse(await response.json());
+  if (!parsed.success || !parsed.data.valid || !parsed.data.user) return null;
+  return parsed.data.user;
+}
+
+/** Ends the session on the server; a failure is only logged (spec 000 §7). */
+export async function logoutOnServer(token: string): Promise<void> {
+  try {
+    await fetch('/api/auth/logout', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+  } catch (error) {
+    // eslint-disable-next-line no-console -- spec 000 §7: a logout failure is only logged
+    console.warn('Logout request failed', error);
+  }
+}
