@@ -19,7 +19,12 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/connect.js';
 import { createAdminFeature, type AdminCredentials } from './features/admin/index.js';
 import { createAuthFeature, VerifyPool, type AuthService } from './features/auth/index.js';
-import { createRoomsFeature, type RoomService } from './features/rooms/index.js';
+import { createMessagesFeature, type MessageService } from './features/messages/index.js';
+import {
+  createRoomsFeature,
+  type PresenceStore,
+  type RoomService,
+} from './features/rooms/index.js';
 import { MemoryRateLimiter } from './lib/rate-limiter.js';
 import { systemRoutes } from './features/system/index.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
@@ -28,6 +33,7 @@ import { REDACT_PATHS, serializeRequest } from './plugins/redaction.js';
 import { registerSpa } from './plugins/spa.js';
 import { LocalFanout, type Fanout } from './realtime/fanout.js';
 import { Hub } from './realtime/hub.js';
+import { RoomChannels } from './realtime/room-channels.js';
 import { registerRealtime } from './realtime/routes.js';
 
 export interface ServerDeps {
@@ -41,6 +47,8 @@ export interface ServerDeps {
   loginRatePerMinute?: number;
   /** Per-key login calls allowed per minute; default 20. */
   keyLoginRatePerMinute?: number;
+  /** Rooms one address may create in ten minutes; default 10. */
+  roomCreationsPerTenMinutes?: number;
   /** Where a generated admin password is printed once; stdout by default. */
   announce?: (message: string) => void;
 }
@@ -51,6 +59,9 @@ export interface Server {
   database: Database;
   fanout: Fanout;
   rooms: RoomService;
+  messages: MessageService;
+  presence: PresenceStore;
+  channels: RoomChannels;
   auth: AuthService;
   admin: AdminCredentials;
   config: Config;
@@ -152,7 +163,34 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
       hub.closeWhere((connection) => connection.identity?.keyId === keyId, 4003, 'Key revoked'),
     loginRatePerMinute: deps.loginRatePerMinute ?? 30,
   });
-  const rooms = createRoomsFeature(database.db);
+  const channels = new RoomChannels(fanout);
+  const messages = createMessagesFeature({
+    hub,
+    channels,
+    ttlSeconds: config.messageTtlSeconds,
+    now,
+  });
+  const rooms = createRoomsFeature({
+    db: database.db,
+    hub,
+    channels,
+    now,
+    authenticate: async (token) => {
+      const principal = await auth.service.authenticate(token);
+      return principal
+        ? {
+            keyId: principal.keyId,
+            username: principal.username,
+            level: principal.permissions.level,
+            capabilities: principal.permissions.capabilities,
+          }
+        : null;
+    },
+    isKeyHolder: async (request) => (await auth.guards.resolve(request))?.kind === 'key',
+    history: (roomId) => messages.service.history(roomId),
+    purgeMessages: (roomId) => messages.service.purgeRoom(roomId),
+    roomCreationsPerTenMinutes: deps.roomCreationsPerTenMinutes,
+  });
   await rooms.service.ensureDefaultRoom();
   await app.register(systemRoutes);
   await app.register(admin.routes);
@@ -163,7 +201,37 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
 
   // Shutdown: the realtime plugin closes sockets with 1001, requests drain, then the database and
   // the fan-out close.
+  // Housekeeping: expired messages leave the server every second, due rooms are destroyed, and
+  // expired sessions and challenges are swept now and then.
+  const timers = [
+    setInterval(
+      () =>
+        void messages.service.sweep().catch((error: unknown) => logTimerFailure('messages', error)),
+      1000,
+    ),
+    setInterval(
+      () =>
+        void rooms.service
+          .destroyDueRooms()
+          .catch((error: unknown) => logTimerFailure('rooms', error)),
+      1000,
+    ),
+    setInterval(
+      () =>
+        void auth.service
+          .sweepExpired()
+          .catch((error: unknown) => logTimerFailure('sessions', error)),
+      10 * 60_000,
+    ),
+  ];
+  function logTimerFailure(task: string, error: unknown) {
+    app.log.error(
+      { task, err: error instanceof Error ? { name: error.name } : {} },
+      'housekeeping failed',
+    );
+  }
   app.addHook('onClose', async () => {
+    for (const timer of timers) clearInterval(timer);
     await verifier.close();
     await fanout.close();
     if (!deps.database) await database.close();
@@ -175,6 +243,9 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     database,
     fanout,
     rooms: rooms.service,
+    messages: messages.service,
+    presence: rooms.presence,
+    channels,
     auth: auth.service,
     admin: admin.credentials,
     config,

@@ -8,24 +8,26 @@ import { TestSocket } from '../support/ws-client.js';
 
 describe.each(['/chat-ws', '/ws'])('hub on %s', (path) => {
   let server: TestServer;
+  let roomId: string;
   beforeAll(async () => {
     server = await startServer();
-    // A handler for one frame type, so that a valid frame has somewhere to go.
-    server.hub.on('request_user_list', (connection) => {
-      connection.send({
-        type: 'user_list_update',
-        roomId: 'test',
-        users: [],
-        timestamp: new Date().toISOString(),
-      });
-    });
+    roomId = (await server.rooms.defaultRoom()).secureId;
   });
+
+  /** A member of the default room: request_user_list then always has an answer. */
+  async function member() {
+    const client = await TestSocket.connect(server.wsUrl(path));
+    client.send({ type: 'join_room', roomId, username: 'Agent7' });
+    await client.nextOfType('room_joined');
+    await client.nextOfType('user_list_update');
+    return client;
+  }
   afterAll(async () => {
     await server.stop();
   });
 
   it('answers unparseable JSON with an error frame and stays connected', async () => {
-    const client = await TestSocket.connect(server.wsUrl(path));
+    const client = await member();
     client.send('{"type": "join_room",');
     expect(await client.nextOfType('error')).toMatchObject({
       message: 'Malformed frame: not valid JSON',
@@ -57,13 +59,17 @@ describe.each(['/chat-ws', '/ws'])('hub on %s', (path) => {
 
   it('refuses a valid frame whose feature is not handled here', async () => {
     const client = await TestSocket.connect(server.wsUrl(path));
-    client.send({ type: 'typing_start' });
-    expect(await client.nextOfType('error')).toMatchObject({ frameType: 'typing_start' });
+    client.send({
+      type: 'dm_send_message',
+      threadId: 't1',
+      recipientKeyId: `SCK${'a'.repeat(32)}`,
+    });
+    expect(await client.nextOfType('error')).toMatchObject({ frameType: 'dm_send_message' });
     client.close();
   });
 
   it('rejects a 70 KiB frame and keeps the sender connected', async () => {
-    const client = await TestSocket.connect(server.wsUrl(path));
+    const client = await member();
     client.send(JSON.stringify({ type: 'request_user_list', padding: 'x'.repeat(70 * 1024) }));
     expect(await client.nextOfType('error')).toMatchObject({ message: 'Frame too large' });
     client.send({ type: 'request_user_list' });
@@ -78,8 +84,8 @@ describe.each(['/chat-ws', '/ws'])('hub on %s', (path) => {
   });
 
   it('cuts off a flood with one error frame, then closes it with 1008, while others are unaffected', async () => {
-    const flooder = await TestSocket.connect(server.wsUrl(path));
-    const bystander = await TestSocket.connect(server.wsUrl(path));
+    const flooder = await member();
+    const bystander = await member();
     for (let i = 0; i < 400; i += 1) flooder.send({ type: 'request_user_list' });
     expect(
       await flooder.next(
@@ -93,7 +99,7 @@ describe.each(['/chat-ws', '/ws'])('hub on %s', (path) => {
   });
 
   it('never limits ten frames a second from one client', async () => {
-    const client = await TestSocket.connect(server.wsUrl(path));
+    const client = await member();
     for (let second = 0; second < 3; second += 1) {
       for (let i = 0; i < 10; i += 1) client.send({ type: 'request_user_list' });
       await new Promise((resolve) => setTimeout(resolve, 1000));

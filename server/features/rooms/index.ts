@@ -1,14 +1,70 @@
-/** The rooms feature: what other features and app.ts may use. */
+/** The rooms feature: rooms, their access and timers, and membership over the socket. */
+import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
+import { MemoryRateLimiter } from '../../lib/rate-limiter.js';
+import type { ConnectionIdentity } from '../../realtime/connection.js';
+import type { Hub } from '../../realtime/hub.js';
+import type { RoomChannels } from '../../realtime/room-channels.js';
+import type { Message } from '../../../shared/protocol/ws/chat.js';
+import { MemoryAccessGrantStore, type AccessGrantStore } from './access-grants.js';
+import { registerRoomFrames } from './frames.js';
+import { MemoryPresenceStore, type PresenceStore } from './presence.js';
 import { roomRoutes } from './routes.js';
 import { RoomService } from './service.js';
 import { createRoomStore } from './store.js';
 
-export { RoomService, DEFAULT_ROOM_NAME, toRoom } from './service.js';
+export { RoomService, DEFAULT_ROOM_NAME, ROOM_TEXT, toRoom } from './service.js';
+export { MemoryPresenceStore, type PresenceStore, type PresenceMember } from './presence.js';
+export { MemoryAccessGrantStore, type AccessGrantStore } from './access-grants.js';
+export { ROOM_ACCESS_HEADER } from './routes.js';
 export type { RoomStore, RoomRow } from './store.js';
 
-/** Builds the rooms feature on a database. */
-export function createRoomsFeature(db: Db) {
-  const service = new RoomService(createRoomStore(db));
-  return { service, routes: roomRoutes(service) };
+export interface RoomsFeatureDeps {
+  db: Db;
+  hub: Hub;
+  channels: RoomChannels;
+  now: () => number;
+  authenticate: (token: string) => Promise<ConnectionIdentity | null>;
+  isKeyHolder: (request: FastifyRequest) => Promise<boolean>;
+  history: (roomId: string) => Promise<Message[]>;
+  purgeMessages: (roomId: string) => Promise<void>;
+  presence?: PresenceStore;
+  grants?: AccessGrantStore;
+  roomCreationsPerTenMinutes?: number;
+}
+
+/** Access-code attempts allowed per client and room in 15 minutes. */
+const ACCESS_ATTEMPTS = 10;
+
+export function createRoomsFeature(deps: RoomsFeatureDeps) {
+  const presence = deps.presence ?? new MemoryPresenceStore();
+  const service = new RoomService({
+    store: createRoomStore(deps.db),
+    now: deps.now,
+    grants: deps.grants ?? new MemoryAccessGrantStore(deps.now),
+    presence,
+    channels: deps.channels,
+    purgeMessages: deps.purgeMessages,
+    attemptLimiter: new MemoryRateLimiter(ACCESS_ATTEMPTS, 15 * 60_000, deps.now),
+  });
+  const frames = registerRoomFrames({
+    hub: deps.hub,
+    rooms: service,
+    presence,
+    channels: deps.channels,
+    authenticate: deps.authenticate,
+    history: deps.history,
+    now: deps.now,
+  });
+  return {
+    service,
+    presence,
+    leave: frames.leave,
+    routes: roomRoutes({
+      service,
+      presence,
+      isKeyHolder: deps.isKeyHolder,
+      creationsPerTenMinutes: deps.roomCreationsPerTenMinutes ?? 10,
+    }),
+  };
 }

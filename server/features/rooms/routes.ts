@@ -1,16 +1,41 @@
-/** Room HTTP routes (spec 000 §7): the read side. */
-import type { FastifyPluginAsync } from 'fastify';
+/** Room HTTP routes (spec 000 §7). */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorBodySchema } from '../../../shared/protocol/errors.js';
 import {
+  ConnectedNodesQuerySchema,
+  ConnectedNodesSchema,
+  CreateRoomRequestSchema,
   DefaultRoomSchema,
+  RoomIdParamsSchema,
   RoomListSchema,
   RoomLookupParamsSchema,
   RoomSchema,
+  SelfDestructRequestSchema,
+  VerifyRoomPasswordRequestSchema,
+  VerifyRoomPasswordResponseSchema,
 } from '../../../shared/protocol/http/rooms.js';
+import type { PresenceStore } from './presence.js';
 import type { RoomService } from './service.js';
 
-export function roomRoutes(service: RoomService): FastifyPluginAsync {
+export interface RoomRouteDeps {
+  service: RoomService;
+  presence: PresenceStore;
+  /** True when the request carries a valid key-holder session. */
+  isKeyHolder: (request: FastifyRequest) => Promise<boolean>;
+  /** Rooms one address may create in ten minutes. */
+  creationsPerTenMinutes: number;
+}
+
+/** Room access tokens travel in this header on calls that need room access. */
+export const ROOM_ACCESS_HEADER = 'x-room-access';
+
+export function roomRoutes({
+  service,
+  presence,
+  isKeyHolder,
+  creationsPerTenMinutes,
+}: RoomRouteDeps): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -32,6 +57,24 @@ export function roomRoutes(service: RoomService): FastifyPluginAsync {
       () => service.listRooms(),
     );
 
+    app.post(
+      '/api/rooms',
+      {
+        config: { rateLimit: { max: creationsPerTenMinutes, timeWindow: '10 minutes' } },
+        schema: {
+          tags: ['rooms'],
+          summary: 'Create a room; non-public levels need an access code (SHA-256 hex)',
+          body: CreateRoomRequestSchema,
+          response: { 200: RoomSchema, 400: ErrorBodySchema, 429: ErrorBodySchema },
+        },
+      },
+      async (request) => {
+        const room = await service.createRoom(request.body);
+        request.log.info({ roomId: room.id, level: room.securityLevel }, 'room created');
+        return room;
+      },
+    );
+
     app.get(
       '/api/rooms/:idOrSecureId',
       {
@@ -43,6 +86,83 @@ export function roomRoutes(service: RoomService): FastifyPluginAsync {
         },
       },
       (request) => service.getRoom(request.params.idOrSecureId),
+    );
+
+    app.post(
+      '/api/rooms/:id/verify-password',
+      {
+        schema: {
+          tags: ['rooms'],
+          summary:
+            'Check a room access code (SHA-256 hex); a valid one returns an access token for join_room',
+          params: RoomIdParamsSchema,
+          body: VerifyRoomPasswordRequestSchema,
+          response: {
+            200: VerifyRoomPasswordResponseSchema,
+            404: ErrorBodySchema,
+            429: ErrorBodySchema,
+          },
+        },
+      },
+      (request) => service.verifyAccessCode(request.params.id, request.body.password, request.ip),
+    );
+
+    app.patch(
+      '/api/rooms/:id/self-destruct',
+      {
+        schema: {
+          tags: ['rooms'],
+          summary:
+            'Set (minutes) or clear (null) the self-destruct timer; locked rooms need a key or x-room-access',
+          params: RoomIdParamsSchema,
+          body: SelfDestructRequestSchema,
+          response: {
+            200: RoomSchema,
+            400: ErrorBodySchema,
+            403: ErrorBodySchema,
+            404: ErrorBodySchema,
+          },
+        },
+      },
+      async (request) => {
+        const header = request.headers[ROOM_ACCESS_HEADER];
+        const room = await service.setSelfDestruct(
+          request.params.id,
+          request.body.selfDestructTimer,
+          {
+            isKeyHolder: await isKeyHolder(request),
+            accessToken: typeof header === 'string' ? header : null,
+          },
+        );
+        request.log.info({ roomId: room.id, minutes: room.selfDestructTimer }, 'room timer set');
+        return room;
+      },
+    );
+
+    app.get(
+      '/api/connected-ips',
+      {
+        schema: {
+          tags: ['rooms'],
+          summary: 'Connected nodes (node ids, never addresses), optionally of one room',
+          querystring: ConnectedNodesQuerySchema,
+          response: { 200: ConnectedNodesSchema },
+        },
+      },
+      async (request) => {
+        const roomId = request.query.roomId
+          ? (await service.getRoom(request.query.roomId)).id
+          : null;
+        const members = roomId ? await presence.list(roomId) : await presence.all();
+        return {
+          ips: members.map((member) => ({
+            nodeId: member.nodeId,
+            username: member.username,
+            roomId: member.roomId,
+            connectionTime: member.connectionTime,
+          })),
+        };
+      },
     );
   };
 }

@@ -2,12 +2,24 @@
 import { randomUUID } from 'node:crypto';
 import { generateRoomSecureId, isRoomSecureId } from '../../../shared/ids.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import type { Room } from '../../../shared/protocol/http/rooms.js';
+import type { CreateRoomRequest, Room } from '../../../shared/protocol/http/rooms.js';
 import { AppError } from '../../errors.js';
+import { hashSecret, verifySecret } from '../../lib/password-hash.js';
+import type { RateLimiter } from '../../lib/rate-limiter.js';
+import type { RoomChannels } from '../../realtime/room-channels.js';
+import type { AccessGrantStore } from './access-grants.js';
+import type { PresenceStore } from './presence.js';
 import type { RoomRow, RoomStore } from './store.js';
 
 /** Name of the public room created on first start. */
 export const DEFAULT_ROOM_NAME = 'Public Channel';
+
+export const ROOM_TEXT = {
+  accessCodeRequired: 'Access code required',
+  defaultRoomTimer: 'The public channel cannot self-destruct',
+  timerNotAllowed: 'Only members with access to this channel can set its timer',
+  tooManyAttempts: 'Too many access attempts. Try again later.',
+} as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -25,14 +37,31 @@ export function toRoom(row: RoomRow): Room {
   };
 }
 
+/** True when entering the room needs an access code (or a key). */
+export function isLocked(room: Pick<RoomRow, 'isPrivate' | 'securityLevel'>): boolean {
+  return room.isPrivate || room.securityLevel !== 'public';
+}
+
+export interface RoomServiceDeps {
+  store: RoomStore;
+  now: () => number;
+  grants: AccessGrantStore;
+  presence: PresenceStore;
+  channels: RoomChannels;
+  /** Deletes a room's ephemeral messages (the messages feature). */
+  purgeMessages: (roomId: string) => Promise<void>;
+  /** Access-code attempts per client and room. */
+  attemptLimiter: RateLimiter;
+}
+
 export class RoomService {
-  constructor(private readonly store: RoomStore) {}
+  constructor(private readonly deps: RoomServiceDeps) {}
 
   /** Creates the default public room on first start; later starts find it. */
   async ensureDefaultRoom(): Promise<Room> {
-    const existing = await this.store.findDefault();
+    const existing = await this.deps.store.findDefault();
     if (existing) return toRoom(existing);
-    const created = await this.store.ensureDefault({
+    const created = await this.deps.store.ensureDefault({
       id: randomUUID(),
       secureId: generateRoomSecureId(),
       name: DEFAULT_ROOM_NAME,
@@ -43,25 +72,116 @@ export class RoomService {
   }
 
   async defaultRoom(): Promise<Room> {
-    const row = await this.store.findDefault();
+    const row = await this.deps.store.findDefault();
     if (!row) throw new AppError('ROOM_NOT_FOUND', 404, TEXT.roomNotFound);
     return toRoom(row);
   }
 
   async listRooms(): Promise<Room[]> {
-    return (await this.store.list()).map(toRoom);
+    return (await this.deps.store.list()).map(toRoom);
   }
 
   /** Looks a room up by its 64-hex secure id or its id; 404 for anything else. */
   async getRoom(idOrSecureId: string): Promise<Room> {
+    return toRoom(await this.getRow(idOrSecureId));
+  }
+
+  async getRow(idOrSecureId: string): Promise<RoomRow> {
     const row = await this.findRow(idOrSecureId);
     if (!row) throw new AppError('ROOM_NOT_FOUND', 404, TEXT.roomNotFound);
+    return row;
+  }
+
+  /**
+   * Creates a room (spec 000 §5): non-public levels need an access code, which arrives as the
+   * browser's SHA-256 hex and is stored only as a slow salted hash of that.
+   */
+  async createRoom(request: CreateRoomRequest): Promise<Room> {
+    const needsCode = request.isPrivate || request.securityLevel !== 'public';
+    if (needsCode && !request.passwordHash)
+      throw new AppError('ACCESS_CODE_REQUIRED', 400, TEXT.classifiedNeedsCode);
+    const now = this.deps.now();
+    const row = await this.deps.store.insert({
+      id: randomUUID(),
+      secureId: generateRoomSecureId(),
+      name: request.name,
+      isPrivate: needsCode,
+      securityLevel: request.securityLevel,
+      accessCodeHash:
+        needsCode && request.passwordHash ? await hashSecret(request.passwordHash) : null,
+      selfDestructTimer: request.selfDestructTimer,
+      destructionAt: request.selfDestructTimer
+        ? new Date(now + request.selfDestructTimer * 60_000)
+        : null,
+      createdAt: new Date(now),
+    });
     return toRoom(row);
   }
 
+  /** Checks an access code under the attempt limit; a correct one buys an access grant. */
+  async verifyAccessCode(secureId: string, passwordHash: string, client: string) {
+    const row = await this.getRow(secureId);
+    if (!(await this.deps.attemptLimiter.hit(`${client}|${row.id}`))) {
+      throw new AppError('TOO_MANY_ATTEMPTS', 429, ROOM_TEXT.tooManyAttempts);
+    }
+    if (!isLocked(row)) return { valid: true, accessToken: await this.deps.grants.issue(row.id) };
+    const valid =
+      row.accessCodeHash !== null && (await verifySecret(passwordHash, row.accessCodeHash));
+    return { valid, accessToken: valid ? await this.deps.grants.issue(row.id) : null };
+  }
+
+  /** True when a caller may enter: open rooms always, locked rooms with a key or a grant. */
+  async mayEnter(
+    row: RoomRow,
+    access: { isKeyHolder: boolean; accessToken: string | null },
+  ): Promise<boolean> {
+    if (!isLocked(row) || access.isKeyHolder) return true;
+    return (
+      access.accessToken !== null && (await this.deps.grants.isValid(access.accessToken, row.id))
+    );
+  }
+
+  /** Sets or clears a room's self-destruct timer and tells its members. */
+  async setSelfDestruct(
+    idOrSecureId: string,
+    minutes: number | null,
+    access: { isKeyHolder: boolean; accessToken: string | null },
+  ): Promise<Room> {
+    const row = await this.getRow(idOrSecureId);
+    if (row.isDefault) throw new AppError('DEFAULT_ROOM_TIMER', 400, ROOM_TEXT.defaultRoomTimer);
+    if (!(await this.mayEnter(row, access)))
+      throw new AppError('ROOM_LOCKED', 403, ROOM_TEXT.timerNotAllowed);
+    const destructionAt = minutes ? new Date(this.deps.now() + minutes * 60_000) : null;
+    const updated = await this.deps.store.setTimer(row.id, minutes, destructionAt);
+    if (!updated) throw new AppError('ROOM_NOT_FOUND', 404, TEXT.roomNotFound);
+    const room = toRoom(updated);
+    await this.deps.channels.publish(room.id, { type: 'room_updated', room });
+    return room;
+  }
+
+  /**
+   * Destroys every room whose time has come: the row, its messages, its grants and its member
+   * list go, and members are told. The delete returns each room to one caller only, so with
+   * several processes each room is destroyed exactly once.
+   */
+  async destroyDueRooms(): Promise<Room[]> {
+    const due = await this.deps.store.deleteDue(new Date(this.deps.now()));
+    for (const row of due) {
+      await this.deps.purgeMessages(row.id);
+      await this.deps.grants.purgeRoom(row.id);
+      await this.deps.presence.purgeRoom(row.id);
+      await this.deps.channels.publish(
+        row.id,
+        { type: 'room_destroyed', roomId: row.id },
+        { closeRoom: true },
+      );
+    }
+    return due.map(toRoom);
+  }
+
   private async findRow(idOrSecureId: string): Promise<RoomRow | null> {
-    if (isRoomSecureId(idOrSecureId)) return this.store.findBySecureId(idOrSecureId);
-    if (UUID.test(idOrSecureId)) return this.store.findById(idOrSecureId);
+    if (isRoomSecureId(idOrSecureId)) return this.deps.store.findBySecureId(idOrSecureId);
+    if (UUID.test(idOrSecureId)) return this.deps.store.findById(idOrSecureId);
     return null;
   }
 }

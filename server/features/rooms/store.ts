@@ -1,5 +1,5 @@
 /** Room persistence behind a small interface: Drizzle over PGlite or PostgreSQL. */
-import { eq } from 'drizzle-orm';
+import { and, eq, isNotNull, lte } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
 import { rooms } from '../../db/schema.js';
 
@@ -13,6 +13,14 @@ export interface RoomStore {
   findById(id: string): Promise<RoomRow | null>;
   findBySecureId(secureId: string): Promise<RoomRow | null>;
   list(): Promise<RoomRow[]>;
+  insert(row: NewRoomRow): Promise<RoomRow>;
+  setTimer(
+    id: string,
+    selfDestructTimer: number | null,
+    destructionAt: Date | null,
+  ): Promise<RoomRow | null>;
+  /** Deletes the rooms due for destruction and returns them; each row is returned to one caller only. */
+  deleteDue(now: Date): Promise<RoomRow[]>;
 }
 
 export function createRoomStore(db: Db): RoomStore {
@@ -34,6 +42,30 @@ export function createRoomStore(db: Db): RoomStore {
     findBySecureId: async (secureId) =>
       first(await db.select().from(rooms).where(eq(rooms.secureId, secureId)).limit(1)),
     list: () => db.select().from(rooms).orderBy(rooms.createdAt, rooms.name),
+    insert: async (row) => {
+      const [inserted] = await db.insert(rooms).values(row).returning();
+      if (!inserted) throw new Error('Room insert returned nothing');
+      return inserted;
+    },
+    setTimer: async (id, selfDestructTimer, destructionAt) =>
+      first(
+        await db
+          .update(rooms)
+          .set({ selfDestructTimer, destructionAt })
+          .where(eq(rooms.id, id))
+          .returning(),
+      ),
+    deleteDue: (now) =>
+      db
+        .delete(rooms)
+        .where(
+          and(
+            isNotNull(rooms.destructionAt),
+            lte(rooms.destructionAt, now),
+            eq(rooms.isDefault, false),
+          ),
+        )
+        .returning(),
   };
   return store;
 }

@@ -43,3 +43,65 @@ export function roomLabel(room: Pick<Room, 'isPrivate' | 'securityLevel'>): stri
   }
   return room.isPrivate ? 'PRIVATE' : 'PUBLIC';
 }
+
+/** Self-destruct options at creation, in minutes (spec 000 §9); null = none. */
+export const RoomTimerSchema = z.number().positive().max(1440).nullable();
+
+/**
+ * `POST /api/rooms` body (spec 000 §3 "Create-room payload"). The access code travels as the
+ * SHA-256 hex the browser computed; it is required for every non-public level and absent for
+ * public rooms.
+ */
+export const CreateRoomRequestSchema = z.strictObject({
+  name: z.string().trim().min(1, 'Channel name is required').max(64),
+  isPrivate: z.boolean().default(false),
+  securityLevel: SecurityLevelSchema.default('public'),
+  passwordHash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'Access code must be sent as SHA-256 hex')
+    .nullish(),
+  selfDestructTimer: RoomTimerSchema.default(null),
+});
+export type CreateRoomRequest = z.infer<typeof CreateRoomRequestSchema>;
+
+/** `POST /api/rooms/{secureId}/verify-password` body: the SHA-256 hex of the access code. */
+export const VerifyRoomPasswordRequestSchema = z.strictObject({
+  password: z.string().regex(/^[0-9a-f]{64}$/, 'Access code must be sent as SHA-256 hex'),
+});
+
+/**
+ * `verify-password` answer. `accessToken` (when valid) is presented in `join_room` and lets this
+ * browser into the room for 12 hours without sending the code again.
+ */
+export const VerifyRoomPasswordResponseSchema = z.object({
+  valid: z.boolean(),
+  accessToken: z.string().nullable(),
+});
+export type VerifyRoomPasswordResponse = z.infer<typeof VerifyRoomPasswordResponseSchema>;
+
+/** `PATCH /api/rooms/{id}/self-destruct` body; null disables the timer. */
+export const SelfDestructRequestSchema = z.strictObject({ selfDestructTimer: RoomTimerSchema });
+
+/** Params of the routes that take a room id or secure id. */
+export const RoomIdParamsSchema = z.strictObject({ id: z.string().min(1).max(80) });
+
+/** `GET /api/connected-ips?roomId=` query. */
+export const ConnectedNodesQuerySchema = z.strictObject({
+  roomId: z.string().min(1).max(80).optional(),
+});
+
+/**
+ * `GET /api/connected-ips` answer (spec 000 §3 "Connected node"). Despite the route's name it
+ * lists nodes, never addresses: a node id is random per connection.
+ */
+export const ConnectedNodesSchema = z.object({
+  ips: z.array(
+    z.object({
+      nodeId: z.string(),
+      username: z.string(),
+      roomId: z.string(),
+      connectionTime: z.iso.datetime(),
+    }),
+  ),
+});
+export type ConnectedNodes = z.infer<typeof ConnectedNodesSchema>;

@@ -3,6 +3,7 @@
  * any handler sees them; server frames are parsed by the client before the UI sees them.
  */
 import { z } from 'zod';
+import { RoomSchema } from '../http/rooms.js';
 
 /** Encryption types a message may carry (spec 000 §3 "Message"). */
 export const EncryptionTypeSchema = z.enum([
@@ -135,6 +136,11 @@ export const SystemMessageFrameSchema = z.object({
   message: z.string(),
   level: z.enum(['info', 'warning', 'critical']).default('info'),
   timestamp: z.iso.datetime(),
+});
+/** A room's settings changed (its self-destruct timer). */
+export const RoomUpdatedFrameSchema = z.object({
+  type: z.literal('room_updated'),
+  room: RoomSchema,
 });
 export const RoomDestroyedFrameSchema = z.object({
   type: z.literal('room_destroyed'),

@@ -1,0 +1,104 @@
+/**
+ * Room messages: the server stamps id, sender and times, stores the message in memory until it
+ * expires and relays it. It never reads encrypted content; plaintext reaches it only as the
+ * flagged PLAINTEXT fallback (spec 000 §8).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Message } from '../../../shared/protocol/ws/chat.js';
+import type { ClientFrame } from '../../../shared/protocol/ws/index.js';
+import { AppError } from '../../errors.js';
+import type { Connection } from '../../realtime/connection.js';
+import type { RoomChannels } from '../../realtime/room-channels.js';
+import type { EphemeralMessageStore } from './store.js';
+
+export const MESSAGE_TEXT = {
+  notInRoom: 'Join a room before sending messages',
+  empty: 'Message is empty',
+  plaintextWithCiphertext: 'A plaintext message carries no ciphertext',
+  ciphertextMissing: 'An encrypted message needs its ciphertext and no plaintext',
+  imageUrl: 'Invalid image reference',
+} as const;
+
+/** Image references point at the server's own encrypted-image route. */
+const IMAGE_URL = /^\/api\/secure-images\/[A-Za-z0-9_-]{16,64}(\/thumbnail)?$/;
+
+export interface MessageServiceDeps {
+  store: EphemeralMessageStore;
+  channels: RoomChannels;
+  ttlSeconds: number;
+  now: () => number;
+}
+
+export class MessageService {
+  constructor(private readonly deps: MessageServiceDeps) {}
+
+  /** Validates, stamps, stores and relays one message from `connection`. */
+  async send(connection: Connection, frame: ClientFrame<'send_message'>): Promise<Message> {
+    const roomId = connection.roomId;
+    if (!roomId || !connection.username)
+      throw new AppError('NOT_IN_ROOM', 400, MESSAGE_TEXT.notInRoom);
+    const isPlain = frame.encryptionType === 'none' || frame.encryptionType === 'PLAINTEXT';
+    if (isPlain) {
+      if (frame.content.trim() === '' && !frame.hasImage)
+        throw new AppError('EMPTY', 400, MESSAGE_TEXT.empty);
+      if (frame.encryptedContent)
+        throw new AppError('BAD_MESSAGE', 400, MESSAGE_TEXT.plaintextWithCiphertext);
+    } else if (!frame.encryptedContent || frame.content !== '') {
+      throw new AppError('BAD_MESSAGE', 400, MESSAGE_TEXT.ciphertextMissing);
+    }
+    if (frame.hasImage && !(frame.imageUrl && IMAGE_URL.test(frame.imageUrl))) {
+      throw new AppError('BAD_IMAGE', 400, MESSAGE_TEXT.imageUrl);
+    }
+    if (frame.thumbnailUrl && !IMAGE_URL.test(frame.thumbnailUrl))
+      throw new AppError('BAD_IMAGE', 400, MESSAGE_TEXT.imageUrl);
+
+    const createdAt = this.deps.now();
+    const message: Message = {
+      id: randomUUID(),
+      senderId: connection.nodeId,
+      senderUsername: connection.username,
+      roomId,
+      content: isPlain ? frame.content : '',
+      encryptedContent: isPlain ? null : (frame.encryptedContent ?? null),
+      encryptionType: frame.encryptionType === 'none' ? 'PLAINTEXT' : frame.encryptionType,
+      signature: frame.signature ?? null,
+      isStealthMode: frame.isStealthMode,
+      hasImage: frame.hasImage,
+      imageUrl: frame.hasImage ? (frame.imageUrl ?? null) : null,
+      thumbnailUrl: frame.hasImage ? (frame.thumbnailUrl ?? null) : null,
+      imageMetadata:
+        frame.hasImage && frame.imageOriginalName != null && frame.imageFileSize != null
+          ? { originalName: frame.imageOriginalName, fileSize: frame.imageFileSize }
+          : null,
+      createdAt: new Date(createdAt).toISOString(),
+      expiresAt: new Date(createdAt + this.deps.ttlSeconds * 1000).toISOString(),
+      isSystem: false,
+    };
+    const evicted = await this.deps.store.add(message);
+    await this.deps.channels.publish(roomId, { type: 'new_message', message });
+    if (evicted.length > 0) {
+      await this.deps.channels.publish(roomId, { type: 'messages_expired', messageIds: evicted });
+    }
+    return message;
+  }
+
+  /** What a member sees on joining: the room's unexpired messages. */
+  history(roomId: string): Promise<Message[]> {
+    return this.deps.store.list(roomId, this.deps.now());
+  }
+
+  /** Deletes expired messages on the server and tells their rooms. */
+  async sweep(): Promise<number> {
+    const expired = await this.deps.store.expire(this.deps.now());
+    let total = 0;
+    for (const [roomId, messageIds] of expired) {
+      total += messageIds.length;
+      await this.deps.channels.publish(roomId, { type: 'messages_expired', messageIds });
+    }
+    return total;
+  }
+
+  purgeRoom(roomId: string): Promise<void> {
+    return this.deps.store.purgeRoom(roomId);
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * Room membership over the socket (spec 000 §7): join_room, typing, request_user_list, and
+ * leaving on disconnect. Presence lives in a PresenceStore; events go through RoomChannels.
+ */
+import { CallsignSchema } from '../../../shared/ids.js';
+import { TEXT } from '../../../shared/protocol/errors.js';
+import type { Message, RoomUser } from '../../../shared/protocol/ws/chat.js';
+import { AppError } from '../../errors.js';
+import type { Connection, ConnectionIdentity } from '../../realtime/connection.js';
+import type { Hub } from '../../realtime/hub.js';
+import type { RoomChannels } from '../../realtime/room-channels.js';
+import type { PresenceMember, PresenceStore } from './presence.js';
+import { ROOM_TEXT, type RoomService } from './service.js';
+
+export const JOIN_TEXT = {
+  invalidCallsign: 'Invalid callsign',
+} as const;
+
+export interface RoomFrameDeps {
+  hub: Hub;
+  rooms: RoomService;
+  presence: PresenceStore;
+  channels: RoomChannels;
+  /** The key holder behind a session token, or null. */
+  authenticate: (token: string) => Promise<ConnectionIdentity | null>;
+  /** The room's unexpired messages (the messages feature). */
+  history: (roomId: string) => Promise<Message[]>;
+  now: () => number;
+}
+
+function roleOf(identity: ConnectionIdentity | null): RoomUser['role'] {
+  if (identity?.level === 'admin') return 'admin';
+  if (identity?.capabilities.includes('moderate')) return 'moderator';
+  return 'user';
+}
+
+function toUser(member: PresenceMember): RoomUser {
+  const { roomId: _roomId, ...user } = member;
+  return user;
+}
+
+export function registerRoomFrames(deps: RoomFrameDeps): {
+  leave: (connection: Connection) => Promise<void>;
+} {
+  const { hub, rooms, presence, channels } = deps;
+
+  const publishUserList = async (roomId: string) => {
+    const users = (await presence.list(roomId)).map(toUser);
+    await channels.publish(roomId, {
+      type: 'user_list_update',
+      roomId,
+      users,
+      timestamp: new Date(deps.now()).toISOString(),
+    });
+    return users.length;
+  };
+
+  const leave = async (connection: Connection) => {
+    const roomId = connection.roomId;
+    if (!roomId) return;
+    connection.roomId = null;
+    await presence.leave(roomId, connection.nodeId);
+    await channels.remove(roomId, connection);
+    const memberCount = (await presence.list(roomId)).length;
+    await channels.publish(roomId, {
+      type: 'user_left',
+      roomId,
+      username: connection.username ?? '',
+      nodeId: connection.nodeId,
+      memberCount,
+    });
+    await publishUserList(roomId);
+  };
+
+  hub.on('join_room', async (connection, frame) => {
+    let identity: ConnectionIdentity | null = null;
+    if (frame.sessionToken) {
+      identity = await deps.authenticate(frame.sessionToken);
+      if (!identity) throw new AppError('SESSION_INVALID', 401, TEXT.sessionInvalid);
+    }
+    const username = identity ? identity.username : frame.username;
+    if (!identity && !CallsignSchema.safeParse(username).success) {
+      throw new AppError('INVALID_CALLSIGN', 400, JOIN_TEXT.invalidCallsign);
+    }
+    const room = await rooms.getRow(frame.roomId);
+    const mayEnter = await rooms.mayEnter(room, {
+      isKeyHolder: identity !== null,
+      accessToken: frame.accessToken ?? null,
+    });
+    if (!mayEnter) throw new AppError('ROOM_LOCKED', 403, ROOM_TEXT.accessCodeRequired);
+
+    if (connection.roomId) await leave(connection);
+    connection.identity = identity;
+    connection.username = username;
+    connection.roomId = room.id;
+    const at = new Date(deps.now()).toISOString();
+    await presence.join({
+      roomId: room.id,
+      nodeId: connection.nodeId,
+      username,
+      status: 'online',
+      role: roleOf(identity),
+      isAuthenticated: identity !== null,
+      connectionTime: connection.connectedAt.toISOString(),
+      lastSeen: at,
+      isVoiceActive: false,
+    });
+    await channels.add(room.id, connection);
+    const [messages, members] = await Promise.all([deps.history(room.id), presence.list(room.id)]);
+    connection.send({
+      type: 'room_joined',
+      roomId: room.id,
+      nodeId: connection.nodeId,
+      messages,
+      memberCount: members.length,
+    });
+    await channels.publish(
+      room.id,
+      {
+        type: 'user_joined',
+        roomId: room.id,
+        username,
+        nodeId: connection.nodeId,
+        memberCount: members.length,
+      },
+      { exclude: connection },
+    );
+    await publishUserList(room.id);
+  });
+
+  const typing = (type: 'typing_start' | 'typing_stop') => async (connection: Connection) => {
+    const roomId = connection.roomId;
+    if (!roomId || !connection.username) return;
+    await presence.setStatus(
+      roomId,
+      connection.nodeId,
+      type === 'typing_start' ? 'typing' : 'online',
+    );
+    await channels.publish(
+      roomId,
+      { type, username: connection.username, nodeId: connection.nodeId },
+      { exclude: connection },
+    );
+  };
+  hub.on('typing_start', typing('typing_start'));
+  hub.on('typing_stop', typing('typing_stop'));
+
+  hub.on('request_user_list', async (connection) => {
+    const roomId = connection.roomId;
+    if (!roomId) throw new AppError('NOT_IN_ROOM', 400, 'Join a room first');
+    const users = (await presence.list(roomId)).map(toUser);
+    connection.send({
+      type: 'user_list_update',
+      roomId,
+      users,
+      timestamp: new Date(deps.now()).toISOString(),
+    });
+  });
+
+  hub.onDisconnect(leave);
+  return { leave };
+}

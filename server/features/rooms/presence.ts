@@ -1,0 +1,56 @@
+/**
+ * Who is in which room. The memory store serves one process; a Redis store with heartbeats and
+ * TTLs shares it between processes (REDIS_URL).
+ */
+import type { RoomUser } from '../../../shared/protocol/ws/chat.js';
+
+export type PresenceMember = RoomUser & { roomId: string };
+
+export interface PresenceStore {
+  join(member: PresenceMember): Promise<void>;
+  leave(roomId: string, nodeId: string): Promise<void>;
+  setStatus(roomId: string, nodeId: string, status: RoomUser['status']): Promise<void>;
+  list(roomId: string): Promise<PresenceMember[]>;
+  /** Every member of every room (connected nodes). */
+  all(): Promise<PresenceMember[]>;
+  purgeRoom(roomId: string): Promise<void>;
+}
+
+export class MemoryPresenceStore implements PresenceStore {
+  private readonly rooms = new Map<string, Map<string, PresenceMember>>();
+
+  async join(member: PresenceMember): Promise<void> {
+    let members = this.rooms.get(member.roomId);
+    if (!members) {
+      members = new Map();
+      this.rooms.set(member.roomId, members);
+    }
+    members.set(member.nodeId, member);
+  }
+
+  async leave(roomId: string, nodeId: string): Promise<void> {
+    const members = this.rooms.get(roomId);
+    members?.delete(nodeId);
+    if (members?.size === 0) this.rooms.delete(roomId);
+  }
+
+  async setStatus(roomId: string, nodeId: string, status: RoomUser['status']): Promise<void> {
+    const member = this.rooms.get(roomId)?.get(nodeId);
+    if (member) {
+      member.status = status;
+      member.lastSeen = new Date().toISOString();
+    }
+  }
+
+  async list(roomId: string): Promise<PresenceMember[]> {
+    return [...(this.rooms.get(roomId)?.values() ?? [])];
+  }
+
+  async all(): Promise<PresenceMember[]> {
+    return [...this.rooms.values()].flatMap((members) => [...members.values()]);
+  }
+
+  async purgeRoom(roomId: string): Promise<void> {
+    this.rooms.delete(roomId);
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Room fan-out. A room event is serialized once and published on the room's channel; every
+ * process with local members of that room receives it once and writes the same string to each
+ * local socket. With the in-process fan-out that is one process; with Redis, any number.
+ *
+ * Wire form of a published payload: `<excluded nodeId or empty>|<0 or 1>\n<frame JSON>`, so a
+ * sender can be left out (typing indicators) without parsing the frame again. A 1 closes the room
+ * on every process after delivery: its members are detached (the room was destroyed).
+ */
+import type { Connection, OutgoingFrame } from './connection.js';
+import type { Fanout } from './fanout.js';
+
+const channelOf = (roomId: string) => `room:${roomId}`;
+
+export class RoomChannels {
+  private readonly local = new Map<string, Set<Connection>>();
+  private readonly unsubscribers = new Map<string, Promise<() => Promise<void>>>();
+
+  constructor(private readonly fanout: Fanout) {}
+
+  /** Publishes `frame` to every member of `roomId`, on every process. */
+  async publish(
+    roomId: string,
+    frame: OutgoingFrame,
+    options: { exclude?: Connection; closeRoom?: boolean } = {},
+  ): Promise<void> {
+    const payload = `${options.exclude?.nodeId ?? ''}|${options.closeRoom ? 1 : 0}\n${JSON.stringify(frame)}`;
+    await this.fanout.publish(channelOf(roomId), payload);
+  }
+
+  /** Adds a local member; subscribes this process to the room on its first local member. */
+  async add(roomId: string, connection: Connection): Promise<void> {
+    let members = this.local.get(roomId);
+    if (!members) {
+      members = new Set();
+      this.local.set(roomId, members);
+      this.unsubscribers.set(
+        roomId,
+        this.fanout.subscribe(channelOf(roomId), (payload) => this.deliver(roomId, payload)),
+      );
+    }
+    members.add(connection);
+    await this.unsubscribers.get(roomId);
+  }
+
+  /** Removes a local member; unsubscribes when the room has no local member left. */
+  async remove(roomId: string, connection: Connection): Promise<void> {
+    const members = this.local.get(roomId);
+    if (!members) return;
+    members.delete(connection);
+    if (members.size > 0) return;
+    this.local.delete(roomId);
+    const unsubscribe = this.unsubscribers.get(roomId);
+    this.unsubscribers.delete(roomId);
+    if (unsubscribe) await (await unsubscribe)();
+  }
+
+  /** This process's members of `roomId`. */
+  localMembers(roomId: string): ReadonlySet<Connection> {
+    return this.local.get(roomId) ?? new Set();
+  }
+
+  /** Room ids with at least one local member. */
+  localRooms(): string[] {
+    return [...this.local.keys()];
+  }
+
+  private deliver(roomId: string, payload: string): void {
+    const members = this.local.get(roomId);
+    if (!members) return;
+    const split = payload.indexOf('\n');
+    const header = payload.slice(0, split);
+    const bar = header.lastIndexOf('|');
+    const excluded = header.slice(0, bar);
+    const frame = payload.slice(split + 1);
+    for (const member of members) {
+      if (member.nodeId !== excluded) member.sendRaw(frame);
+    }
+    if (header.slice(bar + 1) === '1') {
+      for (const member of members) if (member.roomId === roomId) member.roomId = null;
+      void this.closeLocal(roomId);
+    }
+  }
+
+  private async closeLocal(roomId: string): Promise<void> {
+    this.local.delete(roomId);
+    const unsubscribe = this.unsubscribers.get(roomId);
+    this.unsubscribers.delete(roomId);
+    if (unsubscribe) await (await unsubscribe)();
+  }
+}
