@@ -67,7 +67,9 @@ export class MessageService {
       imageUrl: frame.hasImage ? (frame.imageUrl ?? null) : null,
       thumbnailUrl: frame.hasImage ? (frame.thumbnailUrl ?? null) : null,
       imageMetadata:
-        frame.hasImage && frame.imageOriginalName != null && frame.imageFileSize != null
+        frame.hasImage &&
+        typeof frame.imageOriginalName === 'string' &&
+        typeof frame.imageFileSize === 'number'
           ? { originalName: frame.imageOriginalName, fileSize: frame.imageFileSize }
           : null,
       createdAt: new Date(createdAt).toISOString(),
