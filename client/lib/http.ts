@@ -48,6 +48,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Sends `Authorization: Bearer` with the stored session token (default true when one exists). */
   auth?: boolean;
+  /** Extra request headers, e.g. `x-room-access` for calls on a locked room. */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 
@@ -57,7 +59,7 @@ export async function apiRequest<S extends z.ZodType>(
   schema: S,
   options: RequestOptions = {},
 ): Promise<z.infer<S>> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const token = options.auth === false ? null : readStorage(STORAGE_KEYS.session);
   if (token) headers.authorization = `Bearer ${token}`;

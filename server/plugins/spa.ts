@@ -18,7 +18,7 @@ export async function registerSpa(app: FastifyInstance, clientDist: string): Pro
       setHeaders: (res, filePath) => {
         // Hashed assets never change; index.html must always be re-fetched.
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          res.header('cache-control', 'public, max-age=31536000, immutable');
+          res.setHeader('cache-control', 'public, max-age=31536000, immutable');
         }
       },
     });

@@ -61,6 +61,8 @@ export const TEXT = {
   adminRequired: 'Admin privileges required',
   zkInvalidFormat: 'Invalid ZK encrypted format',
   classifiedNeedsCode: 'Security Protocol Error: Classified channels require access codes',
+  /** The `error` frame answering `join_room` for a locked room without a grant. */
+  roomAccessCodeRequired: 'Access code required',
   // Landing page (spec 001 §2).
   publicAccess: 'PUBLIC ACCESS',
   enterPublicChannel: 'ENTER PUBLIC CHANNEL',
@@ -79,6 +81,25 @@ export const TEXT = {
   allChannelsClosed: 'ALL SECURE CHANNELS CLOSED',
   tryAgainInFewMinutes: 'Please try again in a few minutes.',
   chatServiceOffline: 'CHAT SERVICE OFFLINE',
+  // Channel dialogs, access terminal and invite link (spec 000 §4, §8).
+  channelCreated: 'Secure Channel Created',
+  creationFailedTitle: 'Creation Failed',
+  creationFailed: 'Unable to establish secure channel. Try again.',
+  timerUpdated: 'Self-Destruct Timer Updated',
+  timerUpdateFailedTitle: 'Configuration Failed',
+  timerUpdateFailed: 'Unable to update self-destruct timer.',
+  accessGranted: 'ACCESS GRANTED',
+  accessDenied: 'ACCESS DENIED',
+  invalidCredentials: 'INVALID CREDENTIALS',
+  securityAlertLogged: 'SECURITY ALERT LOGGED',
+  tryAgain: 'TRY AGAIN...',
+  maxAttemptsReached: 'MAX ATTEMPTS REACHED - CONNECTION TERMINATED',
+  failedAttempts: 'FAILED ATTEMPTS',
+  systemError: 'SYSTEM ERROR',
+  connectionLost: 'CONNECTION LOST',
+  retrying: 'RETRYING...',
+  copied: 'Copied!',
+  copyFailed: 'Copy Failed',
 } as const;
 
 /** Texts of WebSocket `error` frames. */
