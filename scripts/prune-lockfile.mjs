@@ -11,15 +11,15 @@ const file = new URL('../package-lock.json', import.meta.url);
 const lock = JSON.parse(readFileSync(file, 'utf8'));
 const pruned = [];
 for (const [path, entry] of Object.entries(lock.packages ?? {})) {
-  for (const name of Object.keys(entry.optionalDependencies ?? {})) {
-    const nested = `${path}/node_modules/${name}`;
-    if (lock.packages[nested] || lock.packages[`node_modules/${name}`]) continue;
-    delete entry.optionalDependencies[name];
-    pruned.push(`${path || '(root)'} -> ${name}`);
-  }
-  if (entry.optionalDependencies && Object.keys(entry.optionalDependencies).length === 0) {
-    delete entry.optionalDependencies;
-  }
+  if (!entry.optionalDependencies) continue;
+  const kept = Object.entries(entry.optionalDependencies).filter(([name]) => {
+    const isPresent = Boolean(
+      lock.packages[`${path}/node_modules/${name}`] || lock.packages[`node_modules/${name}`],
+    );
+    if (!isPresent) pruned.push(`${path || '(root)'} -> ${name}`);
+    return isPresent;
+  });
+  entry.optionalDependencies = kept.length > 0 ? Object.fromEntries(kept) : undefined;
 }
 writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
 process.stdout.write(pruned.length ? `Pruned:\n  ${pruned.join('\n  ')}\n` : 'Nothing to prune.\n');

@@ -17,16 +17,8 @@ import pino, { type DestinationStream } from 'pino';
 import { LIMITS } from '../shared/constants.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/connect.js';
-import { createAdminFeature, type AdminCredentials } from './features/admin/index.js';
-import { createAuthFeature, VerifyPool, type AuthService } from './features/auth/index.js';
-import { createMessagesFeature, type MessageService } from './features/messages/index.js';
-import {
-  createRoomsFeature,
-  type PresenceStore,
-  type RoomService,
-} from './features/rooms/index.js';
-import { MemoryRateLimiter } from './lib/rate-limiter.js';
-import { systemRoutes } from './features/system/index.js';
+import { composeFeatures } from './compose.js';
+import { VerifyPool } from './features/auth/index.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { createMetrics, registerMetrics } from './plugins/metrics.js';
 import { REDACT_PATHS, serializeRequest } from './plugins/redaction.js';
@@ -53,17 +45,14 @@ export interface ServerDeps {
   announce?: (message: string) => void;
 }
 
-export interface Server {
+export type Server = ServerCore & Omit<Awaited<ReturnType<typeof composeFeatures>>, 'stopTimers'>;
+
+interface ServerCore {
   app: FastifyInstance;
   hub: Hub;
   database: Database;
   fanout: Fanout;
-  rooms: RoomService;
-  messages: MessageService;
-  presence: PresenceStore;
   channels: RoomChannels;
-  auth: AuthService;
-  admin: AdminCredentials;
   config: Config;
 }
 
@@ -146,92 +135,28 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   });
   registerMetrics(app, metrics, config.metricsToken);
 
-  // Features.
-  const admin = createAdminFeature({
-    db: database.db,
+  // Features, in a fixed order, then the realtime endpoints and the client.
+  const channels = new RoomChannels(fanout);
+  const features = await composeFeatures({
+    app,
+    config,
+    database,
+    hub,
+    channels,
+    verifier,
     now,
     announce: deps.announce ?? ((message) => process.stdout.write(message)),
-  });
-  await admin.credentials.initialize(config.adminPassword);
-  const auth = createAuthFeature({
-    db: database.db,
-    verifier,
-    keyLimiter: new MemoryRateLimiter(deps.keyLoginRatePerMinute ?? 20, 60_000, now),
-    now,
-    isAdminSession: (token) => admin.credentials.isAdminSession(token),
-    onRevoked: (keyId) =>
-      hub.closeWhere((connection) => connection.identity?.keyId === keyId, 4003, 'Key revoked'),
     loginRatePerMinute: deps.loginRatePerMinute ?? 30,
+    keyLoginRatePerMinute: deps.keyLoginRatePerMinute ?? 20,
+    roomCreationsPerTenMinutes: deps.roomCreationsPerTenMinutes ?? 10,
   });
-  const channels = new RoomChannels(fanout);
-  const messages = createMessagesFeature({
-    hub,
-    channels,
-    ttlSeconds: config.messageTtlSeconds,
-    now,
-  });
-  const rooms = createRoomsFeature({
-    db: database.db,
-    hub,
-    channels,
-    now,
-    authenticate: async (token) => {
-      const principal = await auth.service.authenticate(token);
-      return principal
-        ? {
-            keyId: principal.keyId,
-            username: principal.username,
-            level: principal.permissions.level,
-            capabilities: principal.permissions.capabilities,
-          }
-        : null;
-    },
-    isKeyHolder: async (request) => (await auth.guards.resolve(request))?.kind === 'key',
-    history: (roomId) => messages.service.history(roomId),
-    purgeMessages: (roomId) => messages.service.purgeRoom(roomId),
-    roomCreationsPerTenMinutes: deps.roomCreationsPerTenMinutes,
-  });
-  await rooms.service.ensureDefaultRoom();
-  await app.register(systemRoutes);
-  await app.register(admin.routes);
-  await app.register(auth.routes);
-  await app.register(rooms.routes);
   await registerRealtime(app, hub);
   await registerSpa(app, config.clientDist);
 
-  // Shutdown: the realtime plugin closes sockets with 1001, requests drain, then the database and
-  // the fan-out close.
-  // Housekeeping: expired messages leave the server every second, due rooms are destroyed, and
-  // expired sessions and challenges are swept now and then.
-  const timers = [
-    setInterval(
-      () =>
-        void messages.service.sweep().catch((error: unknown) => logTimerFailure('messages', error)),
-      1000,
-    ),
-    setInterval(
-      () =>
-        void rooms.service
-          .destroyDueRooms()
-          .catch((error: unknown) => logTimerFailure('rooms', error)),
-      1000,
-    ),
-    setInterval(
-      () =>
-        void auth.service
-          .sweepExpired()
-          .catch((error: unknown) => logTimerFailure('sessions', error)),
-      10 * 60_000,
-    ),
-  ];
-  function logTimerFailure(task: string, error: unknown) {
-    app.log.error(
-      { task, err: error instanceof Error ? { name: error.name } : {} },
-      'housekeeping failed',
-    );
-  }
+  // Shutdown: the realtime plugin closes sockets with 1001, requests drain, then the timers stop
+  // and the database and the fan-out close.
   app.addHook('onClose', async () => {
-    for (const timer of timers) clearInterval(timer);
+    features.stopTimers();
     await verifier.close();
     await fanout.close();
     if (!deps.database) await database.close();
@@ -242,12 +167,8 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     hub,
     database,
     fanout,
-    rooms: rooms.service,
-    messages: messages.service,
-    presence: rooms.presence,
     channels,
-    auth: auth.service,
-    admin: admin.credentials,
     config,
+    ...features,
   };
 }

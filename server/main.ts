@@ -3,10 +3,18 @@
  */
 import { loadConfig } from './config.js';
 import { buildServer } from './app.js';
-import { writeInstanceLock } from './db/instance-lock.js';
+import { readInstanceLock, writeInstanceLock } from './db/instance-lock.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env, process.cwd());
+  // The embedded database is a folder only one process may open.
+  const holder = config.databaseUrl ? null : readInstanceLock(config.dataDir);
+  if (holder) {
+    throw new Error(
+      `Another SecureChannel server (pid ${holder.pid}, ${holder.url}) is using ${config.dataDir}. ` +
+        'Stop it, choose another DATA_DIR, or use DATABASE_URL to share a PostgreSQL server.',
+    );
+  }
   const server = await buildServer(config);
   const { app } = server;
 

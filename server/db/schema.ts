@@ -3,6 +3,7 @@
  * database; tests/contracts/schema-drift.test.ts fails when the two disagree.
  */
 import {
+  bigint,
   boolean,
   customType,
   doublePrecision,
@@ -84,5 +85,14 @@ export const adminSessions = pgTable('admin_sessions', {
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
 });
 
+/** Admin actions, kept durably. */
+export const auditLog = pgTable('audit_log', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  actor: text('actor').notNull(),
+  action: text('action').notNull(),
+  detail: jsonb('detail').notNull().default({}),
+});
+
 /** Every table, for Drizzle's relational helpers and the drift test. */
-export const schema = { rooms, settings, keys, authChallenges, sessions, adminSessions };
+export const schema = { rooms, settings, keys, authChallenges, sessions, adminSessions, auditLog };

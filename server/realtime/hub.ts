@@ -55,6 +55,7 @@ export class Hub {
   private readonly connectListeners: ConnectionListener[] = [];
   private readonly disconnectListeners: ConnectionListener[] = [];
   private readonly limits = new Map<Connection, ConnectionLimits>();
+  private readonly queues = new Map<Connection, Promise<void>>();
   readonly connections = new Set<Connection>();
 
   constructor(private readonly options: HubOptions) {}
@@ -108,6 +109,7 @@ export class Hub {
     socket.on('close', () => {
       this.connections.delete(connection);
       this.limits.delete(connection);
+      this.queues.delete(connection);
       this.options.metrics?.onConnectionsChanged(this.connections.size);
       for (const listener of this.disconnectListeners) {
         void Promise.resolve()
@@ -123,15 +125,32 @@ export class Hub {
     return connection;
   }
 
-  /** Handles one raw frame from `connection`. Exposed for tests that bypass the socket. */
-  async receive(
+  /**
+   * Handles one raw frame from `connection`. Frames of one connection are handled one after the
+   * other, in arrival order, so a send_message right after a join_room sees the join. Exposed for
+   * tests that bypass the socket.
+   */
+  receive(
     connection: Connection,
     data: Buffer | ArrayBuffer | Buffer[],
     isBinary: boolean,
   ): Promise<void> {
-    const size = frameSize(data);
-    if (size > LIMITS.wsFrameBytes) return this.reject(connection, WS_ERROR.frameTooLarge);
-    if (!this.takeToken(connection)) return;
+    // The rate check runs before anything else, so oversized frames count towards a flood too.
+    if (!this.takeToken(connection)) return Promise.resolve();
+    const previous = this.queues.get(connection) ?? Promise.resolve();
+    const next = previous.then(() => this.process(connection, data, isBinary));
+    this.queues.set(connection, next);
+    return next;
+  }
+
+  private async process(
+    connection: Connection,
+    data: Buffer | ArrayBuffer | Buffer[],
+    isBinary: boolean,
+  ): Promise<void> {
+    if (!connection.isOpen) return;
+    if (frameSize(data) > LIMITS.wsFrameBytes)
+      return this.reject(connection, WS_ERROR.frameTooLarge);
     if (isBinary) return this.reject(connection, WS_ERROR.invalidJson);
 
     let raw: unknown;
@@ -159,6 +178,10 @@ export class Hub {
       this.logFailure(connection, type, error);
       this.reject(connection, WS_ERROR.internal, type);
     }
+  }
+
+  connectionCount(): number {
+    return this.connections.size;
   }
 
   /** Sends a frame to every open connection (service notices). */

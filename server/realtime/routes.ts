@@ -1,25 +1,48 @@
 /** Mounts the hub on `/chat-ws` and `/ws` (both accept every frame type, DESIGN.md). */
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
 import { LIMITS } from '../../shared/constants.js';
 import type { Hub } from './hub.js';
 
 export const REALTIME_PATHS = ['/chat-ws', '/ws'] as const;
 
+/**
+ * Sockets are pinged this often; one that has not answered the previous ping is terminated, so
+ * proxies with idle time-outs keep quiet sockets open and dead peers leave presence.
+ */
+export const KEEPALIVE_INTERVAL_MS = 30_000;
+
 export async function registerRealtime(app: FastifyInstance, hub: Hub): Promise<void> {
+  const alive = new WeakMap<WebSocket, boolean>();
   await app.register(websocket, {
     // Frames above the soft limit get an error frame from the hub; this hard cap stops anything
     // larger before it is buffered, closing with 1009.
     options: { maxPayload: LIMITS.wsHardFrameBytes, perMessageDeflate: false },
     // On shutdown every socket hears "going away" (1001), so clients know to reconnect elsewhere.
     preClose(done) {
+      clearInterval(keepalive);
       hub.closeAll(1001, 'Server shutting down');
       this.websocketServer.close();
       done();
     },
   });
+  const keepalive = setInterval(() => {
+    for (const socket of app.websocketServer.clients) {
+      if (alive.get(socket) === false) {
+        socket.terminate();
+        continue;
+      }
+      alive.set(socket, false);
+      socket.ping();
+    }
+  }, KEEPALIVE_INTERVAL_MS);
+  keepalive.unref();
+
   for (const path of REALTIME_PATHS) {
     app.get(path, { websocket: true, schema: { hide: true } }, (socket, request) => {
+      alive.set(socket, true);
+      socket.on('pong', () => alive.set(socket, true));
       hub.attach(socket, request.ip, path);
     });
   }

@@ -60,6 +60,15 @@ export const TEXT = {
   sessionInvalid: 'Session expired or invalid',
   adminRequired: 'Admin privileges required',
   zkInvalidFormat: 'Invalid ZK encrypted format',
+  // Crypto state errors (spec 000 §8 "Crypto state").
+  keysNotInitialized: 'Keys not initialized. Call initializeKeyExchange first',
+  pfsNotInitialized: 'PFS not initialized',
+  sharedSecretNotFound: 'Shared secret not found',
+  sharedSecretExpired: 'Shared secret expired',
+  forwardSecrecyKeyExpired: 'Forward secrecy: message key expired',
+  keyRotationUndecryptable: 'Message cannot be decrypted due to key rotation',
+  signatureSystemNotInitialized: 'Signature system not initialized',
+  pfsKeyExchangeFailed: 'PFS key exchange failed',
   classifiedNeedsCode: 'Security Protocol Error: Classified channels require access codes',
   /** The `error` frame answering `join_room` for a locked room without a grant. */
   roomAccessCodeRequired: 'Access code required',

@@ -210,6 +210,27 @@ describe('realtime chat', () => {
     expect(statuses[10]).toBe(429);
   });
 
+  it('lists locked rooms to key holders only', async () => {
+    const hidden = RoomSchema.parse(
+      (
+        await createRoom({
+          name: 'unlisted',
+          isPrivate: true,
+          securityLevel: 'classified',
+          passwordHash: sha256('q'),
+        })
+      ).body,
+    );
+    const anonymous = (await (await http('/api/rooms')).json()) as { id: string }[];
+    expect(anonymous.map((room) => room.id)).not.toContain(hidden.id);
+    const key = await makeRegisteredKey(server.baseUrl);
+    const { sessionToken } = VerifyResponseSchema.parse((await login(server.baseUrl, key)).body);
+    const asKeyHolder = (await (
+      await http('/api/rooms', { headers: { authorization: `Bearer ${sessionToken}` } })
+    ).json()) as { id: string }[];
+    expect(asKeyHolder.map((room) => room.id)).toContain(hidden.id);
+  });
+
   it('lets key holders bypass room access codes', async () => {
     const room = RoomSchema.parse(
       (
@@ -276,12 +297,17 @@ describe('realtime chat', () => {
 
   it('sets, announces and clears a room timer, but never on the public channel', async () => {
     const room = RoomSchema.parse((await createRoom({ name: 'timed' })).body);
-    const { socket } = await join(room.secureId, 'Unit12');
-    const patch = (id: string, selfDestructTimer: number | null) =>
+    const { socket, joined } = await join(room.secureId, 'Unit12');
+    const grant = joined.accessToken as string;
+    const patch = (id: string, selfDestructTimer: number | null, token: string | null = grant) =>
       http(`/api/rooms/${id}/self-destruct`, {
         method: 'PATCH',
         body: JSON.stringify({ selfDestructTimer }),
+        headers: token ? { 'x-room-access': token } : {},
       });
+    // Strangers cannot set a timer, not even on an open room, and only the spec's options count.
+    expect((await patch(room.id, 1, null)).status).toBe(403);
+    expect((await patch(room.id, 7)).status).toBe(400);
     const set = await patch(room.id, 5);
     expect(set.status).toBe(200);
     const updated = await socket.nextOfType('room_updated');
@@ -366,23 +392,35 @@ describe('realtime chat', () => {
     expect(joined).toMatchObject({ type: 'error', message: 'Invalid callsign' });
   });
 
-  it('lists connected nodes without addresses and updates the member list on leave', async () => {
+  it('lists connected nodes without addresses, to members only, and updates the member list on leave', async () => {
     const room = RoomSchema.parse((await createRoom({ name: 'nodes' })).body);
     const { socket: alice } = await join(room.secureId, 'Agent15');
     const { socket: bob } = await join(room.secureId, 'Agent16');
-    const listing = (await (await http(`/api/connected-ips?roomId=${room.secureId}`)).json()) as {
-      ips: Record<string, string>[];
-    };
-    expect(listing.ips.map((ip) => ip.username).sort()).toEqual(['Agent15', 'Agent16']);
+    expect((await http(`/api/connected-ips?roomId=${room.secureId}`)).status).toBe(403);
+    expect((await http('/api/connected-ips')).status).toBe(403);
+    const { joined } = await join(room.secureId, 'Agent17');
+    const response = await http(`/api/connected-ips?roomId=${room.secureId}`, {
+      headers: { 'x-room-access': joined.accessToken as string },
+    });
+    const listing = (await response.json()) as { ips: Record<string, string>[] };
+    expect(listing.ips.map((ip) => ip.username).sort()).toEqual(['Agent15', 'Agent16', 'Agent17']);
     expect(JSON.stringify(listing)).not.toContain('127.0.0.1');
     bob.close();
     const left = await alice.next(
       (frame) => frame.type === 'user_left' && frame.username === 'Agent16',
     );
-    expect(left.memberCount).toBe(1);
+    expect(left.memberCount).toBe(2);
     const list = await alice.next(
-      (frame) => frame.type === 'user_list_update' && (frame.users as unknown[]).length === 1,
+      (frame) =>
+        frame.type === 'user_list_update' &&
+        (frame.users as { username: string }[])
+          .map((user) => user.username)
+          .sort()
+          .join() === 'Agent15,Agent17',
     );
-    expect((list.users as { username: string }[])[0]?.username).toBe('Agent15');
+    expect((list.users as { username: string }[]).map((user) => user.username).sort()).toEqual([
+      'Agent15',
+      'Agent17',
+    ]);
   });
 });

@@ -53,6 +53,20 @@ export class AdminCredentials {
     password: string,
     client: string,
   ): Promise<{ sessionToken: string; expiresAt: Date }> {
+    await this.checkPassword(password, client);
+    const sessionToken = newToken();
+    const createdAt = new Date(this.deps.now());
+    const expiresAt = new Date(createdAt.getTime() + ADMIN_SESSION_MS);
+    await this.deps.store.insertSession({
+      tokenHash: hashToken(sessionToken),
+      createdAt,
+      expiresAt,
+    });
+    return { sessionToken, expiresAt };
+  }
+
+  /** Checks the password for `client` under the lockout rules; throws on a wrong password or a lock. */
+  async checkPassword(password: string, client: string): Promise<void> {
     const locked = await this.deps.lockout.lockedFor(client);
     if (locked > 0)
       throw new AppError('ADMIN_LOCKED', 429, ADMIN_TEXT.locked(Math.ceil(locked / 1000)));
@@ -64,15 +78,11 @@ export class AdminCredentials {
       throw new AppError('ADMIN_PASSWORD', 401, ADMIN_TEXT.invalidPassword);
     }
     await this.deps.lockout.recordSuccess(client);
-    const sessionToken = newToken();
-    const createdAt = new Date(this.deps.now());
-    const expiresAt = new Date(createdAt.getTime() + ADMIN_SESSION_MS);
-    await this.deps.store.insertSession({
-      tokenHash: hashToken(sessionToken),
-      createdAt,
-      expiresAt,
-    });
-    return { sessionToken, expiresAt };
+  }
+
+  /** Deletes expired admin sessions. */
+  async sweepExpired(): Promise<void> {
+    await this.deps.store.deleteExpiredSessions(new Date(this.deps.now()));
   }
 
   /** True when `token` is a live admin session. */

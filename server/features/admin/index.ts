@@ -1,12 +1,28 @@
-/** The admin feature: the admin password, its lockout and admin console sessions. */
+/**
+ * The admin feature: the admin password and its lockout, admin console sessions, the service
+ * state (emergency shutdown), admin commands over HTTP and the socket, and the audit log.
+ */
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Db } from '../../db/connect.js';
+import type { Hub } from '../../realtime/hub.js';
+import type { PresenceMember } from '../rooms/index.js';
+import { createAuditStore, type AuditStore } from './audit.js';
 import { AdminCredentials } from './credentials.js';
+import { registerAdminFrames } from './frames.js';
 import { AdminLockout, MemoryLockoutStore, type LockoutStore } from './lockout.js';
+import { AdminOperations, type ServiceHub } from './operations.js';
 import { adminRoutes } from './routes.js';
+import { serviceRoutes } from './service-routes.js';
+import { ServiceStateHolder, createServiceStateStore } from './service-state.js';
 import { createAdminStore } from './store.js';
 
 export { AdminCredentials, ADMIN_TEXT } from './credentials.js';
 export { AdminLockout, MemoryLockoutStore, type LockoutStore } from './lockout.js';
+export { AdminOperations, SERVICE_TEXT, EMERGENCY_CLOSE_CODE } from './operations.js';
+export { ServiceStateHolder, type ServiceState } from './service-state.js';
+export { isBlockedDuringShutdown } from './service-routes.js';
+export { FRAMES_ALLOWED_DURING_SHUTDOWN, ADMIN_FRAME_TEXT } from './frames.js';
+export type { AuditStore, AuditRecord, AuditAction } from './audit.js';
 
 export interface AdminFeatureDeps {
   db: Db;
@@ -15,12 +31,53 @@ export interface AdminFeatureDeps {
   lockoutStore?: LockoutStore;
 }
 
-export function createAdminFeature(deps: AdminFeatureDeps) {
+/** Credentials, audit and service state: needed before the other features are built. */
+export async function createAdminFeature(deps: AdminFeatureDeps) {
+  const audit = createAuditStore(deps.db, deps.now);
   const credentials = new AdminCredentials({
     store: createAdminStore(deps.db),
     lockout: new AdminLockout(deps.lockoutStore ?? new MemoryLockoutStore(), deps.now),
     now: deps.now,
     announce: deps.announce,
   });
-  return { credentials, routes: adminRoutes(credentials) };
+  const state = new ServiceStateHolder(createServiceStateStore(deps.db));
+  await state.load();
+  return { credentials, audit, state, routes: adminRoutes(credentials, audit) };
+}
+
+export interface AdminOperationsDeps {
+  hub: Hub & ServiceHub;
+  credentials: AdminCredentials;
+  audit: AuditStore;
+  state: ServiceStateHolder;
+  presence: { all(): Promise<PresenceMember[]> };
+  now: () => number;
+  requireAdmin: preHandlerAsyncHookHandler;
+  /** The admin actor behind a bearer token (admin console session or admin key), or null. */
+  actorForToken: (token: string) => Promise<string | null>;
+  bearerActor: (request: FastifyRequest) => Promise<string | null>;
+}
+
+/** Shutdown, restore, broadcasts and the user list, over HTTP and the socket. */
+export function createAdminOperations(deps: AdminOperationsDeps) {
+  const operations = new AdminOperations({
+    hub: deps.hub,
+    state: deps.state,
+    audit: deps.audit,
+    presence: deps.presence,
+    now: deps.now,
+  });
+  registerAdminFrames({ hub: deps.hub, operations, authorize: deps.actorForToken });
+  return {
+    operations,
+    routes: serviceRoutes({
+      operations,
+      credentials: deps.credentials,
+      audit: deps.audit,
+      state: deps.state,
+      connectionCount: () => deps.hub.connectionCount(),
+      requireAdmin: deps.requireAdmin,
+      bearerActor: deps.bearerActor,
+    }),
+  };
 }

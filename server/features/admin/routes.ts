@@ -6,9 +6,10 @@ import {
   AdminAuthenticateRequestSchema,
   AdminAuthenticateResponseSchema,
 } from '../../../shared/protocol/http/auth.js';
+import type { AuditStore } from './audit.js';
 import { ADMIN_TEXT, type AdminCredentials } from './credentials.js';
 
-export function adminRoutes(credentials: AdminCredentials): FastifyPluginAsync {
+export function adminRoutes(credentials: AdminCredentials, audit: AuditStore): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     app.post(
@@ -27,8 +28,10 @@ export function adminRoutes(credentials: AdminCredentials): FastifyPluginAsync {
         },
       },
       async (request) => {
+        const actor = `admin-password@${request.ip}`;
         try {
           const session = await credentials.authenticate(request.body.password, request.ip);
+          await audit.record({ actor, action: 'admin.login' });
           request.log.info('admin authenticated');
           return {
             success: true as const,
@@ -37,6 +40,7 @@ export function adminRoutes(credentials: AdminCredentials): FastifyPluginAsync {
             expiresAt: session.expiresAt.toISOString(),
           };
         } catch (error) {
+          await audit.record({ actor, action: 'admin.login_failed' });
           request.log.warn('admin authentication failed');
           throw error;
         }

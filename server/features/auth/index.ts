@@ -2,7 +2,7 @@
 import type { Db } from '../../db/connect.js';
 import type { RateLimiter } from '../../lib/rate-limiter.js';
 import { createGuards } from './guards.js';
-import { authRoutes } from './routes.js';
+import { authRoutes, type AuthRouteOptions } from './routes.js';
 import { AuthService } from './service.js';
 import { createAuthStore } from './store.js';
 import type { SignatureVerifier } from './verify-pool.js';
@@ -13,6 +13,7 @@ export { VerifyPool, type SignatureVerifier } from './verify-pool.js';
 export { hasPermission } from './permissions.js';
 export { hashToken, newToken, bearerToken } from './tokens.js';
 export type { Guards, Principal } from './guards.js';
+export { actorName } from './routes.js';
 
 export interface AuthFeatureDeps {
   db: Db;
@@ -22,6 +23,7 @@ export interface AuthFeatureDeps {
   isAdminSession: (token: string) => Promise<boolean>;
   onRevoked: (keyId: string) => void;
   loginRatePerMinute: number;
+  onAdminAction: AuthRouteOptions['onAdminAction'];
 }
 
 export function createAuthFeature(deps: AuthFeatureDeps) {
@@ -36,6 +38,9 @@ export function createAuthFeature(deps: AuthFeatureDeps) {
   return {
     service,
     guards,
-    routes: authRoutes(service, guards, { loginRatePerMinute: deps.loginRatePerMinute }),
+    routes: authRoutes(service, guards, {
+      loginRatePerMinute: deps.loginRatePerMinute,
+      onAdminAction: deps.onAdminAction,
+    }),
   };
 }

@@ -22,13 +22,27 @@ import {
   VerifyResponseSchema,
 } from '../../../shared/protocol/http/auth.js';
 import { AppError } from '../../errors.js';
-import type { Guards } from './guards.js';
+import type { Guards, Principal } from './guards.js';
 import type { AuthService } from './service.js';
 import { bearerToken } from './tokens.js';
 
 export interface AuthRouteOptions {
   /** Per-address limit on challenge and verify calls, per minute. */
   loginRatePerMinute: number;
+  /** Records an admin action (key registration, revocation) in the audit log. */
+  onAdminAction: (
+    actor: string,
+    action: 'key.register' | 'key.revoke',
+    detail: Record<string, unknown>,
+  ) => Promise<void>;
+}
+
+/** How an admin appears in the audit log. */
+export function actorName(principal: Principal | null): string {
+  if (!principal) return 'unknown';
+  return principal.kind === 'key'
+    ? `key:${principal.keyId}(${principal.username})`
+    : 'admin-session';
 }
 
 const PRIVATE_FIELDS = ['dilithiumPrivateKey', 'ecdsaPrivateKey'] as const;
@@ -88,6 +102,11 @@ export function authRoutes(
       async (request) => {
         const key = parseRegistration(await readKeyBody(request));
         const registered = await service.registerKey(key);
+        await options.onAdminAction(actorName(request.principal), 'key.register', {
+          keyId: registered.keyId,
+          username: registered.username,
+          level: registered.level,
+        });
         request.log.info({ keyId: registered.keyId, level: registered.level }, 'key registered');
         return { success: true as const, ...registered };
       },
@@ -203,6 +222,9 @@ export function authRoutes(
       },
       async (request) => {
         const sessionsEnded = await service.revokeKey(request.params.keyId);
+        await options.onAdminAction(actorName(request.principal), 'key.revoke', {
+          keyId: request.params.keyId,
+        });
         request.log.info({ keyId: request.params.keyId }, 'key revoked');
         return { success: true as const, keyId: request.params.keyId, sessionsEnded };
       },

@@ -106,13 +106,18 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
       isVoiceActive: false,
     });
     await channels.add(room.id, connection);
-    const [messages, members] = await Promise.all([deps.history(room.id), presence.list(room.id)]);
+    const [messages, members, accessToken] = await Promise.all([
+      deps.history(room.id),
+      presence.list(room.id),
+      rooms.issueGrant(room.id),
+    ]);
     connection.send({
       type: 'room_joined',
       roomId: room.id,
       nodeId: connection.nodeId,
       messages,
       memberCount: members.length,
+      accessToken,
     });
     await channels.publish(
       room.id,

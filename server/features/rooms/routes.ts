@@ -1,6 +1,7 @@
 /** Room HTTP routes (spec 000 §7). */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { ErrorBodySchema } from '../../../shared/protocol/errors.js';
 import {
   ConnectedNodesQuerySchema,
@@ -15,8 +16,9 @@ import {
   VerifyRoomPasswordRequestSchema,
   VerifyRoomPasswordResponseSchema,
 } from '../../../shared/protocol/http/rooms.js';
+import { AppError } from '../../errors.js';
 import type { PresenceStore } from './presence.js';
-import type { RoomService } from './service.js';
+import { ROOM_TEXT, type RoomService } from './service.js';
 
 export interface RoomRouteDeps {
   service: RoomService;
@@ -29,6 +31,10 @@ export interface RoomRouteDeps {
 
 /** Room access tokens travel in this header on calls that need room access. */
 export const ROOM_ACCESS_HEADER = 'x-room-access';
+
+const RoomAccessHeadersSchema = z.looseObject({
+  [ROOM_ACCESS_HEADER]: z.string().min(1).max(200).optional(),
+});
 
 export function roomRoutes({
   service,
@@ -53,8 +59,14 @@ export function roomRoutes({
 
     app.get(
       '/api/rooms',
-      { schema: { tags: ['rooms'], summary: 'Every room', response: { 200: RoomListSchema } } },
-      () => service.listRooms(),
+      {
+        schema: {
+          tags: ['rooms'],
+          summary: 'Rooms: open rooms for everyone, locked rooms too for key holders',
+          response: { 200: RoomListSchema },
+        },
+      },
+      async (request) => service.listRooms({ includeLocked: await isKeyHolder(request) }),
     );
 
     app.post(
@@ -113,8 +125,9 @@ export function roomRoutes({
         schema: {
           tags: ['rooms'],
           summary:
-            'Set (minutes) or clear (null) the self-destruct timer; locked rooms need a key or x-room-access',
+            'Set (minutes) or clear (null) the self-destruct timer; members only (key or x-room-access)',
           params: RoomIdParamsSchema,
+          headers: RoomAccessHeadersSchema,
           body: SelfDestructRequestSchema,
           response: {
             200: RoomSchema,
@@ -125,13 +138,12 @@ export function roomRoutes({
         },
       },
       async (request) => {
-        const header = request.headers[ROOM_ACCESS_HEADER];
         const room = await service.setSelfDestruct(
           request.params.id,
           request.body.selfDestructTimer,
           {
             isKeyHolder: await isKeyHolder(request),
-            accessToken: typeof header === 'string' ? header : null,
+            accessToken: request.headers[ROOM_ACCESS_HEADER] ?? null,
           },
         );
         request.log.info({ roomId: room.id, minutes: room.selfDestructTimer }, 'room timer set');
@@ -144,16 +156,23 @@ export function roomRoutes({
       {
         schema: {
           tags: ['rooms'],
-          summary: 'Connected nodes (node ids, never addresses), optionally of one room',
+          summary:
+            'Connected nodes (node ids, never addresses): of one room for its members, of all rooms for key holders',
           querystring: ConnectedNodesQuerySchema,
-          response: { 200: ConnectedNodesSchema },
+          headers: RoomAccessHeadersSchema,
+          response: { 200: ConnectedNodesSchema, 403: ErrorBodySchema, 404: ErrorBodySchema },
         },
       },
       async (request) => {
-        const roomId = request.query.roomId
-          ? (await service.getRoom(request.query.roomId)).id
-          : null;
-        const members = roomId ? await presence.list(roomId) : await presence.all();
+        const keyHolder = await isKeyHolder(request);
+        const access = {
+          isKeyHolder: keyHolder,
+          accessToken: request.headers[ROOM_ACCESS_HEADER] ?? null,
+        };
+        const room = request.query.roomId ? await service.getRow(request.query.roomId) : null;
+        const allowed = room ? await service.isMember(room, access) : keyHolder;
+        if (!allowed) throw new AppError('MEMBERS_ONLY', 403, ROOM_TEXT.membersOnly);
+        const members = room ? await presence.list(room.id) : await presence.all();
         return {
           ips: members.map((member) => ({
             nodeId: member.nodeId,

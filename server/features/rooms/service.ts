@@ -17,7 +17,8 @@ export const DEFAULT_ROOM_NAME = 'Public Channel';
 export const ROOM_TEXT = {
   accessCodeRequired: 'Access code required',
   defaultRoomTimer: 'The public channel cannot self-destruct',
-  timerNotAllowed: 'Only members with access to this channel can set its timer',
+  timerNotAllowed: 'Only members of this channel can set its timer',
+  membersOnly: 'Only members of this channel can see its nodes',
   tooManyAttempts: 'Too many access attempts. Try again later.',
 } as const;
 
@@ -77,8 +78,10 @@ export class RoomService {
     return toRoom(row);
   }
 
-  async listRooms(): Promise<Room[]> {
-    return (await this.deps.store.list()).map(toRoom);
+  /** Every room for key holders; open rooms only for anonymous visitors (locked rooms stay unlisted). */
+  async listRooms(options: { includeLocked: boolean }): Promise<Room[]> {
+    const rows = await this.deps.store.list();
+    return rows.filter((row) => options.includeLocked || !isLocked(row)).map(toRoom);
   }
 
   /** Looks a room up by its 64-hex secure id or its id; 404 for anything else. */
@@ -130,6 +133,22 @@ export class RoomService {
     return { valid, accessToken: valid ? await this.deps.grants.issue(row.id) : null };
   }
 
+  /** A grant for a member who has just entered the room. */
+  issueGrant(roomId: string): Promise<string> {
+    return this.deps.grants.issue(roomId);
+  }
+
+  /** True for key holders and for holders of a grant for this room (members). */
+  async isMember(
+    row: RoomRow,
+    access: { isKeyHolder: boolean; accessToken: string | null },
+  ): Promise<boolean> {
+    if (access.isKeyHolder) return true;
+    return (
+      access.accessToken !== null && (await this.deps.grants.isValid(access.accessToken, row.id))
+    );
+  }
+
   /** True when a caller may enter: open rooms always, locked rooms with a key or a grant. */
   async mayEnter(
     row: RoomRow,
@@ -149,7 +168,7 @@ export class RoomService {
   ): Promise<Room> {
     const row = await this.getRow(idOrSecureId);
     if (row.isDefault) throw new AppError('DEFAULT_ROOM_TIMER', 400, ROOM_TEXT.defaultRoomTimer);
-    if (!(await this.mayEnter(row, access)))
+    if (!(await this.isMember(row, access)))
       throw new AppError('ROOM_LOCKED', 403, ROOM_TEXT.timerNotAllowed);
     const destructionAt = minutes ? new Date(this.deps.now() + minutes * 60_000) : null;
     const updated = await this.deps.store.setTimer(row.id, minutes, destructionAt);

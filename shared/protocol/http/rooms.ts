@@ -1,5 +1,6 @@
 /** HTTP schemas of the room calls (spec 000 §3 "Room", §7; spec 001 §3). */
 import { z } from 'zod';
+import { ROOM_CREATE_TIMER_OPTIONS, ROOM_MANUAL_TIMER_OPTIONS } from '../../constants.js';
 import { RoomSecureIdSchema } from '../../ids.js';
 
 /** A room's security level (spec 000 §3). */
@@ -30,7 +31,7 @@ export type RoomList = z.infer<typeof RoomListSchema>;
 export const DefaultRoomSchema = z.object({ secureId: RoomSecureIdSchema });
 export type DefaultRoom = z.infer<typeof DefaultRoomSchema>;
 
-/** `GET /api/rooms/{idOrSecureId}` params: a numeric-free room id or a 64-hex secure id. */
+/** `GET /api/rooms/{idOrSecureId}` params: a room id (UUID) or a 64-hex secure id. */
 export const RoomLookupParamsSchema = z.object({
   idOrSecureId: z.string().min(1).max(80),
 });
@@ -44,8 +45,16 @@ export function roomLabel(room: Pick<Room, 'isPrivate' | 'securityLevel'>): stri
   return room.isPrivate ? 'PRIVATE' : 'PUBLIC';
 }
 
+const timerOf = (options: readonly (number | null)[]) =>
+  z
+    .number()
+    .nullable()
+    .refine((value) => options.includes(value), 'Not one of the self-destruct options');
+
 /** Self-destruct options at creation, in minutes (spec 000 §9); null = none. */
-export const RoomTimerSchema = z.number().positive().max(1440).nullable();
+export const RoomCreateTimerSchema = timerOf(ROOM_CREATE_TIMER_OPTIONS);
+/** Self-destruct options of the manual timer dialog, in minutes (spec 000 §9); null = none. */
+export const RoomManualTimerSchema = timerOf(ROOM_MANUAL_TIMER_OPTIONS);
 
 /**
  * `POST /api/rooms` body (spec 000 §3 "Create-room payload"). The access code travels as the
@@ -60,7 +69,7 @@ export const CreateRoomRequestSchema = z.strictObject({
     .string()
     .regex(/^[0-9a-f]{64}$/, 'Access code must be sent as SHA-256 hex')
     .nullish(),
-  selfDestructTimer: RoomTimerSchema.default(null),
+  selfDestructTimer: RoomCreateTimerSchema.default(null),
 });
 export type CreateRoomRequest = z.infer<typeof CreateRoomRequestSchema>;
 
@@ -80,7 +89,9 @@ export const VerifyRoomPasswordResponseSchema = z.object({
 export type VerifyRoomPasswordResponse = z.infer<typeof VerifyRoomPasswordResponseSchema>;
 
 /** `PATCH /api/rooms/{id}/self-destruct` body; null disables the timer. */
-export const SelfDestructRequestSchema = z.strictObject({ selfDestructTimer: RoomTimerSchema });
+export const SelfDestructRequestSchema = z.strictObject({
+  selfDestructTimer: RoomManualTimerSchema,
+});
 
 /** Params of the routes that take a room id or secure id. */
 export const RoomIdParamsSchema = z.strictObject({ id: z.string().min(1).max(80) });

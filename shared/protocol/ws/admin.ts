@@ -63,3 +63,18 @@ export const ServiceRestoredFrameSchema = z.object({
   type: z.literal('service_restored'),
   message: z.string(),
 });
+
+/** `user_list`: the answer to admin_list_users. */
+export const UserListFrameSchema = z.object({
+  type: z.literal('user_list'),
+  users: z.array(
+    z.object({
+      nodeId: z.string(),
+      username: z.string(),
+      roomId: z.string(),
+      role: z.string(),
+      isAuthenticated: z.boolean(),
+      connectionTime: z.iso.datetime(),
+    }),
+  ),
+});

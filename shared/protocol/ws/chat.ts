@@ -100,6 +100,8 @@ export const RoomJoinedFrameSchema = z.object({
   nodeId: z.string(),
   messages: z.array(MessageSchema),
   memberCount: z.number().int().nonnegative(),
+  /** A grant for this room: sent as `x-room-access` on calls that need room access (its timer). */
+  accessToken: z.string(),
 });
 export const NewMessageFrameSchema = z.object({
   type: z.literal('new_message'),

@@ -24,6 +24,7 @@ import {
   MaintenanceModeFrameSchema,
   ServiceRestoredFrameSchema,
   SystemBroadcastFrameSchema,
+  UserListFrameSchema,
 } from './admin.js';
 import { ErrorFrameSchema } from './index.js';
 
@@ -48,6 +49,7 @@ export const ServerFrameSchema = z.discriminatedUnion('type', [
   EmergencyShutdownNoticeFrameSchema,
   MaintenanceModeFrameSchema,
   ServiceRestoredFrameSchema,
+  UserListFrameSchema,
   ErrorFrameSchema,
 ]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;

@@ -1,0 +1,164 @@
+/**
+ * The composition root: builds every feature, wires them to each other through their index.ts,
+ * registers their routes in a fixed order and starts the housekeeping timers. app.ts owns the
+ * cross-cutting plugins; this file owns what the product does.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import type { Database } from './db/connect.js';
+import {
+  createAdminFeature,
+  createAdminOperations,
+  FRAMES_ALLOWED_DURING_SHUTDOWN,
+  isBlockedDuringShutdown,
+  SERVICE_TEXT,
+} from './features/admin/index.js';
+import {
+  actorName,
+  createAuthFeature,
+  hasPermission,
+  type SignatureVerifier,
+} from './features/auth/index.js';
+import { createMessagesFeature } from './features/messages/index.js';
+import { createRoomsFeature } from './features/rooms/index.js';
+import { systemRoutes } from './features/system/index.js';
+import { MemoryRateLimiter } from './lib/rate-limiter.js';
+import type { Hub } from './realtime/hub.js';
+import type { RoomChannels } from './realtime/room-channels.js';
+
+export interface ComposeDeps {
+  app: FastifyInstance;
+  config: Config;
+  database: Database;
+  hub: Hub;
+  channels: RoomChannels;
+  verifier: SignatureVerifier;
+  now: () => number;
+  announce: (message: string) => void;
+  loginRatePerMinute: number;
+  keyLoginRatePerMinute: number;
+  roomCreationsPerTenMinutes: number;
+}
+
+export async function composeFeatures(deps: ComposeDeps) {
+  const { app, hub, now, database } = deps;
+
+  const admin = await createAdminFeature({ db: database.db, now, announce: deps.announce });
+  await admin.credentials.initialize(deps.config.adminPassword);
+
+  const auth = createAuthFeature({
+    db: database.db,
+    verifier: deps.verifier,
+    keyLimiter: new MemoryRateLimiter(deps.keyLoginRatePerMinute, 60_000, now),
+    now,
+    isAdminSession: (token) => admin.credentials.isAdminSession(token),
+    onRevoked: (keyId) =>
+      hub.closeWhere((connection) => connection.identity?.keyId === keyId, 4003, 'Key revoked'),
+    loginRatePerMinute: deps.loginRatePerMinute,
+    onAdminAction: (actor, action, detail) => admin.audit.record({ actor, action, detail }),
+  });
+
+  const messages = createMessagesFeature({
+    hub,
+    channels: deps.channels,
+    ttlSeconds: deps.config.messageTtlSeconds,
+    now,
+  });
+
+  const rooms = createRoomsFeature({
+    db: database.db,
+    hub,
+    channels: deps.channels,
+    now,
+    authenticate: async (token) => {
+      const principal = await auth.service.authenticate(token);
+      if (!principal) return null;
+      return {
+        keyId: principal.keyId,
+        username: principal.username,
+        level: principal.permissions.level,
+        capabilities: principal.permissions.capabilities,
+      };
+    },
+    isKeyHolder: async (request) => (await auth.guards.resolve(request))?.kind === 'key',
+    history: (roomId) => messages.service.history(roomId),
+    purgeMessages: (roomId) => messages.service.purgeRoom(roomId),
+    roomCreationsPerTenMinutes: deps.roomCreationsPerTenMinutes,
+  });
+  await rooms.service.ensureDefaultRoom();
+
+  /** The admin behind a token: an admin console session, or a key holder with admin permission. */
+  const actorForToken = async (token: string): Promise<string | null> => {
+    if (await admin.credentials.isAdminSession(token)) return 'admin-session';
+    const key = await auth.service.authenticate(token);
+    return key && hasPermission(key, 'admin') ? actorName(key) : null;
+  };
+  const adminOps = createAdminOperations({
+    hub,
+    credentials: admin.credentials,
+    audit: admin.audit,
+    state: admin.state,
+    presence: rooms.presence,
+    now,
+    requireAdmin: auth.guards.requireAdmin,
+    actorForToken,
+    bearerActor: async (request) => {
+      const principal = await auth.guards.resolve(request);
+      return principal && hasPermission(principal, 'admin') ? actorName(principal) : null;
+    },
+  });
+
+  // While the service is shut down: every API but ping and admin answers 503, new sockets hear
+  // maintenance_mode and stay open for service_restored, and only restore_service is handled.
+  app.addHook('onRequest', async (request, reply) => {
+    if (admin.state.isShutDown && isBlockedDuringShutdown(request.url)) {
+      return reply.code(503).send({ error: SERVICE_TEXT.unavailable });
+    }
+  });
+  hub.onConnect((connection) => {
+    if (admin.state.isShutDown)
+      connection.send({ type: 'maintenance_mode', message: SERVICE_TEXT.maintenance });
+  });
+  hub.use((connection, type) => {
+    if (!admin.state.isShutDown || FRAMES_ALLOWED_DURING_SHUTDOWN.has(type)) return true;
+    connection.send({ type: 'error', message: SERVICE_TEXT.unavailable, frameType: type });
+    return false;
+  });
+
+  await app.register(systemRoutes);
+  await app.register(admin.routes);
+  await app.register(adminOps.routes);
+  await app.register(auth.routes);
+  await app.register(rooms.routes);
+
+  // Housekeeping: expired messages leave the server every second, due rooms are destroyed, and
+  // expired sessions, challenges and admin sessions are swept now and then.
+  const logFailure = (task: string) => (error: unknown) =>
+    app.log.error(
+      { task, err: error instanceof Error ? { name: error.name } : {} },
+      'housekeeping failed',
+    );
+  const timers = [
+    setInterval(() => void messages.service.sweep().catch(logFailure('messages')), 1000),
+    setInterval(() => void rooms.service.destroyDueRooms().catch(logFailure('rooms')), 1000),
+    setInterval(() => {
+      void auth.service.sweepExpired().catch(logFailure('sessions'));
+      void admin.credentials.sweepExpired().catch(logFailure('admin-sessions'));
+    }, 10 * 60_000),
+  ];
+  const stopTimers = () => {
+    for (const timer of timers) clearInterval(timer);
+  };
+
+  return {
+    stopTimers,
+    rooms: rooms.service,
+    presence: rooms.presence,
+    messages: messages.service,
+    auth: auth.service,
+    admin: admin.credentials,
+    audit: admin.audit,
+    serviceState: admin.state,
+    adminOperations: adminOps.operations,
+  };
+}

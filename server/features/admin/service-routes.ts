@@ -1,0 +1,133 @@
+/** Emergency shutdown, restore, status and the audit log over HTTP (spec 001 §7). */
+import type { FastifyPluginAsync, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ErrorBodySchema } from '../../../shared/protocol/errors.js';
+import {
+  AuditLogSchema,
+  AuditQuerySchema,
+  EmergencyShutdownRequestSchema,
+  EmergencyShutdownResponseSchema,
+  RestoreServiceRequestSchema,
+  RestoreServiceResponseSchema,
+  ServiceStatusSchema,
+} from '../../../shared/protocol/http/admin.js';
+import { AppError } from '../../errors.js';
+import type { AuditStore } from './audit.js';
+import type { AdminCredentials } from './credentials.js';
+import { SERVICE_TEXT, type AdminOperations } from './operations.js';
+import type { ServiceStateHolder } from './service-state.js';
+
+export interface ServiceRouteDeps {
+  operations: AdminOperations;
+  credentials: AdminCredentials;
+  audit: AuditStore;
+  state: ServiceStateHolder;
+  connectionCount: () => number;
+  requireAdmin: preHandlerAsyncHookHandler;
+  /** The admin actor behind the request's bearer token, or null. */
+  bearerActor: (request: FastifyRequest) => Promise<string | null>;
+}
+
+export function serviceRoutes(deps: ServiceRouteDeps): FastifyPluginAsync {
+  /** The spec's calls carry the admin password; an admin bearer token is accepted too. */
+  const actorOf = async (
+    request: FastifyRequest,
+    password: string | undefined,
+  ): Promise<string> => {
+    const bearer = await deps.bearerActor(request);
+    if (bearer) return bearer;
+    if (!password) throw new AppError('UNAUTHORIZED', 401, 'Password required');
+    try {
+      await deps.credentials.checkPassword(password, request.ip);
+    } catch (error) {
+      await deps.audit.record({
+        actor: `admin-password@${request.ip}`,
+        action: 'admin.login_failed',
+      });
+      throw error;
+    }
+    return `admin-password@${request.ip}`;
+  };
+
+  return async (fastify) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+    app.post(
+      '/api/admin/emergency-shutdown',
+      {
+        schema: {
+          tags: ['admin'],
+          summary:
+            'Emergency shutdown: every socket is told and closed; APIs answer 503 until restore',
+          body: EmergencyShutdownRequestSchema,
+          response: {
+            200: EmergencyShutdownResponseSchema,
+            401: ErrorBodySchema,
+            429: ErrorBodySchema,
+          },
+        },
+      },
+      async (request) => {
+        const actor = await actorOf(request, request.body.password);
+        const usersDisconnected = await deps.operations.shutdown(request.body.reason, actor);
+        request.log.warn({ usersDisconnected }, 'emergency shutdown');
+        return { success: true as const, message: SERVICE_TEXT.shutdownDone, usersDisconnected };
+      },
+    );
+
+    app.post(
+      '/api/admin/restore-service',
+      {
+        schema: {
+          tags: ['admin'],
+          summary: 'End an emergency shutdown; connected clients get service_restored',
+          body: RestoreServiceRequestSchema,
+          response: {
+            200: RestoreServiceResponseSchema,
+            401: ErrorBodySchema,
+            429: ErrorBodySchema,
+          },
+        },
+      },
+      async (request) => {
+        const actor = await actorOf(request, request.body.password);
+        await deps.operations.restore(actor);
+        request.log.warn('service restored');
+        return { success: true as const, message: SERVICE_TEXT.restored };
+      },
+    );
+
+    app.get(
+      '/api/admin/status',
+      {
+        schema: {
+          tags: ['admin'],
+          summary: 'Service state: operational or emergency',
+          response: { 200: ServiceStatusSchema },
+        },
+      },
+      () => ({ ...deps.state.current, connections: deps.connectionCount() }),
+    );
+
+    app.get(
+      '/api/admin/audit',
+      {
+        preHandler: deps.requireAdmin,
+        schema: {
+          tags: ['admin'],
+          summary: 'The audit log, newest first',
+          querystring: AuditQuerySchema,
+          response: { 200: AuditLogSchema, 401: ErrorBodySchema, 403: ErrorBodySchema },
+        },
+      },
+      async (request) => ({ entries: await deps.audit.list(request.query.limit) }),
+    );
+  };
+}
+
+/** The 503 answer of every API but ping and admin while the service is shut down. */
+export function isBlockedDuringShutdown(url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  if (!path.startsWith('/api/')) return false;
+  return !(path === '/api/ping' || path.startsWith('/api/admin/'));
+}

@@ -1,0 +1,53 @@
+/** HTTP schemas of the admin and service-state calls (spec 001 §7 "Admin and service"). */
+import { z } from 'zod';
+
+const reason = z
+  .string()
+  .trim()
+  .min(1, 'Please provide a reason for the emergency shutdown.')
+  .max(500);
+
+/** `POST /api/admin/emergency-shutdown`: the admin password (or an admin bearer) and a reason. */
+export const EmergencyShutdownRequestSchema = z.strictObject({
+  password: z.string().min(1).max(512).optional(),
+  reason,
+});
+export const EmergencyShutdownResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  usersDisconnected: z.number().int().nonnegative(),
+});
+
+/** `POST /api/admin/restore-service`. */
+export const RestoreServiceRequestSchema = z.strictObject({
+  password: z.string().min(1).max(512).optional(),
+});
+export const RestoreServiceResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+});
+
+/** `GET /api/admin/status`: the service state (spec 001 §4 "Emergency panel"). */
+export const ServiceStatusSchema = z.object({
+  status: z.enum(['operational', 'emergency']),
+  reason: z.string().nullable(),
+  since: z.iso.datetime().nullable(),
+  connections: z.number().int().nonnegative(),
+});
+export type ServiceStatus = z.infer<typeof ServiceStatusSchema>;
+
+/** One audit entry. */
+export const AuditEntrySchema = z.object({
+  id: z.number().int(),
+  at: z.iso.datetime(),
+  actor: z.string(),
+  action: z.string(),
+  detail: z.record(z.string(), z.unknown()),
+});
+export const AuditLogSchema = z.object({ entries: z.array(AuditEntrySchema) });
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+
+/** `GET /api/admin/audit?limit=` query. */
+export const AuditQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
