@@ -32,11 +32,13 @@ export class TestSocket {
 
   static async connect(url: string): Promise<TestSocket> {
     const socket = new WebSocket(url);
+    // Listen before the socket opens: the server may speak first (maintenance_mode).
+    const client = new TestSocket(socket);
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', reject);
     });
-    return new TestSocket(socket);
+    return client;
   }
 
   send(frame: unknown): void {

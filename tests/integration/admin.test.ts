@@ -1,0 +1,218 @@
+/**
+ * Administration and service states (spec 001 §4, §6, §7, §9): the admin password's lockout and
+ * sessions, emergency shutdown and restore as connected and new clients see them, admin socket
+ * commands, refusals for everyone else, and the audit log.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { VerifyResponseSchema } from '../../shared/protocol/http/auth.js';
+import { adminToken, login, makeRegisteredKey } from '../support/keys.js';
+import { startServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.js';
+import { TestSocket } from '../support/ws-client.js';
+
+describe('administration', () => {
+  let server: TestServer;
+  let clockOffset = 0;
+  const sockets: TestSocket[] = [];
+  const now = () => Date.now() + clockOffset;
+
+  beforeAll(async () => {
+    server = await startServer({ deps: { now, loginRatePerMinute: 1000 } });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) socket.close();
+    clockOffset = 0;
+    if (server.serviceState.isShutDown) await server.adminOperations.restore('test-cleanup');
+  });
+
+  const post = (path: string, body: unknown, token?: string) =>
+    fetch(`${server.baseUrl}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+  const authenticate = (password: string) => post('/api/admin/authenticate', { password });
+
+  async function member(username: string): Promise<TestSocket> {
+    const socket = await TestSocket.connect(server.wsUrl());
+    sockets.push(socket);
+    socket.send({
+      type: 'join_room',
+      roomId: (await server.rooms.defaultRoom()).secureId,
+      username,
+    });
+    await socket.nextOfType('room_joined');
+    return socket;
+  }
+
+  it('locks the admin password for five minutes after three failures, counted per address', async () => {
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await authenticate('wrong')).status);
+    expect(statuses).toEqual([401, 401, 429]);
+    const locked = await authenticate(TEST_ADMIN_PASSWORD);
+    expect(locked.status).toBe(429);
+    expect(((await locked.json()) as { error: string }).error).toMatch(/locked for \d+ seconds/);
+    clockOffset = 5 * 60_000;
+    expect((await authenticate(TEST_ADMIN_PASSWORD)).status).toBe(200);
+  });
+
+  it('forgets failures after 60 s without attempts', async () => {
+    expect((await authenticate('wrong')).status).toBe(401);
+    expect((await authenticate('wrong')).status).toBe(401);
+    clockOffset = 61_000;
+    expect((await authenticate('wrong')).status).toBe(401);
+    expect((await authenticate('wrong')).status).toBe(401);
+    expect((await authenticate(TEST_ADMIN_PASSWORD)).status).toBe(200);
+  });
+
+  it('ends admin sessions after ten minutes', async () => {
+    const token = await adminToken(server.baseUrl);
+    const keys = () =>
+      fetch(`${server.baseUrl}/api/admin/keys`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await keys()).status).toBe(200);
+    clockOffset = 10 * 60_000 + 1;
+    expect((await keys()).status).toBe(401);
+  });
+
+  it('shuts the service down for connected and new clients, and restores it', async () => {
+    const alice = await member('Agent21');
+    const aliceClosed = alice.waitForClose();
+    const shutdown = await post('/api/admin/emergency-shutdown', {
+      password: TEST_ADMIN_PASSWORD,
+      reason: 'Compromise suspected',
+    });
+    expect(shutdown.status).toBe(200);
+    expect(await shutdown.json()).toMatchObject({ success: true, usersDisconnected: 1 });
+    expect(await alice.nextOfType('emergency_shutdown_notice')).toMatchObject({
+      reason: 'Compromise suspected',
+    });
+    expect(await aliceClosed).toBe(4001);
+
+    // Every API but ping and admin answers 503.
+    expect((await fetch(`${server.baseUrl}/api/rooms`)).status).toBe(503);
+    expect((await fetch(`${server.baseUrl}/api/default-room`)).status).toBe(503);
+    expect((await fetch(`${server.baseUrl}/api/ping`)).status).toBe(200);
+    expect(await (await fetch(`${server.baseUrl}/api/admin/status`)).json()).toMatchObject({
+      status: 'emergency',
+      reason: 'Compromise suspected',
+    });
+
+    // A new socket is told, stays open, and can do nothing else.
+    const bob = await TestSocket.connect(server.wsUrl());
+    sockets.push(bob);
+    expect(await bob.nextOfType('maintenance_mode')).toBeTruthy();
+    bob.send({ type: 'join_room', roomId: 'x', username: 'Agent22' });
+    expect((await bob.nextOfType('error')).message).toMatch(/emergency shutdown/);
+
+    const restore = await post('/api/admin/restore-service', { password: TEST_ADMIN_PASSWORD });
+    expect(restore.status).toBe(200);
+    expect(await bob.nextOfType('service_restored')).toBeTruthy();
+    expect((await fetch(`${server.baseUrl}/api/rooms`)).status).toBe(200);
+  });
+
+  it('requires a reason and the admin password or an admin token', async () => {
+    expect(
+      (await post('/api/admin/emergency-shutdown', { password: TEST_ADMIN_PASSWORD, reason: '  ' }))
+        .status,
+    ).toBe(400);
+    expect((await post('/api/admin/emergency-shutdown', { reason: 'no credentials' })).status).toBe(
+      401,
+    );
+    const user = await makeRegisteredKey(server.baseUrl);
+    const userToken = VerifyResponseSchema.parse(
+      (await login(server.baseUrl, user)).body,
+    ).sessionToken;
+    expect(
+      (await post('/api/admin/emergency-shutdown', { reason: 'not an admin' }, userToken)).status,
+    ).toBe(401);
+    expect(server.serviceState.isShutDown).toBe(false);
+    const adminKey = await makeRegisteredKey(server.baseUrl, { level: 'admin' });
+    const adminKeyToken = VerifyResponseSchema.parse(
+      (await login(server.baseUrl, adminKey)).body,
+    ).sessionToken;
+    expect(
+      (await post('/api/admin/emergency-shutdown', { reason: 'drill' }, adminKeyToken)).status,
+    ).toBe(200);
+    expect((await post('/api/admin/restore-service', {}, adminKeyToken)).status).toBe(200);
+  });
+
+  it('runs admin socket commands for admins and answers admin_error to everyone else', async () => {
+    const bystander = await member('Agent23');
+    const operator = await member('Agent24');
+    const token = await adminToken(server.baseUrl);
+    operator.send({ type: 'admin_broadcast', sessionToken: token, message: 'Maintenance at noon' });
+    expect(await bystander.nextOfType('admin_message')).toMatchObject({
+      message: 'Maintenance at noon',
+    });
+    operator.send({ type: 'security_broadcast', sessionToken: token, message: 'Rotate your keys' });
+    expect(await bystander.nextOfType('system_broadcast')).toMatchObject({
+      message: 'Rotate your keys',
+      level: 'critical',
+    });
+    operator.send({ type: 'admin_list_users', sessionToken: token });
+    const list = await operator.nextOfType('user_list');
+    expect((list.users as { username: string }[]).map((user) => user.username)).toEqual(
+      expect.arrayContaining(['Agent23', 'Agent24']),
+    );
+
+    const user = await makeRegisteredKey(server.baseUrl);
+    const userToken = VerifyResponseSchema.parse(
+      (await login(server.baseUrl, user)).body,
+    ).sessionToken;
+    for (const frame of [
+      { type: 'admin_broadcast', sessionToken: userToken, message: 'hi' },
+      { type: 'emergency_shutdown', sessionToken: userToken, reason: 'x' },
+      { type: 'admin_list_users', sessionToken: 'made-up-token-value' },
+    ]) {
+      bystander.send(frame);
+      expect(await bystander.nextOfType('admin_error')).toMatchObject({
+        message: 'Access denied, admin privileges required',
+      });
+    }
+    expect(server.serviceState.isShutDown).toBe(false);
+  });
+
+  it('writes every admin action to the audit log', async () => {
+    await authenticate('wrong-once');
+    const token = await adminToken(server.baseUrl);
+    const key = await makeRegisteredKey(server.baseUrl, { username: 'audited' });
+    await fetch(`${server.baseUrl}/api/admin/keys/${key.keyId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    await post('/api/admin/emergency-shutdown', { reason: 'audit drill' }, token);
+    await post('/api/admin/restore-service', {}, token);
+    const operator = await member('Agent25');
+    operator.send({ type: 'system_message', sessionToken: token, message: 'Audit me' });
+    await operator.nextOfType('system_broadcast');
+
+    const response = await fetch(`${server.baseUrl}/api/admin/audit?limit=50`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const { entries } = (await response.json()) as {
+      entries: { action: string; actor: string; detail: Record<string, unknown> }[];
+    };
+    const actions = entries.map((entry) => entry.action);
+    for (const action of [
+      'admin.login',
+      'admin.login_failed',
+      'key.register',
+      'key.revoke',
+      'service.shutdown',
+      'service.restore',
+      'broadcast.system',
+    ]) {
+      expect(actions).toContain(action);
+    }
+    expect(entries.find((entry) => entry.action === 'key.revoke')?.detail).toEqual({
+      keyId: key.keyId,
+    });
+    expect(JSON.stringify(entries)).not.toContain(TEST_ADMIN_PASSWORD);
+    expect((await fetch(`${server.baseUrl}/api/admin/audit`)).status).toBe(401);
+  });
+});
