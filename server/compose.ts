@@ -19,6 +19,7 @@ import {
   hasPermission,
   type SignatureVerifier,
 } from './features/auth/index.js';
+import { createAbuseFeature } from './features/abuse/index.js';
 import { createMessagesFeature } from './features/messages/index.js';
 import { createRoomsFeature } from './features/rooms/index.js';
 import { systemRoutes } from './features/system/index.js';
@@ -63,6 +64,14 @@ export async function composeFeatures(deps: ComposeDeps) {
     channels: deps.channels,
     ttlSeconds: deps.config.messageTtlSeconds,
     now,
+  });
+
+  // Abuse control sees frames before the room and message handlers do.
+  createAbuseFeature({
+    hub,
+    now,
+    postSystemMessage: (roomId, content, sender) =>
+      messages.service.sendSystem(roomId, content, sender),
   });
 
   const rooms = createRoomsFeature({

@@ -25,7 +25,13 @@ export type FrameHandler<T extends ClientFrameType> = (
 ) => void | Promise<void>;
 
 /** Runs before dispatch; returning false stops the frame (the guard answers the client itself). */
-export type FrameGuard = (connection: Connection, type: ClientFrameType) => boolean;
+export type FrameGuard = (
+  connection: Connection,
+  type: ClientFrameType,
+  frame: ClientFrame,
+  /** When the frame arrived, before it waited in the connection's queue. */
+  receivedAt: number,
+) => boolean;
 
 export type ConnectionListener = (connection: Connection) => void | Promise<void>;
 
@@ -138,7 +144,8 @@ export class Hub {
     // The rate check runs before anything else, so oversized frames count towards a flood too.
     if (!this.takeToken(connection)) return Promise.resolve();
     const previous = this.queues.get(connection) ?? Promise.resolve();
-    const next = previous.then(() => this.process(connection, data, isBinary));
+    const receivedAt = (this.options.now ?? Date.now)();
+    const next = previous.then(() => this.process(connection, data, isBinary, receivedAt));
     this.queues.set(connection, next);
     return next;
   }
@@ -147,6 +154,7 @@ export class Hub {
     connection: Connection,
     data: Buffer | ArrayBuffer | Buffer[],
     isBinary: boolean,
+    receivedAt: number,
   ): Promise<void> {
     if (!connection.isOpen) return;
     if (frameSize(data) > LIMITS.wsFrameBytes)
@@ -168,10 +176,11 @@ export class Hub {
     if (!parsed.success) return this.reject(connection, WS_ERROR.invalidFrame(type), type);
     const handler = this.handlers.get(type);
     if (!handler) return this.reject(connection, WS_ERROR.unsupported(type), type);
-    for (const guard of this.guards) if (!guard(connection, type)) return;
+    const frame = parsed.data as ClientFrame<typeof type>;
+    for (const guard of this.guards) if (!guard(connection, type, frame, receivedAt)) return;
 
     try {
-      await handler(connection, parsed.data as ClientFrame<typeof type>);
+      await handler(connection, frame);
       this.options.metrics?.onFrame(type, 'ok');
     } catch (error) {
       if (isAppError(error)) return this.reject(connection, error.message, type);

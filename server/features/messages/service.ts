@@ -84,6 +84,35 @@ export class MessageService {
     return message;
   }
 
+  /**
+   * A message written by the server itself (a security alert), relayed and expired like any
+   * other. Its text is the server's own, never a member's content.
+   */
+  async sendSystem(roomId: string, content: string, senderUsername: string): Promise<Message> {
+    const createdAt = this.deps.now();
+    const message: Message = {
+      id: randomUUID(),
+      senderId: 'system',
+      senderUsername,
+      roomId,
+      content,
+      encryptedContent: null,
+      encryptionType: 'none',
+      signature: null,
+      isStealthMode: false,
+      hasImage: false,
+      imageUrl: null,
+      thumbnailUrl: null,
+      imageMetadata: null,
+      createdAt: new Date(createdAt).toISOString(),
+      expiresAt: new Date(createdAt + this.deps.ttlSeconds * 1000).toISOString(),
+      isSystem: true,
+    };
+    await this.deps.store.add(message);
+    await this.deps.channels.publish(roomId, { type: 'new_message', message });
+    return message;
+  }
+
   /** What a member sees on joining: the room's unexpired messages. */
   history(roomId: string): Promise<Message[]> {
     return this.deps.store.list(roomId, this.deps.now());

@@ -1,0 +1,71 @@
+/**
+ * Spots bot-like behaviour on one connection (spec 000 §4 "Bot challenge"). Thresholds sit above
+ * ordinary use: ten messages a second from one member never trips them (docs/decisions.md).
+ * - a burst: more than 12 messages within one second;
+ * - repetition: the same message body four times within a minute (identical ciphertext means a
+ *   replayed frame, since every honest encryption uses a fresh IV);
+ * - a join flood: more than 6 joins within 30 seconds.
+ */
+import { createHash } from 'node:crypto';
+
+export const BOT_LIMITS = {
+  burstMessages: 12,
+  burstWindowMs: 1000,
+  repeatCount: 4,
+  repeatWindowMs: 60_000,
+  joinCount: 6,
+  joinWindowMs: 30_000,
+} as const;
+
+export type BotSignal = 'burst' | 'repetition' | 'join_flood';
+
+export class BotDetector {
+  private readonly messageTimes: number[] = [];
+  private readonly bodies = new Map<string, number[]>();
+  private readonly joinTimes: number[] = [];
+
+  constructor(private readonly now: () => number) {}
+
+  /** Records a message; returns the signal it raises, if any. */
+  onMessage(body: string, now: number = this.now()): BotSignal | null {
+    this.messageTimes.push(now);
+    prune(this.messageTimes, now - BOT_LIMITS.burstWindowMs);
+    if (this.messageTimes.length > BOT_LIMITS.burstMessages) return 'burst';
+
+    const digest = createHash('sha256').update(body).digest('base64');
+    const times = this.bodies.get(digest) ?? [];
+    times.push(now);
+    prune(times, now - BOT_LIMITS.repeatWindowMs);
+    this.bodies.set(digest, times);
+    if (this.bodies.size > 500) this.forgetOldBodies(now);
+    return times.length >= BOT_LIMITS.repeatCount ? 'repetition' : null;
+  }
+
+  /** Records a join; returns the signal it raises, if any. */
+  onJoin(now: number = this.now()): BotSignal | null {
+    this.joinTimes.push(now);
+    prune(this.joinTimes, now - BOT_LIMITS.joinWindowMs);
+    return this.joinTimes.length > BOT_LIMITS.joinCount ? 'join_flood' : null;
+  }
+
+  /** After a passed challenge the counters start afresh. */
+  reset(): void {
+    this.messageTimes.length = 0;
+    this.joinTimes.length = 0;
+    this.bodies.clear();
+  }
+
+  private forgetOldBodies(now: number): void {
+    for (const [digest, times] of this.bodies) {
+      prune(times, now - BOT_LIMITS.repeatWindowMs);
+      if (times.length === 0) this.bodies.delete(digest);
+    }
+  }
+}
+
+/** Drops the entries of a sorted list older than `cutoff`. */
+function prune(times: number[], cutoff: number): void {
+  let drop = 0;
+  while (drop < times.length && times[drop]! <= cutoff) drop += 1;
+  if (drop > 0) times.splice(0, drop);
+}
