@@ -78,21 +78,13 @@ describe('abuse control', () => {
   });
 
   it('never challenges ten messages a second', async () => {
-    const started = Date.now();
     const { member } = await setup();
     const human = await member('Agent33');
-    console.log('setup', Date.now() - started);
     for (let second = 0; second < 3; second += 1) {
       for (let i = 0; i < 10; i += 1) human.send(text(`fast but human ${second}-${i}`));
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
-    for (let i = 0; i < 30; i += 1)
-      await human.nextOfType('new_message').catch((e: unknown) => {
-        console.log(
-          JSON.stringify(human.frames.map((f) => (f.type === 'new_message' ? 'msg' : f))),
-        );
-        throw e;
-      });
+    for (let i = 0; i < 30; i += 1) await human.nextOfType('new_message');
     expect(
       human.frames.filter((frame) => frame.type === 'bot_challenge' || frame.type === 'error'),
     ).toEqual([]);
