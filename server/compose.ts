@@ -20,7 +20,9 @@ import {
   type SignatureVerifier,
 } from './features/auth/index.js';
 import { createAbuseFeature } from './features/abuse/index.js';
+import { createImagesFeature, fileIdOf } from './features/images/index.js';
 import { createMessagesFeature } from './features/messages/index.js';
+import { createSecurityFeature } from './features/security/index.js';
 import { createRoomsFeature } from './features/rooms/index.js';
 import { systemRoutes } from './features/system/index.js';
 import { MemoryRateLimiter } from './lib/rate-limiter.js';
@@ -59,11 +61,33 @@ export async function composeFeatures(deps: ComposeDeps) {
     onAdminAction: (actor, action, detail) => admin.audit.record({ actor, action, detail }),
   });
 
+  // Images need room membership, messages need images: the room lookup is bound late.
+  let roomsRef: ReturnType<typeof createRoomsFeature> | null = null;
+  const roomsFeature = () => {
+    if (!roomsRef) throw new Error('rooms feature not ready');
+    return roomsRef;
+  };
+  const images = createImagesFeature({
+    now,
+    roomIdOf: async (idOrSecureId) => (await roomsFeature().service.getRow(idOrSecureId)).id,
+    isMember: async (request, roomId) => {
+      const header = request.headers['x-room-access'];
+      const row = await roomsFeature().service.getRow(roomId);
+      return roomsFeature().service.isMember(row, {
+        isKeyHolder: (await auth.guards.resolve(request))?.kind === 'key',
+        accessToken: typeof header === 'string' ? header : null,
+      });
+    },
+  });
   const messages = createMessagesFeature({
     hub,
     channels: deps.channels,
     ttlSeconds: deps.config.messageTtlSeconds,
     now,
+    bindImage: async (imageUrl, roomId, expiresAt) => {
+      const fileId = fileIdOf(imageUrl);
+      return fileId !== null && images.store.bind(fileId, roomId, expiresAt);
+    },
   });
 
   // Abuse control sees frames before the room and message handlers do.
@@ -91,10 +115,15 @@ export async function composeFeatures(deps: ComposeDeps) {
     },
     isKeyHolder: async (request) => (await auth.guards.resolve(request))?.kind === 'key',
     history: (roomId) => messages.service.history(roomId),
-    purgeMessages: (roomId) => messages.service.purgeRoom(roomId),
+    purgeMessages: async (roomId) => {
+      await messages.service.purgeRoom(roomId);
+      await images.store.purgeRoom(roomId);
+    },
     roomCreationsPerTenMinutes: deps.roomCreationsPerTenMinutes,
   });
+  roomsRef = rooms;
   await rooms.service.ensureDefaultRoom();
+  const security = createSecurityFeature({ now, certPath: deps.config.tls?.certPath ?? null });
 
   /** The admin behind a token: an admin console session, or a key holder with admin permission. */
   const actorForToken = async (token: string): Promise<string | null> => {
@@ -139,6 +168,8 @@ export async function composeFeatures(deps: ComposeDeps) {
   await app.register(adminOps.routes);
   await app.register(auth.routes);
   await app.register(rooms.routes);
+  await app.register(images.routes);
+  await app.register(security.routes);
 
   // Housekeeping: expired messages leave the server every second, due rooms are destroyed, and
   // expired sessions, challenges and admin sessions are swept now and then.
@@ -149,6 +180,7 @@ export async function composeFeatures(deps: ComposeDeps) {
     );
   const timers = [
     setInterval(() => void messages.service.sweep().catch(logFailure('messages')), 1000),
+    setInterval(() => void images.store.expire(now()).catch(logFailure('images')), 1000),
     setInterval(() => void rooms.service.destroyDueRooms().catch(logFailure('rooms')), 1000),
     setInterval(() => {
       void auth.service.sweepExpired().catch(logFailure('sessions'));
@@ -164,6 +196,8 @@ export async function composeFeatures(deps: ComposeDeps) {
     rooms: rooms.service,
     presence: rooms.presence,
     messages: messages.service,
+    images: images.store,
+    pfs: security.pfs,
     auth: auth.service,
     admin: admin.credentials,
     audit: admin.audit,

@@ -3,9 +3,10 @@
  * process with local members of that room receives it once and writes the same string to each
  * local socket. With the in-process fan-out that is one process; with Redis, any number.
  *
- * Wire form of a published payload: `<excluded nodeId or empty>|<0 or 1>\n<frame JSON>`, so a
- * sender can be left out (typing indicators) without parsing the frame again. A 1 closes the room
- * on every process after delivery: its members are detached (the room was destroyed).
+ * Wire form of a published payload: `<excluded nodeId>|<0 or 1>|<only nodeId>\n<frame JSON>`, so a
+ * sender can be left out (typing indicators) or one member addressed (sender keys) without
+ * parsing the frame again. A 1 closes the room on every process after delivery: its members are
+ * detached (the room was destroyed).
  */
 import type { Connection, OutgoingFrame } from './connection.js';
 import type { Fanout } from './fanout.js';
@@ -22,10 +23,10 @@ export class RoomChannels {
   async publish(
     roomId: string,
     frame: OutgoingFrame,
-    options: { exclude?: Connection; closeRoom?: boolean } = {},
+    options: { exclude?: Connection; closeRoom?: boolean; onlyNodeId?: string } = {},
   ): Promise<void> {
-    const payload = `${options.exclude?.nodeId ?? ''}|${options.closeRoom ? 1 : 0}\n${JSON.stringify(frame)}`;
-    await this.fanout.publish(channelOf(roomId), payload);
+    const header = `${options.exclude?.nodeId ?? ''}|${options.closeRoom ? 1 : 0}|${options.onlyNodeId ?? ''}`;
+    await this.fanout.publish(channelOf(roomId), `${header}\n${JSON.stringify(frame)}`);
   }
 
   /** Adds a local member; subscribes this process to the room on its first local member. */
@@ -69,14 +70,14 @@ export class RoomChannels {
     const members = this.local.get(roomId);
     if (!members) return;
     const split = payload.indexOf('\n');
-    const header = payload.slice(0, split);
-    const bar = header.lastIndexOf('|');
-    const excluded = header.slice(0, bar);
+    const [excluded = '', close = '0', only = ''] = payload.slice(0, split).split('|');
     const frame = payload.slice(split + 1);
     for (const member of members) {
-      if (member.nodeId !== excluded) member.sendRaw(frame);
+      if (member.nodeId === excluded) continue;
+      if (only && member.nodeId !== only) continue;
+      member.sendRaw(frame);
     }
-    if (header.slice(bar + 1) === '1') {
+    if (close === '1') {
       for (const member of members) if (member.roomId === roomId) member.roomId = null;
       void this.closeLocal(roomId);
     }

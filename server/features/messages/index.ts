@@ -1,7 +1,7 @@
 /** The messages feature: ephemeral room messages, their relay and their expiry. */
 import type { Hub } from '../../realtime/hub.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
-import { MessageService } from './service.js';
+import { MessageService, type MessageServiceDeps } from './service.js';
 import { MemoryMessageStore, type EphemeralMessageStore } from './store.js';
 
 export { MessageService, MESSAGE_TEXT } from './service.js';
@@ -13,6 +13,7 @@ export interface MessagesFeatureDeps {
   ttlSeconds: number;
   now: () => number;
   store?: EphemeralMessageStore;
+  bindImage: MessageServiceDeps['bindImage'];
 }
 
 export function createMessagesFeature(deps: MessagesFeatureDeps) {
@@ -21,6 +22,7 @@ export function createMessagesFeature(deps: MessagesFeatureDeps) {
     channels: deps.channels,
     ttlSeconds: deps.ttlSeconds,
     now: deps.now,
+    bindImage: deps.bindImage,
   });
   deps.hub.on('send_message', async (connection, frame) => {
     await service.send(connection, frame);

@@ -24,6 +24,8 @@ const IMAGE_URL = /^\/api\/secure-images\/[A-Za-z0-9_-]{16,64}(\/thumbnail)?$/;
 
 export interface MessageServiceDeps {
   store: EphemeralMessageStore;
+  /** Ties an uploaded image to the message's expiry; false when there is no such upload in the room. */
+  bindImage: (imageUrl: string, roomId: string, expiresAt: number) => Promise<boolean>;
   channels: RoomChannels;
   ttlSeconds: number;
   now: () => number;
@@ -76,6 +78,12 @@ export class MessageService {
       expiresAt: new Date(createdAt + this.deps.ttlSeconds * 1000).toISOString(),
       isSystem: false,
     };
+    if (
+      message.imageUrl &&
+      !(await this.deps.bindImage(message.imageUrl, roomId, Date.parse(message.expiresAt)))
+    ) {
+      throw new AppError('BAD_IMAGE', 400, MESSAGE_TEXT.imageUrl);
+    }
     const evicted = await this.deps.store.add(message);
     await this.deps.channels.publish(roomId, { type: 'new_message', message });
     if (evicted.length > 0) {

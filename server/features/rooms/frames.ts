@@ -9,6 +9,7 @@ import { AppError } from '../../errors.js';
 import type { Connection, ConnectionIdentity } from '../../realtime/connection.js';
 import type { Hub } from '../../realtime/hub.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
+import type { KeyBundleStore } from './key-relay.js';
 import type { PresenceMember, PresenceStore } from './presence.js';
 import { ROOM_TEXT, type RoomService } from './service.js';
 
@@ -21,6 +22,7 @@ export interface RoomFrameDeps {
   rooms: RoomService;
   presence: PresenceStore;
   channels: RoomChannels;
+  bundles: KeyBundleStore;
   /** The key holder behind a session token, or null. */
   authenticate: (token: string) => Promise<ConnectionIdentity | null>;
   /** The room's unexpired messages (the messages feature). */
@@ -60,6 +62,7 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
     if (!roomId) return;
     connection.roomId = null;
     await presence.leave(roomId, connection.nodeId);
+    await deps.bundles.remove(roomId, connection.nodeId);
     await channels.remove(roomId, connection);
     const memberCount = (await presence.list(roomId)).length;
     await channels.publish(roomId, {
@@ -119,6 +122,8 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
       memberCount: members.length,
       accessToken,
     });
+    // The newcomer learns every current member's public keys and then announces its own.
+    connection.send({ type: 'key_bundles', bundles: await deps.bundles.list(room.id) });
     await channels.publish(
       room.id,
       {

@@ -8,6 +8,7 @@ import type { RoomChannels } from '../../realtime/room-channels.js';
 import type { Message } from '../../../shared/protocol/ws/chat.js';
 import { MemoryAccessGrantStore, type AccessGrantStore } from './access-grants.js';
 import { registerRoomFrames } from './frames.js';
+import { MemoryKeyBundleStore, registerKeyRelay, type KeyBundleStore } from './key-relay.js';
 import { MemoryPresenceStore, type PresenceStore } from './presence.js';
 import { roomRoutes } from './routes.js';
 import { RoomService } from './service.js';
@@ -17,6 +18,7 @@ export { RoomService, DEFAULT_ROOM_NAME, ROOM_TEXT, toRoom } from './service.js'
 export { MemoryPresenceStore, type PresenceStore, type PresenceMember } from './presence.js';
 export { MemoryAccessGrantStore, type AccessGrantStore } from './access-grants.js';
 export { ROOM_ACCESS_HEADER } from './routes.js';
+export { MemoryKeyBundleStore, type KeyBundleStore, type BundleEntry } from './key-relay.js';
 export type { RoomStore, RoomRow } from './store.js';
 
 export interface RoomsFeatureDeps {
@@ -30,6 +32,7 @@ export interface RoomsFeatureDeps {
   purgeMessages: (roomId: string) => Promise<void>;
   presence?: PresenceStore;
   grants?: AccessGrantStore;
+  bundles?: KeyBundleStore;
   roomCreationsPerTenMinutes?: number;
 }
 
@@ -38,6 +41,7 @@ const ACCESS_ATTEMPTS = 10;
 
 export function createRoomsFeature(deps: RoomsFeatureDeps) {
   const presence = deps.presence ?? new MemoryPresenceStore();
+  const bundles = deps.bundles ?? new MemoryKeyBundleStore();
   const service = new RoomService({
     store: createRoomStore(deps.db),
     now: deps.now,
@@ -46,16 +50,19 @@ export function createRoomsFeature(deps: RoomsFeatureDeps) {
     channels: deps.channels,
     purgeMessages: deps.purgeMessages,
     attemptLimiter: new MemoryRateLimiter(ACCESS_ATTEMPTS, 15 * 60_000, deps.now),
+    purgeBundles: (roomId) => bundles.purgeRoom(roomId),
   });
   const frames = registerRoomFrames({
     hub: deps.hub,
     rooms: service,
     presence,
     channels: deps.channels,
+    bundles,
     authenticate: deps.authenticate,
     history: deps.history,
     now: deps.now,
   });
+  registerKeyRelay({ hub: deps.hub, channels: deps.channels, bundles, presence });
   return {
     service,
     presence,

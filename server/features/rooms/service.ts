@@ -53,6 +53,8 @@ export interface RoomServiceDeps {
   purgeMessages: (roomId: string) => Promise<void>;
   /** Access-code attempts per client and room. */
   attemptLimiter: RateLimiter;
+  /** Deletes a room's public key bundles. */
+  purgeBundles: (roomId: string) => Promise<void>;
 }
 
 export class RoomService {
@@ -189,6 +191,7 @@ export class RoomService {
       await this.deps.purgeMessages(row.id);
       await this.deps.grants.purgeRoom(row.id);
       await this.deps.presence.purgeRoom(row.id);
+      await this.deps.purgeBundles(row.id);
       await this.deps.channels.publish(
         row.id,
         { type: 'room_destroyed', roomId: row.id },

@@ -26,6 +26,7 @@ import {
   WebrtcSignalingFrameSchema,
 } from './voice.js';
 import { DmSendMessageFrameSchema, DmThreadDeleteFrameSchema } from './dm.js';
+import { KeyAnnounceFrameSchema, SenderKeyFrameSchema } from './e2ee.js';
 import { GameControlFrameSchema, JoinGameFrameSchema, PaddleMoveFrameSchema } from './pong.js';
 
 /** Schema of each client frame type. */
@@ -35,6 +36,8 @@ export const CLIENT_FRAME_SCHEMAS = {
   typing_start: TypingFrameSchema,
   typing_stop: TypingFrameSchema,
   request_user_list: RequestUserListFrameSchema,
+  key_announce: KeyAnnounceFrameSchema,
+  sender_key: SenderKeyFrameSchema,
   security_alert: SecurityAlertFrameSchema,
   bot_challenge_response: BotChallengeResponseFrameSchema,
   admin_broadcast: AdminBroadcastFrameSchema,

@@ -27,6 +27,11 @@ import {
   UserListFrameSchema,
 } from './admin.js';
 import { ErrorFrameSchema } from './index.js';
+import {
+  KeyAnnouncedFrameSchema,
+  KeyBundlesFrameSchema,
+  SenderKeyDeliveredFrameSchema,
+} from './e2ee.js';
 
 /** The frames the chat client understands. */
 export const ServerFrameSchema = z.discriminatedUnion('type', [
@@ -50,6 +55,9 @@ export const ServerFrameSchema = z.discriminatedUnion('type', [
   MaintenanceModeFrameSchema,
   ServiceRestoredFrameSchema,
   UserListFrameSchema,
+  KeyAnnouncedFrameSchema,
+  KeyBundlesFrameSchema,
+  SenderKeyDeliveredFrameSchema,
   ErrorFrameSchema,
 ]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;

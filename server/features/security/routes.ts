@@ -1,0 +1,80 @@
+/** Key-exchange helpers and certificate info (spec 000 §7). */
+import { randomBytes, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { PBKDF2_ITERATIONS } from '../../../shared/constants.js';
+import { ErrorBodySchema } from '../../../shared/protocol/errors.js';
+import {
+  CertificateInfoSchema,
+  EntropyRequestSchema,
+  EntropyResponseSchema,
+  PfsExchangeRequestSchema,
+  PfsExchangeResponseSchema,
+} from '../../../shared/protocol/http/security.js';
+import type { PfsKeyRing } from './pfs-keys.js';
+
+/** SHA-256 of the certificate's DER bytes, lowercase hex; null without TLS. */
+export function certificateFingerprint(certPath: string | null): string | null {
+  if (!certPath) return null;
+  const certificate = new X509Certificate(readFileSync(certPath));
+  return certificate.fingerprint256.replaceAll(':', '').toLowerCase();
+}
+
+export function securityRoutes(deps: {
+  pfs: PfsKeyRing;
+  certPath: string | null;
+}): FastifyPluginAsync {
+  const fingerprint = certificateFingerprint(deps.certPath);
+  return async (fastify) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+    app.post(
+      '/api/key-exchange/entropy',
+      {
+        schema: {
+          tags: ['security'],
+          summary: 'Server entropy for the browser to mix into its own (never to rely on)',
+          body: EntropyRequestSchema,
+          response: { 200: EntropyResponseSchema },
+        },
+      },
+      (request) => {
+        const wanted =
+          typeof request.body.requestEntropy === 'number' ? request.body.requestEntropy : 32;
+        return {
+          serverEntropy: randomBytes(wanted).toString('hex'),
+          salt: randomBytes(16).toString('hex'),
+          iterations: PBKDF2_ITERATIONS,
+        };
+      },
+    );
+
+    app.post(
+      '/api/pfs/exchange',
+      {
+        schema: {
+          tags: ['security'],
+          summary:
+            'ECDH P-256 with the server key of the current 30-minute period, with key confirmation',
+          body: PfsExchangeRequestSchema,
+          response: { 200: PfsExchangeResponseSchema, 400: ErrorBodySchema },
+        },
+      },
+      (request) => deps.pfs.exchange(request.body.clientPublicKey, request.body.clientKeyId),
+    );
+
+    app.get(
+      '/api/certificate-info',
+      {
+        schema: {
+          tags: ['security'],
+          summary:
+            'SHA-256 fingerprint of the TLS certificate the server presents (null without TLS)',
+          response: { 200: CertificateInfoSchema },
+        },
+      },
+      () => ({ fingerprint, tls: fingerprint !== null }),
+    );
+  };
+}
