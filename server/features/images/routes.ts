@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type {} from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IMAGE_MAX_BYTES } from '../../../shared/constants.js';
@@ -146,7 +146,7 @@ export function imageRoutes(deps: ImageRouteDeps): FastifyPluginAsync {
       (part: 'image' | 'thumbnail') =>
       async (
         request: FastifyRequest<{ Params: { fileId: string } }>,
-        reply: import('fastify').FastifyReply,
+        reply: FastifyReply,
       ) => {
         const stored = await deps.store.get(request.params.fileId, deps.now());
         if (!stored) throw new AppError('IMAGE_GONE', 404, IMAGE_TEXT.destroyed);
