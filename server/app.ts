@@ -26,6 +26,7 @@ import { registerSpa } from './plugins/spa.js';
 import { LocalFanout, type Fanout } from './realtime/fanout.js';
 import { Hub } from './realtime/hub.js';
 import { RoomChannels } from './realtime/room-channels.js';
+import { UserChannels } from './realtime/user-channels.js';
 import { registerRealtime } from './realtime/routes.js';
 
 export interface ServerDeps {
@@ -137,12 +138,14 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
 
   // Features, in a fixed order, then the realtime endpoints and the client.
   const channels = new RoomChannels(fanout);
+  const users = new UserChannels(fanout);
   const features = await composeFeatures({
     app,
     config,
     database,
     hub,
     channels,
+    users,
     verifier,
     now,
     announce: deps.announce ?? ((message) => process.stdout.write(message)),

@@ -21,6 +21,7 @@ import {
 } from './features/auth/index.js';
 import { createAbuseFeature } from './features/abuse/index.js';
 import { createImagesFeature, fileIdOf } from './features/images/index.js';
+import { createDmFeature } from './features/dm/index.js';
 import { createMessagesFeature } from './features/messages/index.js';
 import { createSecurityFeature } from './features/security/index.js';
 import { createRoomsFeature } from './features/rooms/index.js';
@@ -28,6 +29,7 @@ import { systemRoutes } from './features/system/index.js';
 import { MemoryRateLimiter } from './lib/rate-limiter.js';
 import type { Hub } from './realtime/hub.js';
 import type { RoomChannels } from './realtime/room-channels.js';
+import type { UserChannels } from './realtime/user-channels.js';
 
 export interface ComposeDeps {
   app: FastifyInstance;
@@ -35,6 +37,7 @@ export interface ComposeDeps {
   database: Database;
   hub: Hub;
   channels: RoomChannels;
+  users: UserChannels;
   verifier: SignatureVerifier;
   now: () => number;
   announce: (message: string) => void;
@@ -90,6 +93,18 @@ export async function composeFeatures(deps: ComposeDeps) {
     },
   });
 
+  /** A socket's identity from a key session token, or null. */
+  const identityOf = async (token: string) => {
+    const principal = await auth.service.authenticate(token);
+    if (!principal) return null;
+    return {
+      keyId: principal.keyId,
+      username: principal.username,
+      level: principal.permissions.level,
+      capabilities: principal.permissions.capabilities,
+    };
+  };
+
   // Abuse control sees frames before the room and message handlers do.
   createAbuseFeature({
     hub,
@@ -103,16 +118,7 @@ export async function composeFeatures(deps: ComposeDeps) {
     hub,
     channels: deps.channels,
     now,
-    authenticate: async (token) => {
-      const principal = await auth.service.authenticate(token);
-      if (!principal) return null;
-      return {
-        keyId: principal.keyId,
-        username: principal.username,
-        level: principal.permissions.level,
-        capabilities: principal.permissions.capabilities,
-      };
-    },
+    authenticate: identityOf,
     isKeyHolder: async (request) => (await auth.guards.resolve(request))?.kind === 'key',
     history: (roomId) => messages.service.history(roomId),
     purgeMessages: async (roomId) => {
@@ -124,6 +130,14 @@ export async function composeFeatures(deps: ComposeDeps) {
   roomsRef = rooms;
   await rooms.service.ensureDefaultRoom();
   const security = createSecurityFeature({ now, certPath: deps.config.tls?.certPath ?? null });
+  const dm = createDmFeature({
+    db: database.db,
+    hub,
+    users: deps.users,
+    now,
+    requireKey: auth.guards.requireKey,
+    authenticate: identityOf,
+  });
 
   /** The admin behind a token: an admin console session, or a key holder with admin permission. */
   const actorForToken = async (token: string): Promise<string | null> => {
@@ -170,6 +184,7 @@ export async function composeFeatures(deps: ComposeDeps) {
   await app.register(rooms.routes);
   await app.register(images.routes);
   await app.register(security.routes);
+  await app.register(dm.routes);
 
   // Housekeeping: expired messages leave the server every second, due rooms are destroyed, and
   // expired sessions, challenges and admin sessions are swept now and then.
@@ -181,6 +196,7 @@ export async function composeFeatures(deps: ComposeDeps) {
   const timers = [
     setInterval(() => void messages.service.sweep().catch(logFailure('messages')), 1000),
     setInterval(() => void images.store.expire(now()).catch(logFailure('images')), 1000),
+    setInterval(() => void dm.service.sweep().catch(logFailure('direct-messages')), 1000),
     setInterval(() => void rooms.service.destroyDueRooms().catch(logFailure('rooms')), 1000),
     setInterval(() => {
       void auth.service.sweepExpired().catch(logFailure('sessions'));
@@ -198,6 +214,7 @@ export async function composeFeatures(deps: ComposeDeps) {
     messages: messages.service,
     images: images.store,
     pfs: security.pfs,
+    dm: dm.service,
     auth: auth.service,
     admin: admin.credentials,
     audit: admin.audit,

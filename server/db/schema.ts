@@ -62,6 +62,9 @@ export const keys = pgTable('keys', {
   hardwareFingerprint: text('hardware_fingerprint').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  kemPublicKey: bytea('kem_public_key'),
+  x25519PublicKey: bytea('x25519_public_key'),
+  encryptionKeySignature: bytea('encryption_key_signature'),
 });
 
 export const authChallenges = pgTable('auth_challenges', {
@@ -94,5 +97,40 @@ export const auditLog = pgTable('audit_log', {
   detail: jsonb('detail').notNull().default({}),
 });
 
+/** Direct-message threads between two key holders. */
+export const dmThreads = pgTable('dm_threads', {
+  id: uuid('id').primaryKey(),
+  participant1: text('participant1').notNull(),
+  participant2: text('participant2').notNull(),
+  mode: text('mode', { enum: ['e2e', 'server-assisted'] }).notNull(),
+  wrappedKey1: text('wrapped_key1'),
+  wrappedKey2: text('wrapped_key2'),
+  serverKey: bytea('server_key'),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  lastMessageAt: timestamp('last_message_at', { withTimezone: true, mode: 'date' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/** Direct messages: ciphertext only. */
+export const dmMessages = pgTable('dm_messages', {
+  id: uuid('id').primaryKey(),
+  threadId: uuid('thread_id').notNull(),
+  senderKeyId: text('sender_key_id').notNull(),
+  encrypted: text('encrypted').notNull(),
+  iv: text('iv').notNull(),
+  sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
 /** Every table, for Drizzle's relational helpers and the drift test. */
-export const schema = { rooms, settings, keys, authChallenges, sessions, adminSessions, auditLog };
+export const schema = {
+  rooms,
+  settings,
+  keys,
+  authChallenges,
+  sessions,
+  adminSessions,
+  auditLog,
+  dmThreads,
+  dmMessages,
+};

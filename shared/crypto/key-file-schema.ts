@@ -38,6 +38,7 @@ import {
 import { KeyIdSchema, UserIdSchema } from '../ids.js';
 import { TEXT } from '../protocol/errors.js';
 import { isByteValue } from './bytes.js';
+import { EncryptionPrivateKeySchema, EncryptionPublicKeySchema } from './dm/encryption-keys.js';
 import { FINGERPRINT_PATTERN } from './fingerprint.js';
 import { type KeyFileErrorCode } from './key-file-error.js';
 
@@ -96,6 +97,11 @@ export const KeyFileSchema = z.strictObject({
   fingerprint: z.string().regex(FINGERPRINT_PATTERN),
   hardwareFingerprint: z.string().regex(FINGERPRINT_PATTERN),
   selfSignature: bytesOfLength(ML_DSA_65_SIGNATURE_BYTES),
+  /** Direct-message encryption key (hybrid ML-KEM-768 + X25519); absent in older key files. */
+  encryptionPublicKey: EncryptionPublicKeySchema.optional(),
+  encryptionPrivateKey: EncryptionPrivateKeySchema.optional(),
+  /** ML-DSA-65 signature binding the encryption key to this identity (shared/crypto/dm). */
+  encryptionKeySignature: bytesOfLength(ML_DSA_65_SIGNATURE_BYTES).optional(),
   timestamp: IsoDateTimeSchema,
 });
 export type KeyFile = z.infer<typeof KeyFileSchema>;
@@ -106,6 +112,7 @@ export type KeyFile = z.infer<typeof KeyFileSchema>;
  */
 export const KeyPublicPartSchema = KeyFileSchema.omit({
   dilithiumPrivateKey: true,
+  encryptionPrivateKey: true,
   ecdsaPrivateKey: true,
 });
 export type KeyPublicPart = z.infer<typeof KeyPublicPartSchema>;
@@ -121,7 +128,12 @@ export function capabilitiesForLevel(level: KeyPermissionLevel): KeyCapability[]
 
 /** `keyFile` without its private keys (a new object; the argument is not changed). */
 export function publicPart(keyFile: KeyFile): KeyPublicPart {
-  const { dilithiumPrivateKey: _dilithium, ecdsaPrivateKey: _ecdsa, ...rest } = keyFile;
+  const {
+    dilithiumPrivateKey: _dilithium,
+    ecdsaPrivateKey: _ecdsa,
+    encryptionPrivateKey: _encryption,
+    ...rest
+  } = keyFile;
   return rest;
 }
 

@@ -14,6 +14,12 @@ import { DEFAULT_KEY_VALIDITY_DAYS } from '../constants.js';
 import { randomBytes } from '../ids.js';
 import { TEXT } from '../protocol/errors.js';
 import {
+  encryptionKeySignedMessage,
+  encryptionKeysMatch,
+  generateEncryptionKeyPair,
+  verifyEncryptionKey,
+} from './dm/encryption-keys.js';
+import {
   bytesToNumbers,
   constantTimeEqual,
   isByteValue,
@@ -142,11 +148,20 @@ export async function createKeyFile(options: CreateKeyFileOptions): Promise<KeyF
   const selfSignature = signMlDsa(keyFileSignedMessage(unsigned), dilithium.secretKey, {
     extraEntropy: random(32),
   });
+  const encryption = generateEncryptionKeyPair(random);
+  const encryptionKeySignature = signMlDsa(
+    encryptionKeySignedMessage(unsigned.keyId, encryption.publicKey),
+    dilithium.secretKey,
+    { extraEntropy: random(32) },
+  );
   return {
     ...unsigned,
     dilithiumPrivateKey: bytesToNumbers(dilithium.secretKey),
     ecdsaPrivateKey: bytesToNumbers(ecdsa.privateKey),
     selfSignature: bytesToNumbers(selfSignature),
+    encryptionPublicKey: encryption.publicKey,
+    encryptionPrivateKey: encryption.privateKey,
+    encryptionKeySignature: bytesToNumbers(encryptionKeySignature),
   };
 }
 
@@ -157,7 +172,8 @@ export type KeyIntegrityFailure =
   | 'ecdsa-public-key'
   | 'self-signature'
   | 'dilithium-private-key'
-  | 'ecdsa-private-key';
+  | 'ecdsa-private-key'
+  | 'encryption-key';
 
 /** Result of {@link verifyKeyFileIntegrity}; `error` is the spec's text for every failure. */
 export type KeyIntegrityResult =
@@ -189,6 +205,29 @@ async function findIntegrityFailure(keyFile: KeyFile): Promise<KeyIntegrityFailu
   const selfSignature = numbersToBytes(keyFile.selfSignature);
   if (!verifyMlDsa(selfSignature, keyFileSignedMessage(keyFile), dilithiumPublicKey)) {
     return 'self-signature';
+  }
+  if (keyFile.encryptionPublicKey !== undefined || keyFile.encryptionKeySignature !== undefined) {
+    if (keyFile.encryptionPublicKey === undefined || keyFile.encryptionKeySignature === undefined)
+      return 'encryption-key';
+    const signature = numbersToBytes(keyFile.encryptionKeySignature);
+    if (
+      !verifyEncryptionKey(
+        keyFile.keyId,
+        keyFile.encryptionPublicKey,
+        signature,
+        dilithiumPublicKey,
+      )
+    ) {
+      return 'encryption-key';
+    }
+    if (
+      keyFile.encryptionPrivateKey !== undefined &&
+      !encryptionKeysMatch(keyFile.encryptionPublicKey, keyFile.encryptionPrivateKey)
+    ) {
+      return 'encryption-key';
+    }
+  } else if (keyFile.encryptionPrivateKey !== undefined) {
+    return 'encryption-key';
   }
   if (keyFile.dilithiumPrivateKey !== undefined) {
     const secretKey = numbersToBytes(keyFile.dilithiumPrivateKey);

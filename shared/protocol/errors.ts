@@ -109,6 +109,30 @@ export const TEXT = {
   retrying: 'RETRYING...',
   copied: 'Copied!',
   copyFailed: 'Copy Failed',
+  // Administration: admin password, emergency panel and console (spec 001 §2, §5, §8).
+  adminPasswordRequired: 'Password required',
+  adminAuthenticationFailed: 'Authentication failed',
+  adminAuthenticationError: 'Authentication error occurred',
+  shutdownReasonRequired: 'Please provide a reason for the emergency shutdown.',
+  /** Shown as `Emergency shutdown failed: {message}` (spec 001 §8). */
+  emergencyShutdownFailed: 'Emergency shutdown failed',
+  /** Shown as `Service restore failed: {message}` ("restore likewise", spec 001 §8). */
+  serviceRestoreFailed: 'Service restore failed',
+  serviceRestored: 'SERVICE RESTORED',
+  adminAccess: 'ADMIN ACCESS',
+  // Admin panel key management (spec 001 §5, §8).
+  keyRevokedTitle: 'Key Revoked',
+  revocationFailedTitle: 'Revocation Failed',
+  revocationFailed: 'Could not revoke the key',
+  keyRegistrationWarningTitle: 'Warning',
+  keyGeneratedNotRegistered: 'Key generated but not registered with server',
+  generationFailedTitle: 'Generation Failed',
+  torControlDisabled: 'Tor control is not enabled on this server',
+  // Bot-check dialog (spec 000 §2, §4, §5; spec 001 §2, §8).
+  securityVerification: 'Security Verification',
+  verificationSuccessful: 'Verification Successful',
+  /** The server's `error` frame while a challenge is unanswered (server/features/abuse). */
+  verificationPending: 'Complete the security verification first',
 } as const;
 
 /** Texts of WebSocket `error` frames. */

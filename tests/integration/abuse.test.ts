@@ -42,7 +42,7 @@ describe('abuse control', () => {
     const { member } = await setup();
     const bot = await member('Unit31');
     const bystander = await member('Unit32');
-    for (let i = 0; i < 14; i += 1) bot.send(text(`burst ${i}`));
+    for (let i = 0; i < 34; i += 1) bot.send(text(`burst ${i}`));
     const challenge = await bot.nextOfType('bot_challenge');
     expect(challenge).toMatchObject({
       challenge: expect.stringMatching(/^What is \d+ [+×] \d+\?$/),
@@ -110,7 +110,7 @@ describe('abuse control', () => {
   it('disconnects and bans after three wrong answers', async () => {
     const { server, member } = await setup();
     const bot = await member('Shadow36');
-    for (let i = 0; i < 14; i += 1) bot.send(text(`spam ${i}`));
+    for (let i = 0; i < 36; i += 1) bot.send(text(`spam ${i}`));
     const challenge = await bot.nextOfType('bot_challenge');
     const closed = bot.waitForClose();
     for (let i = 0; i < 3; i += 1)

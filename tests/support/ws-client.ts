@@ -57,7 +57,13 @@ export class TestSocket {
       return Promise.resolve(seen);
     }
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('Timed out waiting for a frame')), timeoutMs);
+      const timer = setTimeout(() => {
+        const seen = this.frames
+          .slice(-5)
+          .map((frame) => frame.type)
+          .join(', ');
+        reject(new Error(`Timed out waiting for a frame; last unclaimed: ${seen || 'none'}`));
+      }, timeoutMs);
       this.waiters.push({
         predicate: match,
         resolve: (frame) => {

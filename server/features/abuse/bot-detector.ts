@@ -1,7 +1,8 @@
 /**
  * Spots bot-like behaviour on one connection (spec 000 §4 "Bot challenge"). Thresholds sit above
  * ordinary use: ten messages a second from one member never trips them (docs/decisions.md).
- * - a burst: more than 12 messages within one second;
+ * - a burst: more than 32 messages within three seconds (ten a second plus jitter stays below it,
+ *   and the wide window means a server stall bunching traffic together is not mistaken for one);
  * - repetition: the same message body four times within a minute (identical ciphertext means a
  *   replayed frame, since every honest encryption uses a fresh IV);
  * - a join flood: more than 6 joins within 30 seconds.
@@ -9,8 +10,8 @@
 import { createHash } from 'node:crypto';
 
 export const BOT_LIMITS = {
-  burstMessages: 12,
-  burstWindowMs: 1000,
+  burstMessages: 32,
+  burstWindowMs: 3000,
   repeatCount: 4,
   repeatWindowMs: 60_000,
   joinCount: 6,

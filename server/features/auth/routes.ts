@@ -45,7 +45,7 @@ export function actorName(principal: Principal | null): string {
     : 'admin-session';
 }
 
-const PRIVATE_FIELDS = ['dilithiumPrivateKey', 'ecdsaPrivateKey'] as const;
+const PRIVATE_FIELDS = ['dilithiumPrivateKey', 'ecdsaPrivateKey', 'encryptionPrivateKey'] as const;
 
 /** Reads the key object from a JSON body or a multipart `keyFile` field. */
 async function readKeyBody(request: FastifyRequest): Promise<unknown> {

@@ -90,6 +90,13 @@ export async function registerPublicKey(
     expiresAt: expires ? new Date(expires) : null,
     selfSignature: numbersToBytes(key.selfSignature),
     hardwareFingerprint: key.hardwareFingerprint,
+    kemPublicKey: key.encryptionPublicKey ? numbersToBytes(key.encryptionPublicKey.kem) : null,
+    x25519PublicKey: key.encryptionPublicKey
+      ? numbersToBytes(key.encryptionPublicKey.x25519)
+      : null,
+    encryptionKeySignature: key.encryptionKeySignature
+      ? numbersToBytes(key.encryptionKeySignature)
+      : null,
   });
   if (!inserted) throw new AppError('KEY_EXISTS', 409, TEXT.keyAlreadyRegistered);
   return { keyId: key.keyId, username: key.username, level };

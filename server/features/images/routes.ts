@@ -144,10 +144,7 @@ export function imageRoutes(deps: ImageRouteDeps): FastifyPluginAsync {
 
     const serve =
       (part: 'image' | 'thumbnail') =>
-      async (
-        request: FastifyRequest<{ Params: { fileId: string } }>,
-        reply: FastifyReply,
-      ) => {
+      async (request: FastifyRequest<{ Params: { fileId: string } }>, reply: FastifyReply) => {
         const stored = await deps.store.get(request.params.fileId, deps.now());
         if (!stored) throw new AppError('IMAGE_GONE', 404, IMAGE_TEXT.destroyed);
         if (!(await deps.isMember(request, stored.roomId)))

@@ -25,7 +25,11 @@ import {
   WebrtcDirectFrameSchema,
   WebrtcSignalingFrameSchema,
 } from './voice.js';
-import { DmSendMessageFrameSchema, DmThreadDeleteFrameSchema } from './dm.js';
+import {
+  DmSendMessageFrameSchema,
+  DmThreadDeleteFrameSchema,
+  SessionAuthFrameSchema,
+} from './dm.js';
 import { KeyAnnounceFrameSchema, SenderKeyFrameSchema } from './e2ee.js';
 import { GameControlFrameSchema, JoinGameFrameSchema, PaddleMoveFrameSchema } from './pong.js';
 
@@ -53,6 +57,7 @@ export const CLIENT_FRAME_SCHEMAS = {
   encryption_status: EncryptionStatusFrameSchema,
   voice_call_start: VoiceCallFrameSchema,
   voice_call_end: VoiceCallFrameSchema,
+  session_auth: SessionAuthFrameSchema,
   dm_send_message: DmSendMessageFrameSchema,
   dm_thread_delete: DmThreadDeleteFrameSchema,
   join_game: JoinGameFrameSchema,

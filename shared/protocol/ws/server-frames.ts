@@ -28,6 +28,11 @@ import {
 } from './admin.js';
 import { ErrorFrameSchema } from './index.js';
 import {
+  DmMessageReceivedFrameSchema,
+  DmThreadDeletedFrameSchema,
+  SessionAuthenticatedFrameSchema,
+} from './dm.js';
+import {
   KeyAnnouncedFrameSchema,
   KeyBundlesFrameSchema,
   SenderKeyDeliveredFrameSchema,
@@ -58,6 +63,9 @@ export const ServerFrameSchema = z.discriminatedUnion('type', [
   KeyAnnouncedFrameSchema,
   KeyBundlesFrameSchema,
   SenderKeyDeliveredFrameSchema,
+  SessionAuthenticatedFrameSchema,
+  DmMessageReceivedFrameSchema,
+  DmThreadDeletedFrameSchema,
   ErrorFrameSchema,
 ]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;
