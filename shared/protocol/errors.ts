@@ -133,6 +133,32 @@ export const TEXT = {
   verificationSuccessful: 'Verification Successful',
   /** The server's `error` frame while a challenge is unanswered (server/features/abuse). */
   verificationPending: 'Complete the security verification first',
+  // Direct messages (spec 001 §2, §4, §5, §8).
+  errorTitle: 'Error',
+  dmNoConversations: 'No conversations yet',
+  dmNoMessages: 'No messages yet',
+  dmFetchThreadsFailed: 'Failed to fetch threads',
+  dmFetchMessagesFailed: 'Failed to fetch messages',
+  dmFetchUsersFailed: 'Failed to fetch users',
+  dmCreateThreadFailed: 'Failed to create conversation thread',
+  dmSendFailed: 'Failed to send message',
+  dmSendFailedRetry: 'Failed to send message. Please try again.',
+  dmDeleteFailedRetry: 'Failed to delete conversation. Please try again.',
+  dmAutoDeleteFailed: 'Failed to delete expired conversation',
+  dmThreadDeletedTitle: 'Thread Deleted',
+  dmThreadDestroyed: 'Conversation has been permanently destroyed.',
+  dmThreadDeletedByOther: 'This conversation has been deleted by the other party.',
+  dmRecipientFound: 'Verified secure ID found',
+  dmRecipientNotFound: 'Secure ID not found or invalid',
+  dmRecipientIsSelf: 'You cannot start a conversation with yourself',
+  /** The recipient's encryption key does not verify against its identity key: refuse to wrap. */
+  dmRecipientKeyUnverified:
+    "The recipient's encryption key failed its signature check. Conversation refused.",
+  dmDecryptionError: '[DM-DECRYPTION-ERROR]',
+  dmCopiedTitle: 'Copied',
+  dmSecureIdCopied: 'Secure ID copied to clipboard',
+  copyFailedDescription: 'Could not copy to clipboard',
+  dmWrongKeyFile: 'This key file belongs to another identity than the one signed in',
 } as const;
 
 /** Texts of WebSocket `error` frames. */

@@ -75,7 +75,7 @@ describe('foundation in the browser', () => {
     expect(await chat.callsign().textContent()).toBe(first);
 
     await chat.regenerateCallsign();
-    await bob.page.getByText('IDENTITY_REGENERATED').waitFor();
+    await bob.page.getByText('IDENTITY_REGENERATED', { exact: true }).waitFor();
     // The page reloads 1.5 s later with the new callsign.
     await bob.page.waitForEvent('load');
     await chat.waitUntilLoaded();

@@ -1,90 +1,188 @@
 /**
  * The chat room screen (spec 000 §2 "Chat room screen"): header, control row, channel list
- * (hidden under 768 px), the conversation area and the AUTH_STATUS footer line.
+ * (hidden under 768 px, where a selector replaces it), the live conversation, the operatives
+ * list (a drawer on narrow screens), the dialogs and the AUTH_STATUS footer line. The live chat
+ * itself is useChatRoom; this component composes and routes user intent.
  */
-import { useEffect, useState } from 'react';
-import { Link, useParams } from 'wouter';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useLocation, useParams } from 'wouter';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { roomLabel } from '../../../shared/protocol/http/rooms.js';
-import { ThemeSelector } from '../themes/ThemeSelector.js';
-import { useCallsign } from '../identity/use-callsign.js';
+import { type Room } from '../../../shared/protocol/http/rooms.js';
+import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAuth } from '../auth/use-auth.js';
+import { useCallsign } from '../identity/use-callsign.js';
+import { resolveChatCommand } from '../messages/chat-commands.js';
+import { createMessageCipher } from '../messages/create-message-cipher.js';
+import { MessageInput } from '../messages/MessageInput.js';
+import { MessageList } from '../messages/MessageList.js';
+import { PlaintextWarning } from '../messages/PlaintextWarning.js';
+import { TypingIndicator } from '../messages/TypingIndicator.js';
+import { useTypingSignal } from '../messages/use-typing-signal.js';
+import { describeThemeDebug } from '../themes/theme-debug.js';
+import { AccessTerminal } from './AccessTerminal.js';
+import { roomKeys } from './api.js';
 import { AuthStatusLine } from './AuthStatusLine.js';
+import { ChatDialogs, type ChatDialog } from './ChatDialogs.js';
 import { ChannelList } from './ChannelList.js';
-import { MoreOptionsMenu } from './MoreOptionsMenu.js';
+import { ChatControls } from './ChatControls.js';
+import { ChatHeader } from './ChatHeader.js';
+import { ConnectionBanner } from './ConnectionBanner.js';
+import { CountdownBanner } from './CountdownBanner.js';
+import { InviteLinkPanel } from './InviteLinkPanel.js';
+import { OperativesDrawer } from './OperativesDrawer.js';
+import { useAdminCommand } from './use-admin-command.js';
+import { useChatRoom, type ChatRoom } from './use-chat-room.js';
 import { useRoomLookup } from './use-room-lookup.js';
+import { useSessionTimer } from './use-session-timer.js';
+import { useUnreadTitle } from './use-unread-title.js';
+
+/** The placeholder of the disabled input: why nothing can be sent right now. */
+function inputBlockedText(chat: ChatRoom, room: Room | null): string {
+  if (chat.status === 'disconnected') return 'CONNECTION_LOST: reconnect to send';
+  if (chat.status === 'connecting') return 'ESTABLISHING_LINK...';
+  if (chat.isAccessRequired) return 'ACCESS CODE REQUIRED';
+  if (chat.isJoinRefused) return 'ACCESS REFUSED';
+  return room ? 'JOINING CHANNEL...' : TEXT.loading;
+}
+
+/**
+ * Top-secret rooms show the invite-link panel "for a flagged user" (spec 000 §2; the exact
+ * condition is not shown). We flag key holders: they are authenticated, may enter every room
+ * without its code, and so are the ones able to vouch for an invitee. Anonymous visitors who
+ * only know the code do not get to hand out links.
+ */
+function showsInviteLink(room: Room, isKeyHolder: boolean): boolean {
+  return room.securityLevel === 'top_secret' && room.isPrivate && isKeyHolder;
+}
 
 export function ChatRoomPage() {
   const { secureId = '' } = useParams<{ secureId: string }>();
-  const { data: room } = useRoomLookup(secureId);
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const { data, isError: isLookupFailed } = useRoomLookup(secureId);
+  const room = data ?? null;
   const { callsign, regenerate } = useCallsign();
-  const { user, logout } = useAuth();
+  const { user, sessionToken, logout } = useAuth();
+  const isKeyHolder = user !== null && sessionToken !== null;
+  const [cipher] = useState(createMessageCipher);
+  const { notifyUnread } = useUnreadTitle(room ? `#${room.name} · SecureChannel` : 'SecureChannel');
+  const chat = useChatRoom({
+    room,
+    username: user?.username ?? callsign,
+    sessionToken: isKeyHolder ? sessionToken : null,
+    cipher,
+    onMessageFromOthers: notifyUnread,
+  });
+  const sessionSeconds = useSessionTimer(chat.status === 'connected');
+  const typingSignal = useTypingSignal(chat.sendTyping, chat.isJoined);
+  const onAdminCommand = useAdminCommand(chat.addLocalLine);
+
   const [isChannelListOpen, setChannelListOpen] = useState(true);
+  const [isOperativesOpen, setOperativesOpen] = useState(false);
+  const [isHeaderCollapsed, setHeaderCollapsed] = useState(false);
+  const [dialog, setDialog] = useState<ChatDialog | null>(null);
 
-  useEffect(() => {
-    document.title = room ? `#${room.name} · SecureChannel` : 'SecureChannel';
-  }, [room]);
+  // A switch is under way when the lines on screen belong to another room than the one asked for.
+  const isSwitching =
+    chat.linesRoomId !== null &&
+    chat.linesRoomId !== (room?.id ?? null) &&
+    chat.status === 'connected' &&
+    !isLookupFailed &&
+    !chat.isAccessRequired &&
+    !chat.isJoinRefused;
 
-  const controlClass =
-    'rounded border border-border px-2 py-1 text-[11px] tracking-widest text-primary hover:bg-primary/10 aria-pressed:bg-primary/20';
+  const submit = async (text: string, isStealthMode: boolean): Promise<boolean> => {
+    const trimmed = text.trim();
+    if (trimmed === '') return false;
+    const command = resolveChatCommand(trimmed, {
+      isKeyHolder,
+      isAdmin: user?.permissions.level === 'admin',
+    });
+    if (command) {
+      typingSignal.onSent();
+      if (command.kind === 'local') chat.addLocalLine(command.text, command.level);
+      else if (command.kind === 'debug-theme') chat.addLocalLine(describeThemeDebug());
+      else if (command.kind === 'navigate') navigate(command.to);
+      else onAdminCommand();
+      return true;
+    }
+    const isSent = await chat.sendMessage(trimmed, isStealthMode);
+    if (isSent) typingSignal.onSent();
+    return isSent;
+  };
+
+  const cancelAccess = () => {
+    if (window.history.length > 1) window.history.back();
+    else navigate('/', { replace: true });
+  };
+
+  const toggleOperatives = () => setOperativesOpen((open) => !open);
+  const toggleHeader = () => setHeaderCollapsed((collapsed) => !collapsed);
 
   return (
-    <div className="flex h-screen flex-col bg-background text-fg">
-      <header className="flex items-center gap-3 border-b border-border bg-surface px-3 py-2">
-        <div className="min-w-0 flex-1">
-          <h1
-            className="truncate text-sm font-bold tracking-widest text-primary"
-            data-testid="room-name"
-          >
-            {room ? room.name.toUpperCase() : TEXT.loading}
-          </h1>
-          {room && (
-            <p className="text-[11px] tracking-wider text-muted" data-testid="room-label">
-              {roomLabel(room)} CHANNEL
-            </p>
-          )}
-        </div>
-        {user && (
-          <Link
-            href="/direct-messages"
-            className="rounded border border-border px-2 py-1 text-[11px] tracking-widest text-primary hover:bg-primary/10"
-            data-testid="direct-messages-button"
-          >
-            DIRECT MESSAGES
-          </Link>
-        )}
-        <ThemeSelector variant="compact" />
-        <MoreOptionsMenu
-          forgetKey={user ? { username: user.username, onSelect: () => void logout() } : null}
-        />
-      </header>
-
-      <div
-        className="flex items-center gap-2 border-b border-border px-3 py-1.5"
-        role="toolbar"
-        aria-label="Channel controls"
-      >
-        <button
-          type="button"
-          className={controlClass}
-          aria-pressed={isChannelListOpen}
-          onClick={() => setChannelListOpen((open) => !open)}
-          data-testid="toggle-channels"
-        >
-          CHANNELS
-        </button>
-      </div>
+    <div className="flex h-dvh flex-col bg-background text-fg">
+      <ChatHeader
+        room={room}
+        status={chat.status}
+        memberCount={chat.memberCount}
+        sessionSeconds={sessionSeconds}
+        isCollapsed={isHeaderCollapsed}
+        onToggleCollapsed={toggleHeader}
+        isOperativesOpen={isOperativesOpen}
+        onToggleOperatives={toggleOperatives}
+        isKeyHolder={isKeyHolder}
+        isEndToEnd={cipher.isEndToEnd}
+        onNetworkMonitor={() => setDialog('network')}
+        onSecurityProtocols={() => setDialog('security')}
+        forgetKey={user ? { username: user.username, onSelect: () => void logout() } : null}
+      />
+      {room?.destructionAt ? (
+        <CountdownBanner key={room.destructionAt} destructionAt={room.destructionAt} />
+      ) : null}
+      {chat.status === 'disconnected' ? <ConnectionBanner onReconnect={chat.reconnect} /> : null}
+      <ChatControls
+        room={room}
+        isChannelListOpen={isChannelListOpen}
+        onToggleChannelList={() => setChannelListOpen((open) => !open)}
+        isOperativesOpen={isOperativesOpen}
+        onToggleOperatives={toggleOperatives}
+        onCreate={() => setDialog('create')}
+        onAudio={() => setDialog('audio')}
+        onTimer={() => setDialog('timer')}
+      />
 
       <div className="flex min-h-0 flex-1">
-        {isChannelListOpen && (
+        {isChannelListOpen ? (
           <aside className="hidden w-64 shrink-0 border-r border-border bg-surface md:block">
             <ChannelList currentSecureId={secureId} />
           </aside>
-        )}
+        ) : null}
         <main
           className="flex min-w-0 flex-1 flex-col"
           aria-label="Conversation"
           data-testid="conversation"
+        >
+          {room && showsInviteLink(room, isKeyHolder) ? <InviteLinkPanel room={room} /> : null}
+          <MessageList
+            lines={chat.lines}
+            now={chat.now}
+            emptyText="NO ACTIVE TRANSMISSIONS · messages self-destruct shortly after they are sent"
+          />
+          <TypingIndicator usernames={chat.typing.map((user) => user.username)} />
+          {cipher.isEndToEnd ? null : <PlaintextWarning />}
+          <MessageInput
+            isDisabled={!chat.isJoined}
+            disabledText={inputBlockedText(chat, room)}
+            onSubmit={submit}
+            onTextChange={typingSignal.onInput}
+          />
+        </main>
+        <OperativesDrawer
+          isOpen={isOperativesOpen}
+          onClose={() => setOperativesOpen(false)}
+          users={chat.users}
+          currentNodeId={chat.nodeId}
         />
       </div>
 
@@ -93,6 +191,20 @@ export function ChatRoomPage() {
         securityLevel={user?.permissions.level ?? null}
         onRegenerate={user ? null : regenerate}
       />
+
+      <ChatDialogs
+        dialog={dialog}
+        onClose={() => setDialog(null)}
+        room={room}
+        onCreated={(created) => {
+          void queryClient.invalidateQueries({ queryKey: roomKeys.all });
+          navigate(`/chat/${created.secureId}`);
+        }}
+      />
+      {room && chat.isAccessRequired ? (
+        <AccessTerminal room={room} onGranted={chat.grantAccess} onCancel={cancelAccess} />
+      ) : null}
+      <LoadingOverlay isLoading={isSwitching} message={TEXT.switchingChannel} />
     </div>
   );
 }

@@ -1,0 +1,78 @@
+/**
+ * One chat message (spec 000 §4 "Message display"): time, sender, the body as the cipher shows it,
+ * a red PLAINTEXT tag when it travelled unencrypted, and the per-message countdown: red at
+ * MESSAGE_WARNING_SECONDS or less, SELF_DESTRUCT_ACTIVE and fading at MESSAGE_CRITICAL_SECONDS.
+ */
+import { MESSAGE_CRITICAL_SECONDS, MESSAGE_WARNING_SECONDS } from '../../../shared/constants.js';
+import { secondsLeft, type MessageLine } from './chat-line.js';
+import { StealthText } from './StealthText.js';
+
+function clockTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '--:--:--' : date.toLocaleTimeString([], { hour12: false });
+}
+
+function MessageBody({ line }: { line: MessageLine }) {
+  const { display, message } = line;
+  if (display.state === 'decrypting') {
+    return <span className="text-muted">DECRYPTING...</span>;
+  }
+  if (display.state === 'error') {
+    return <span className="text-danger">{display.text}</span>;
+  }
+  if (message.isStealthMode) return <StealthText text={display.text} />;
+  return <span className="whitespace-pre-wrap">{display.text}</span>;
+}
+
+export function MessageRow({ line, now }: { line: MessageLine; now: number }) {
+  const { message } = line;
+  const timeLeft = secondsLeft(line, now);
+  const isWarning = timeLeft <= MESSAGE_WARNING_SECONDS;
+  const isCritical = timeLeft <= MESSAGE_CRITICAL_SECONDS;
+  const isPlaintext = line.display.state === 'plaintext';
+
+  return (
+    <li
+      data-testid="chat-message"
+      data-message-id={line.id}
+      className={`group border-l-2 px-3 py-1.5 transition-opacity duration-1000 ${
+        line.isOwn ? 'border-secondary/70 bg-secondary/5' : 'border-primary/40'
+      } ${isCritical ? 'opacity-50' : 'opacity-100'}`}
+    >
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-[11px] tracking-wider">
+        <time dateTime={message.createdAt} className="text-muted tabular-nums">
+          [{clockTime(message.createdAt)}]
+        </time>
+        <span
+          data-testid="message-sender"
+          className={`font-bold ${line.isOwn ? 'text-secondary' : 'text-primary'}`}
+        >
+          {message.senderUsername}
+        </span>
+        {line.isOwn ? <span className="text-muted">(you)</span> : null}
+        {isPlaintext ? (
+          <span
+            data-testid="plaintext-tag"
+            className="border border-danger px-1 text-[10px] font-bold text-danger"
+          >
+            PLAINTEXT — NOT ENCRYPTED
+          </span>
+        ) : null}
+        {message.isStealthMode ? (
+          <span className="border border-border px-1 text-[10px] text-muted">STEALTH</span>
+        ) : null}
+        <span
+          aria-hidden="true"
+          data-testid="message-countdown"
+          className={`ml-auto tabular-nums ${isWarning ? 'font-bold text-danger' : 'text-muted'}`}
+        >
+          {isCritical ? 'SELF_DESTRUCT_ACTIVE ' : ''}
+          {timeLeft}s
+        </span>
+      </div>
+      <div data-testid="message-text" className="mt-0.5 text-sm break-words text-fg">
+        <MessageBody line={line} />
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,24 @@
+/** A system line: joins and leaves, server notices and answers to chat commands. */
+import { type SystemLevel, type SystemLine } from './chat-line.js';
+
+const LEVEL_CLASS: Record<SystemLevel, string> = {
+  info: 'text-muted',
+  warning: 'text-warning',
+  critical: 'font-bold text-danger',
+};
+
+export function SystemRow({ line }: { line: SystemLine }) {
+  return (
+    <li
+      data-testid="system-message"
+      data-source={line.source}
+      className={`px-3 py-1 text-xs tracking-wide ${LEVEL_CLASS[line.level]}`}
+    >
+      <span aria-hidden="true" className="text-accent">
+        {'>> '}
+      </span>
+      <span className="sr-only">System: </span>
+      <span className="break-words whitespace-pre-wrap">{line.text}</span>
+    </li>
+  );
+}

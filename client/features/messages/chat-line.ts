@@ -1,0 +1,39 @@
+/**
+ * What the message list shows: relayed messages and system lines, each with the moment it leaves
+ * the screen on this browser's clock (spec 000 §4 "Message display": the client ticks every 1 s
+ * and drops a line when its time is up).
+ */
+import { type Message } from '../../../shared/protocol/ws/chat.js';
+import { type DecryptedMessage } from './message-cipher.js';
+
+export type SystemLevel = 'info' | 'warning' | 'critical';
+
+export interface MessageLine {
+  kind: 'message';
+  id: string;
+  message: Message;
+  display: DecryptedMessage;
+  /** Sent by this browser's connection. */
+  isOwn: boolean;
+  /** For ordering, on this browser's clock. */
+  createdAtMs: number;
+  expiresAtMs: number;
+}
+
+export interface SystemLine {
+  kind: 'system';
+  id: string;
+  text: string;
+  level: SystemLevel;
+  /** `server` lines came over the socket; `local` ones answer a chat command on this screen. */
+  source: 'server' | 'local';
+  createdAtMs: number;
+  expiresAtMs: number;
+}
+
+export type ChatLine = MessageLine | SystemLine;
+
+/** Whole seconds left, rounded up, never below 0: the `timeLeft` of spec 000 §3. */
+export function secondsLeft(line: Pick<ChatLine, 'expiresAtMs'>, now: number): number {
+  return Math.max(0, Math.ceil((line.expiresAtMs - now) / 1000));
+}

@@ -1,0 +1,36 @@
+/** The channel selector for narrow screens, where the channel list panel is hidden (spec 000 §2). */
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { useLocation } from 'wouter';
+import { roomLabel, type Room } from '../../../shared/protocol/http/rooms.js';
+import { fetchRooms, roomKeys } from './api.js';
+
+export function ChannelSelect({ room }: { room: Room | null }) {
+  const id = useId();
+  const [, navigate] = useLocation();
+  const { data: rooms = [] } = useQuery({ queryKey: roomKeys.all, queryFn: fetchRooms });
+  // The current room is listed even when the list does not (yet) hold it.
+  const options = room && !rooms.some((item) => item.id === room.id) ? [room, ...rooms] : rooms;
+
+  return (
+    <div className="flex min-w-0 basis-full items-center gap-2 md:hidden">
+      <label htmlFor={id} className="shrink-0 text-[11px] tracking-widest text-muted">
+        CHANNEL
+      </label>
+      <select
+        id={id}
+        data-testid="channel-select"
+        value={room?.secureId ?? ''}
+        onChange={(event) => navigate(`/chat/${event.currentTarget.value}`)}
+        className="min-w-0 flex-1 border border-border bg-background px-1 py-1 text-xs text-fg"
+      >
+        {room === null ? <option value="">LOADING...</option> : null}
+        {options.map((item) => (
+          <option key={item.id} value={item.secureId}>
+            #{item.name} ({roomLabel(item)})
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

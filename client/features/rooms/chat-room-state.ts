@@ -1,0 +1,233 @@
+/**
+ * The chat room's state as a pure reducer over parsed server frames (spec 000 §7) and local
+ * events, so every rule is testable without a socket or React. Side effects (sounds, toasts,
+ * navigation, decryption) stay in use-chat-room.ts.
+ *
+ * Times: a message's expiry is carried over to this browser's clock. A new message's lifetime is
+ * measured from the moment it arrives (expiresAt − createdAt, both the server's); history uses the
+ * clock offset seen on the last new message, so a skewed client clock neither drops messages at
+ * once nor keeps them too long.
+ */
+import { SYSTEM_MESSAGE_DISPLAY_SECONDS } from '../../../shared/constants.js';
+import { type Message, type RoomUser } from '../../../shared/protocol/ws/chat.js';
+import { type ServerFrameOf } from '../../lib/realtime/chat-socket.js';
+import { type ChatLine, type MessageLine, type SystemLevel } from '../messages/chat-line.js';
+import { PENDING_DISPLAY, type DecryptedMessage } from '../messages/message-cipher.js';
+
+/** Lines kept at most; messages expire long before a real room reaches this. */
+export const MAX_CHAT_LINES = 500;
+
+export interface TypingUser {
+  nodeId: string;
+  username: string;
+}
+
+export interface ChatRoomState {
+  /** The room this connection has joined; null before room_joined and after a disconnect. */
+  joinedRoomId: string | null;
+  /** The room the lines belong to (they stay on screen while disconnected). */
+  linesRoomId: string | null;
+  /** This connection's node id, from room_joined. */
+  nodeId: string | null;
+  lines: ChatLine[];
+  memberCount: number;
+  users: RoomUser[];
+  typing: TypingUser[];
+  /** Server clock minus this browser's clock, in ms, as last observed. */
+  clockOffsetMs: number;
+  /** This browser's clock at the last tick; lines expire against it. */
+  now: number;
+}
+
+export type ChatRoomAction =
+  | { type: 'room_joined'; frame: ServerFrameOf<'room_joined'>; now: number }
+  | { type: 'new_message'; message: Message; now: number }
+  | { type: 'remove'; messageIds: readonly string[] }
+  | { type: 'presence'; frame: ServerFrameOf<'user_joined' | 'user_left'>; id: string; now: number }
+  | { type: 'user_list'; roomId: string; users: RoomUser[] }
+  | { type: 'typing'; frame: ServerFrameOf<'typing_start' | 'typing_stop'> }
+  | {
+      type: 'system';
+      id: string;
+      text: string;
+      level: SystemLevel;
+      source: 'server' | 'local';
+      now: number;
+    }
+  | { type: 'decrypted'; id: string; display: DecryptedMessage }
+  | { type: 'disconnected' }
+  | { type: 'tick'; now: number };
+
+export function initialChatRoomState(now: number): ChatRoomState {
+  return {
+    joinedRoomId: null,
+    linesRoomId: null,
+    nodeId: null,
+    lines: [],
+    memberCount: 0,
+    users: [],
+    typing: [],
+    clockOffsetMs: 0,
+    now,
+  };
+}
+
+function byCreation(a: ChatLine, b: ChatLine): number {
+  return a.createdAtMs - b.createdAtMs;
+}
+
+function capLines(lines: ChatLine[]): ChatLine[] {
+  return lines.length > MAX_CHAT_LINES ? lines.slice(lines.length - MAX_CHAT_LINES) : lines;
+}
+
+function historyLine(message: Message, state: ChatRoomState, nodeId: string): MessageLine {
+  const previous = state.lines.find(
+    (line): line is MessageLine => line.kind === 'message' && line.id === message.id,
+  );
+  return {
+    kind: 'message',
+    id: message.id,
+    message,
+    display: previous?.display ?? PENDING_DISPLAY,
+    isOwn: previous?.isOwn ?? message.senderId === nodeId,
+    createdAtMs: Date.parse(message.createdAt) - state.clockOffsetMs,
+    expiresAtMs: Date.parse(message.expiresAt) - state.clockOffsetMs,
+  };
+}
+
+function systemLine(
+  id: string,
+  text: string,
+  level: SystemLevel,
+  source: 'server' | 'local',
+  now: number,
+): ChatLine {
+  return {
+    kind: 'system',
+    id,
+    text,
+    level,
+    source,
+    createdAtMs: now,
+    expiresAtMs: now + SYSTEM_MESSAGE_DISPLAY_SECONDS * 1000,
+  };
+}
+
+/** True when a frame about `roomId` belongs to the room on screen. */
+function isCurrentRoom(state: ChatRoomState, roomId: string): boolean {
+  return state.joinedRoomId !== null && state.joinedRoomId === roomId;
+}
+
+export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): ChatRoomState {
+  switch (action.type) {
+    case 'room_joined': {
+      const { frame } = action;
+      // Rejoining the same room keeps the local lines; a new room starts empty.
+      const kept =
+        state.linesRoomId === frame.roomId ? state.lines.filter((l) => l.kind === 'system') : [];
+      const history = frame.messages.map((message) => historyLine(message, state, frame.nodeId));
+      return {
+        ...state,
+        joinedRoomId: frame.roomId,
+        linesRoomId: frame.roomId,
+        nodeId: frame.nodeId,
+        lines: capLines(
+          [...kept, ...history].filter((line) => line.expiresAtMs > action.now).sort(byCreation),
+        ),
+        memberCount: frame.memberCount,
+        users: state.linesRoomId === frame.roomId ? state.users : [],
+        typing: [],
+        now: action.now,
+      };
+    }
+    case 'new_message': {
+      const { message, now } = action;
+      if (!isCurrentRoom(state, message.roomId)) return state;
+      if (state.lines.some((line) => line.id === message.id)) return state;
+      const createdAt = Date.parse(message.createdAt);
+      const line: MessageLine = {
+        kind: 'message',
+        id: message.id,
+        message,
+        display: PENDING_DISPLAY,
+        isOwn: message.senderId === state.nodeId,
+        createdAtMs: now,
+        expiresAtMs: now + (Date.parse(message.expiresAt) - createdAt),
+      };
+      return {
+        ...state,
+        clockOffsetMs: createdAt - now,
+        now: Math.max(state.now, now),
+        lines: capLines([...state.lines, line]),
+        typing: state.typing.filter((user) => user.nodeId !== message.senderId),
+      };
+    }
+    case 'remove': {
+      const ids = new Set(action.messageIds);
+      const lines = state.lines.filter((line) => !ids.has(line.id));
+      return lines.length === state.lines.length ? state : { ...state, lines };
+    }
+    case 'presence': {
+      const { frame } = action;
+      if (!isCurrentRoom(state, frame.roomId)) return state;
+      const verb = frame.type === 'user_joined' ? 'joined' : 'left';
+      const text = `${frame.username || 'A node'} ${verb} the channel`;
+      return {
+        ...state,
+        memberCount: frame.memberCount,
+        now: Math.max(state.now, action.now),
+        lines: capLines([
+          ...state.lines,
+          systemLine(action.id, text, 'info', 'server', action.now),
+        ]),
+        typing:
+          frame.type === 'user_left'
+            ? state.typing.filter((user) => user.nodeId !== frame.nodeId)
+            : state.typing,
+      };
+    }
+    case 'user_list':
+      if (!isCurrentRoom(state, action.roomId)) return state;
+      return { ...state, users: action.users, memberCount: action.users.length };
+    case 'typing': {
+      const { frame } = action;
+      if (state.joinedRoomId === null || frame.nodeId === state.nodeId) return state;
+      const others = state.typing.filter((user) => user.nodeId !== frame.nodeId);
+      return {
+        ...state,
+        typing:
+          frame.type === 'typing_start'
+            ? [...others, { nodeId: frame.nodeId, username: frame.username }]
+            : others,
+      };
+    }
+    case 'system':
+      return {
+        ...state,
+        now: Math.max(state.now, action.now),
+        lines: capLines([
+          ...state.lines,
+          systemLine(action.id, action.text, action.level, action.source, action.now),
+        ]),
+      };
+    case 'decrypted':
+      return {
+        ...state,
+        lines: state.lines.map((line) =>
+          line.kind === 'message' && line.id === action.id
+            ? { ...line, display: action.display }
+            : line,
+        ),
+      };
+    case 'disconnected':
+      return { ...state, joinedRoomId: null, typing: [] };
+    case 'tick': {
+      const lines = state.lines.filter((line) => line.expiresAtMs > action.now);
+      return {
+        ...state,
+        now: action.now,
+        lines: lines.length === state.lines.length ? state.lines : lines,
+      };
+    }
+  }
+}

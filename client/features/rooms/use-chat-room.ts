@@ -1,0 +1,271 @@
+/**
+ * The live chat of one room (spec 000 §4 "Chat connection", §7): owns the ChatSocket, joins the
+ * room once connected (and again after every reconnect or room switch), turns server frames into
+ * ChatRoomState through the pure reducer, and performs the side effects the reducer must not:
+ * decryption through the MessageCipher, sounds, toasts, navigation and room query updates.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  useCallback,
+  useEffect,
+  useEffectEvent,
+  useReducer,
+  useState,
+  useSyncExternalStore,
+} from 'react';
+import { useLocation } from 'wouter';
+import { navigate as navigateBrowser } from 'wouter/use-browser-location';
+import { TEXT } from '../../../shared/protocol/errors.js';
+import { type Room } from '../../../shared/protocol/http/rooms.js';
+import { type Message } from '../../../shared/protocol/ws/chat.js';
+import {
+  ChatSocket,
+  chatSocketUrl,
+  type ChatConnectionStatus,
+} from '../../lib/realtime/chat-socket.js';
+import { playSound } from '../../lib/sounds.js';
+import { toast } from '../../ui/use-toast.js';
+import { type SystemLevel } from '../messages/chat-line.js';
+import {
+  encryptedMarker,
+  type EncryptedOutgoing,
+  type MessageCipher,
+} from '../messages/message-cipher.js';
+import { roomKeys } from './api.js';
+import { chatRoomReducer, initialChatRoomState, type ChatRoomState } from './chat-room-state.js';
+import { getRoomAccessToken, setRoomAccessToken } from './room-access.js';
+
+export interface UseChatRoomOptions {
+  room: Room | null;
+  /** The callsign, or the key holder's username (the server uses the session's name then). */
+  username: string;
+  /** Key holders' session token: it lets them into every room without a code. */
+  sessionToken: string | null;
+  cipher: MessageCipher;
+  /** Called for each message from someone else, e.g. to count unread messages. */
+  onMessageFromOthers?: () => void;
+}
+
+export interface ChatRoom extends ChatRoomState {
+  /**
+   * The room's socket, for features that speak their own frames over it (bot challenges, room
+   * key agreement, voice signalling): subscribe with `socket.on(type, listener)` in an effect and
+   * send with `socket.send(frame)`. It outlives room switches; it is closed when the page goes.
+   */
+  socket: ChatSocket;
+  status: ChatConnectionStatus;
+  /** Connected and inside `room`: only then can messages be sent. */
+  isJoined: boolean;
+  /** The server refused `room` for want of an access code: the access terminal should show. */
+  isAccessRequired: boolean;
+  /** The server refused to let this connection into `room` for another reason. */
+  isJoinRefused: boolean;
+  /** The access terminal granted a token: store it and join again with it. */
+  grantAccess: (accessToken: string) => void;
+  /** Encrypts and sends; resolves false when nothing was sent. */
+  sendMessage: (text: string, isStealthMode: boolean) => Promise<boolean>;
+  sendTyping: (type: 'typing_start' | 'typing_stop') => void;
+  /** A system line on this screen only (chat command answers). */
+  addLocalLine: (text: string, level?: SystemLevel) => void;
+  reconnect: () => void;
+}
+
+function newLineId(): string {
+  return `local-${crypto.randomUUID()}`;
+}
+
+export function useChatRoom({
+  room,
+  username,
+  sessionToken,
+  cipher,
+  onMessageFromOthers,
+}: UseChatRoomOptions): ChatRoom {
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const [socket] = useState(
+    () =>
+      new ChatSocket({
+        url: chatSocketUrl(window.location),
+        onServiceRedirect: (path) => navigateBrowser(path, { replace: true }),
+      }),
+  );
+  const subscribeStatus = useCallback(
+    (onChange: () => void) => socket.onStatusChange(onChange),
+    [socket],
+  );
+  const status = useSyncExternalStore(subscribeStatus, () => socket.getStatus());
+  const [state, dispatch] = useReducer(chatRoomReducer, 0, () => initialChatRoomState(Date.now()));
+  const [refusal, setRefusal] = useState<{ roomId: string; isAccessCode: boolean } | null>(null);
+  const [joinRequest, setJoinRequest] = useState(0);
+  const roomId = room?.id ?? null;
+
+  useEffect(() => {
+    socket.start();
+    return () => socket.stop();
+  }, [socket]);
+
+  // The client ticks every second; lines whose time is up leave the screen (spec 000 §4).
+  useEffect(() => {
+    const timer = window.setInterval(() => dispatch({ type: 'tick', now: Date.now() }), 1000);
+    return () => window.clearInterval(timer);
+  }, []);
+
+  // Join whenever a connection opens, the room changes or a fresh access token arrives.
+  useEffect(() => {
+    if (status !== 'connected' || roomId === null) return;
+    socket.send({
+      type: 'join_room',
+      roomId,
+      username,
+      sessionToken,
+      accessToken: getRoomAccessToken(roomId),
+    });
+  }, [socket, status, roomId, username, sessionToken, joinRequest]);
+
+  const decrypt = useEffectEvent((messages: readonly Message[]) => {
+    for (const message of messages) {
+      cipher
+        .decrypt(message)
+        .catch(() => ({ state: 'error' as const, text: encryptedMarker(message.encryptionType) }))
+        .then((display) => dispatch({ type: 'decrypted', id: message.id, display }));
+    }
+  });
+
+  const addSystemLine = useEffectEvent((text: string, level: SystemLevel) => {
+    dispatch({ type: 'system', id: newLineId(), text, level, source: 'server', now: Date.now() });
+    playSound('system');
+  });
+
+  const onNewMessage = useEffectEvent((message: Message) => {
+    dispatch({ type: 'new_message', message, now: Date.now() });
+    decrypt([message]);
+    if (message.roomId === roomId && message.senderId !== state.nodeId) {
+      playSound('message');
+      onMessageFromOthers?.();
+    }
+  });
+
+  const onError = useEffectEvent((message: string, frameType: string | undefined) => {
+    if (frameType === 'join_room' && roomId) {
+      const isAccessCode = message === TEXT.roomAccessCodeRequired;
+      setRefusal({ roomId, isAccessCode });
+      if (isAccessCode) return;
+    }
+    toast({ title: 'CHANNEL ERROR', description: message, variant: 'destructive' });
+  });
+
+  const onRoomUpdated = useEffectEvent((updated: Room) => {
+    queryClient.setQueryData(roomKeys.room(updated.secureId), updated);
+    queryClient.setQueryData<Room[]>(roomKeys.all, (rooms) =>
+      rooms?.map((item) => (item.id === updated.id ? updated : item)),
+    );
+  });
+
+  const onRoomDestroyed = useEffectEvent((destroyedId: string) => {
+    if (destroyedId === roomId) navigate('/channel-destroyed', { replace: true });
+    void queryClient.invalidateQueries({ queryKey: roomKeys.all });
+  });
+
+  useEffect(() => {
+    const now = () => Date.now();
+    const offs = [
+      socket.onStatusChange((next) => {
+        if (next !== 'connected') dispatch({ type: 'disconnected' });
+      }),
+      socket.on('room_joined', (frame) => {
+        // The server's grant for this room: the timer call and later joins present it.
+        setRoomAccessToken(frame.roomId, frame.accessToken);
+        dispatch({ type: 'room_joined', frame, now: now() });
+        decrypt(frame.messages);
+      }),
+      socket.on('new_message', (frame) => onNewMessage(frame.message)),
+      socket.on('messages_expired', (frame) =>
+        dispatch({ type: 'remove', messageIds: frame.messageIds }),
+      ),
+      socket.on('message_deleted', (frame) =>
+        dispatch({ type: 'remove', messageIds: [frame.messageId] }),
+      ),
+      socket.on('user_joined', (frame) => {
+        dispatch({ type: 'presence', frame, id: newLineId(), now: now() });
+        playSound('system');
+      }),
+      socket.on('user_left', (frame) => {
+        dispatch({ type: 'presence', frame, id: newLineId(), now: now() });
+        playSound('system');
+      }),
+      socket.on('user_list_update', (frame) =>
+        dispatch({ type: 'user_list', roomId: frame.roomId, users: frame.users }),
+      ),
+      socket.on('typing_start', (frame) => dispatch({ type: 'typing', frame })),
+      socket.on('typing_stop', (frame) => dispatch({ type: 'typing', frame })),
+      socket.on('system_message', (frame) => addSystemLine(frame.message, frame.level)),
+      socket.on('system_broadcast', (frame) => addSystemLine(frame.message, frame.level)),
+      socket.on('admin_message', (frame) => addSystemLine(`ADMIN: ${frame.message}`, 'warning')),
+      socket.on('security_alert', (frame) =>
+        addSystemLine(`SECURITY ALERT (${frame.username}): ${frame.message}`, 'critical'),
+      ),
+      socket.on('service_restored', (frame) => addSystemLine(frame.message, 'info')),
+      socket.on('room_updated', (frame) => onRoomUpdated(frame.room)),
+      socket.on('room_destroyed', (frame) => onRoomDestroyed(frame.roomId)),
+      socket.on('error', (frame) => onError(frame.message, frame.frameType)),
+      socket.on('admin_error', (frame) => onError(frame.message, undefined)),
+    ];
+    return () => {
+      for (const off of offs) off();
+    };
+  }, [socket]);
+
+  const isJoined = status === 'connected' && roomId !== null && state.joinedRoomId === roomId;
+
+  const addLocalLine = useCallback(
+    (text: string, level: SystemLevel = 'info') =>
+      dispatch({ type: 'system', id: newLineId(), text, level, source: 'local', now: Date.now() }),
+    [],
+  );
+
+  return {
+    ...state,
+    socket,
+    // Lines of another room (during a switch) are not shown.
+    lines: state.linesRoomId === roomId ? state.lines : [],
+    status,
+    isJoined,
+    isAccessRequired: !isJoined && refusal?.roomId === roomId && refusal.isAccessCode,
+    isJoinRefused: !isJoined && refusal?.roomId === roomId && !refusal.isAccessCode,
+    grantAccess: (accessToken) => {
+      if (roomId === null) return;
+      setRoomAccessToken(roomId, accessToken);
+      setRefusal(null);
+      setJoinRequest((count) => count + 1);
+    },
+    sendMessage: async (text, isStealthMode) => {
+      const trimmed = text.trim();
+      if (trimmed === '' || !isJoined) return false;
+      let outgoing: EncryptedOutgoing;
+      try {
+        outgoing = await cipher.encrypt(trimmed);
+      } catch {
+        // Nothing is sent, and the text stays in the input. Whether a failed encryption may fall
+        // back to the flagged PLAINTEXT type (spec 000 §8) is for the cipher to decide, not us.
+        toast({
+          title: 'ENCRYPTION FAILED',
+          description: 'The message was not sent.',
+          variant: 'destructive',
+        });
+        return false;
+      }
+      return socket.send({
+        type: 'send_message',
+        ...outgoing,
+        isStealthMode,
+        hasImage: false,
+      });
+    },
+    sendTyping: (type) => {
+      if (isJoined) socket.send({ type });
+    },
+    addLocalLine,
+    reconnect: () => socket.reconnect(),
+  };
+}

@@ -1,0 +1,276 @@
+/**
+ * The chat client's WebSocket to `/chat-ws` (spec 000 §4 "Chat connection", §7 "Realtime socket").
+ * Framework-free so its reconnect policy can be tested with fake timers and a fake socket:
+ *
+ * - status: connecting → connected → disconnected;
+ * - the first connect happens WS_INITIAL_CONNECT_DELAY_MS after start();
+ * - after an abnormal close (any code but 1000 and 1001) up to WS_MAX_RECONNECT_ATTEMPTS tries,
+ *   waiting WS_RECONNECT_BASE_MS + WS_RECONNECT_STEP_MS × attempt (3 s, then 5 s); a connection
+ *   that opens resets the count, and so does a manual reconnect() (the RECONNECT button);
+ * - every incoming frame is parsed with ServerFrameSchema; what does not parse is logged without
+ *   its content and ignored;
+ * - emergency_shutdown_notice and maintenance_mode hand their route to `onServiceRedirect`.
+ */
+import {
+  WS_INITIAL_CONNECT_DELAY_MS,
+  WS_MAX_RECONNECT_ATTEMPTS,
+  WS_NORMAL_CLOSE_CODES,
+  WS_RECONNECT_BASE_MS,
+  WS_RECONNECT_STEP_MS,
+} from '../../../shared/constants.js';
+import { type ClientFrame } from '../../../shared/protocol/ws/index.js';
+import { ServerFrameSchema, type ServerFrame } from '../../../shared/protocol/ws/server-frames.js';
+
+export type ChatConnectionStatus = 'connecting' | 'connected' | 'disconnected';
+
+/** The part of the browser's WebSocket this class uses; tests hand in a fake. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: (() => void) | null;
+  onclose: ((event: { code: number }) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onerror: (() => void) | null;
+}
+
+/** The browser's WebSocket behind the {@link WebSocketLike} shape. */
+export function openBrowserSocket(url: string): WebSocketLike {
+  const socket = new WebSocket(url);
+  const like: WebSocketLike = {
+    get readyState() {
+      return socket.readyState;
+    },
+    send: (data) => socket.send(data),
+    close: (code, reason) => socket.close(code, reason),
+    onopen: null,
+    onclose: null,
+    onmessage: null,
+    onerror: null,
+  };
+  socket.onopen = () => like.onopen?.();
+  socket.onclose = (event) => like.onclose?.({ code: event.code });
+  socket.onmessage = (event) => like.onmessage?.({ data: event.data });
+  socket.onerror = () => like.onerror?.();
+  return like;
+}
+
+/** WebSocket.OPEN, spelled out so the module needs no WebSocket global. */
+const OPEN = 1;
+
+export type ServerFrameType = ServerFrame['type'];
+
+/** The member of the ServerFrame union whose `type` admits T (some schemas share two types). */
+type FrameMatching<F, T> = F extends { type: infer U }
+  ? T extends U
+    ? F & { type: T }
+    : never
+  : never;
+export type ServerFrameOf<T extends ServerFrameType> = FrameMatching<ServerFrame, T>;
+
+/** Where the server's service notices send the browser (spec 000 §7). */
+export type ServiceRedirect = '/emergency-shutdown' | '/maintenance-mode';
+
+export interface ChatSocketOptions {
+  url: string;
+  /** Opens the socket; defaults to the browser's WebSocket. */
+  createSocket?: (url: string) => WebSocketLike;
+  onServiceRedirect?: (path: ServiceRedirect) => void;
+}
+
+/** `ws://host/chat-ws` on plain HTTP (localhost), `wss://host/chat-ws` on HTTPS. */
+export function chatSocketUrl(location: Pick<Location, 'protocol' | 'host'>): string {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${location.host}/chat-ws`;
+}
+
+/** The reconnect delay before try number `attempt` (0-based): 3 s, then 5 s. */
+export function reconnectDelayMs(attempt: number): number {
+  return WS_RECONNECT_BASE_MS + WS_RECONNECT_STEP_MS * attempt;
+}
+
+function isNormalClose(code: number): boolean {
+  return (WS_NORMAL_CLOSE_CODES as readonly number[]).includes(code);
+}
+
+function parseFrame(data: unknown): ServerFrame | null {
+  if (typeof data !== 'string') return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  const parsed = ServerFrameSchema.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}
+
+type AnyFrameListener = (frame: ServerFrame) => void;
+
+export class ChatSocket {
+  private socket: WebSocketLike | null = null;
+  private status: ChatConnectionStatus = 'connecting';
+  private reconnectAttempts = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private isStarted = false;
+  private readonly statusListeners = new Set<(status: ChatConnectionStatus) => void>();
+  private readonly frameListeners = new Map<ServerFrameType, Set<AnyFrameListener>>();
+  private readonly createSocket: (url: string) => WebSocketLike;
+
+  constructor(private readonly options: ChatSocketOptions) {
+    this.createSocket = options.createSocket ?? openBrowserSocket;
+  }
+
+  getStatus(): ChatConnectionStatus {
+    return this.status;
+  }
+
+  /** Schedules the first connect; does nothing while already started. */
+  start(): void {
+    if (this.isStarted) return;
+    this.isStarted = true;
+    this.reconnectAttempts = 0;
+    this.setStatus('connecting');
+    this.schedule(WS_INITIAL_CONNECT_DELAY_MS);
+  }
+
+  /** The RECONNECT button: a fresh connection now, with a fresh allowance of automatic tries. */
+  reconnect(): void {
+    this.isStarted = true;
+    this.reconnectAttempts = 0;
+    this.clearTimer();
+    this.dropSocket(1000, 'Reconnecting');
+    this.open();
+  }
+
+  /**
+   * Closes with 1000, so nothing reconnects, and cancels any pending try. Listeners stay, so a
+   * later start() (React's development double mount) picks up where this left off.
+   */
+  stop(): void {
+    this.isStarted = false;
+    this.clearTimer();
+    this.dropSocket(1000, 'Leaving');
+    this.setStatus('disconnected');
+  }
+
+  /** Sends a frame when connected; returns false (and sends nothing) otherwise. */
+  send(frame: ClientFrame): boolean {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== OPEN) return false;
+    socket.send(JSON.stringify(frame));
+    return true;
+  }
+
+  onStatusChange(listener: (status: ChatConnectionStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  /** Calls `listener` with every parsed frame of `type`; returns the unsubscribe function. */
+  on<T extends ServerFrameType>(type: T, listener: (frame: ServerFrameOf<T>) => void): () => void {
+    let listeners = this.frameListeners.get(type);
+    if (!listeners) {
+      listeners = new Set();
+      this.frameListeners.set(type, listeners);
+    }
+    // Safe: dispatch() calls a listener only with frames whose `type` is the one it was
+    // registered for, which is exactly ServerFrameOf<T>.
+    const stored = listener as AnyFrameListener;
+    listeners.add(stored);
+    return () => listeners.delete(stored);
+  }
+
+  private open(): void {
+    this.setStatus('connecting');
+    let socket: WebSocketLike;
+    try {
+      socket = this.createSocket(this.options.url);
+    } catch {
+      this.handleClose(1006);
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = () => {
+      if (this.socket !== socket) return;
+      this.reconnectAttempts = 0;
+      this.setStatus('connected');
+    };
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.handleClose(event.code);
+    };
+    socket.onmessage = (event) => {
+      if (this.socket === socket) this.receive(event.data);
+    };
+    // An error is always followed by a close event, which decides what happens next.
+    socket.onerror = () => undefined;
+  }
+
+  private handleClose(code: number): void {
+    if (!this.isStarted) return;
+    this.setStatus('disconnected');
+    if (isNormalClose(code) || this.reconnectAttempts >= WS_MAX_RECONNECT_ATTEMPTS) return;
+    const delay = reconnectDelayMs(this.reconnectAttempts);
+    this.reconnectAttempts += 1;
+    this.schedule(delay);
+  }
+
+  private receive(data: unknown): void {
+    const frame = parseFrame(data);
+    if (!frame) {
+      // eslint-disable-next-line no-console -- spec 000 §7: unparseable socket messages are logged and ignored; the content is never logged.
+      console.warn('[chat-socket] ignored a frame that does not match the protocol');
+      return;
+    }
+    if (frame.type === 'emergency_shutdown_notice') {
+      this.options.onServiceRedirect?.('/emergency-shutdown');
+    } else if (frame.type === 'maintenance_mode') {
+      this.options.onServiceRedirect?.('/maintenance-mode');
+    }
+    this.dispatch(frame);
+  }
+
+  private dispatch(frame: ServerFrame): void {
+    const listeners = this.frameListeners.get(frame.type);
+    if (!listeners) return;
+    for (const listener of [...listeners]) listener(frame);
+  }
+
+  private schedule(delayMs: number): void {
+    this.clearTimer();
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.isStarted) this.open();
+    }, delayMs);
+  }
+
+  private clearTimer(): void {
+    if (this.timer === null) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** Detaches and closes the current socket so its close event cannot trigger a retry. */
+  private dropSocket(code: number, reason: string): void {
+    const socket = this.socket;
+    if (!socket) return;
+    this.socket = null;
+    socket.onopen = null;
+    socket.onclose = null;
+    socket.onmessage = null;
+    socket.onerror = null;
+    try {
+      socket.close(code, reason);
+    } catch {
+      // Already closing: nothing more to do.
+    }
+  }
+
+  private setStatus(status: ChatConnectionStatus): void {
+    if (this.status === status) return;
+    this.status = status;
+    for (const listener of [...this.statusListeners]) listener(status);
+  }
+}

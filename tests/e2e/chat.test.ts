@@ -1,0 +1,262 @@
+/**
+ * Live chat between two browsers (spec 000 §2 "Chat room screen", §4, §5, §7).
+ *
+ * Scenario: alice and bob enter the public channel as anonymous visitors. A message alice types
+ * reaches bob under her callsign, counts down and self-destructs; bob sees her typing; Enter
+ * sends and Shift+Enter breaks the line; whitespace cannot be sent; a stealth message stays
+ * redacted until bob clicks it; /pong is refused to an anonymous visitor; when the server drops
+ * the socket the banner offers RECONNECT, which restores the chat.
+ *
+ * The server runs with MESSAGE_TTL_SECONDS=4, so expiry is observed without long waits.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { TEXT } from '../../shared/protocol/errors.js';
+import type { TestServer } from '../support/server.js';
+import {
+  keepEvidence,
+  launchBrowser,
+  newActor,
+  seriousAxeViolations,
+  startAppServer,
+  type Actor,
+} from './support/browser.js';
+import { ChatPageObject } from './pages/chat-page.js';
+
+const PUBLIC = { securechannel_access_mode: 'public' };
+
+describe('live chat in the browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let actors: Actor[] = [];
+  let serial = 0;
+
+  beforeAll(async () => {
+    server = await startAppServer({ env: { MESSAGE_TTL_SECONDS: '4' } });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail')
+      await keepEvidence(context.task.name, actors, server);
+    for (const actor of actors) await actor.context.close();
+    actors = [];
+  });
+
+  /** A visitor in the public channel, joined and ready to type. */
+  async function enter(name: string): Promise<{ actor: Actor; chat: ChatPageObject }> {
+    const actor = await newActor(browser, name, { storage: PUBLIC });
+    actors.push(actor);
+    await actor.page.goto(`${server.baseUrl}/`);
+    const chat = new ChatPageObject(actor.page);
+    await chat.waitUntilJoined();
+    return { actor, chat };
+  }
+
+  /** Text no other test sends, so history from earlier tests cannot match it. */
+  const unique = (label: string) => `${label} #${(serial += 1)}-${Date.now().toString(36)}`;
+
+  it("shows alice's message to bob under her callsign, counts it down and destroys it", async () => {
+    const { chat: alice } = await enter('alice');
+    const { chat: bob } = await enter('bob');
+    const callsign = (await alice.callsign().textContent()) ?? '';
+    const text = unique('meet at the safehouse');
+
+    await alice.send(text);
+    const received = bob.message(text);
+    await received.waitFor();
+    expect(await received.getByTestId('message-sender').textContent()).toBe(callsign);
+    expect(await received.getByTestId('plaintext-tag').textContent()).toMatch(/PLAINTEXT/);
+    await received
+      .getByTestId('message-countdown')
+      .filter({ hasText: 'SELF_DESTRUCT_ACTIVE' })
+      .waitFor();
+    await received.waitFor({ state: 'detached', timeout: 10_000 });
+    await alice.message(text).waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
+  it('tells bob while alice is typing and stops after a second of silence', async () => {
+    const { chat: alice } = await enter('alice');
+    const { chat: bob } = await enter('bob');
+    const callsign = (await alice.callsign().textContent()) ?? '';
+
+    await alice.input().pressSequentially('hel');
+    const typing = bob.typingIndicator().filter({ hasText: `${callsign} is typing...` });
+    await typing.waitFor();
+    await typing.waitFor({ state: 'detached', timeout: 5000 });
+    expect(await alice.typingIndicator().textContent()).toBe('');
+  });
+
+  it('sends on Enter, breaks the line on Shift+Enter and never sends whitespace', async () => {
+    const { chat: alice } = await enter('alice');
+    const first = unique('line one');
+
+    await alice.input().pressSequentially(first);
+    await alice.input().press('Shift+Enter');
+    await alice.input().pressSequentially('line two');
+    expect(await alice.input().inputValue()).toBe(`${first}\nline two`);
+    await alice.input().press('Enter');
+    const sent = alice.message(first);
+    await sent.waitFor();
+    expect(await sent.getByTestId('message-text').innerText()).toBe(`${first}\nline two`);
+    expect(await alice.input().inputValue()).toBe('');
+
+    const before = await alice.messages().count();
+    await alice.input().fill('   \n  ');
+    expect(await alice.sendButton().isDisabled()).toBe(true);
+    await alice.input().press('Enter');
+    // A message sent after the whitespace arrives alone: the whitespace never went out.
+    const marker = unique('after whitespace');
+    await alice.send(marker);
+    await alice.message(marker).waitFor();
+    expect(await alice.messages().count()).toBe(before + 1);
+  });
+
+  it('keeps a stealth message redacted for bob until he clicks it', async () => {
+    const { chat: alice } = await enter('alice');
+    const { actor: bobActor, chat: bob } = await enter('bob');
+    const secret = unique('the package is in locker');
+
+    await alice.toggleStealth();
+    await alice.send(secret);
+    const redacted = bobActor.page.getByTestId('stealth-redacted').last();
+    await redacted.waitFor();
+    expect(await bob.message(secret).count()).toBe(0);
+    await redacted.click();
+    await bob.message(secret).waitFor();
+  });
+
+  it('refuses /pong to an anonymous visitor on screen and sends nothing', async () => {
+    const { chat: alice } = await enter('alice');
+    const { chat: bob } = await enter('bob');
+
+    await alice.send('/pong');
+    await alice.systemLine(TEXT.pongRequiresKey).waitFor();
+    expect(await alice.input().inputValue()).toBe('');
+    const marker = unique('after pong');
+    await alice.send(marker);
+    await bob.message(marker).waitFor();
+    expect(await bob.message('/pong').count()).toBe(0);
+    expect(await alice.message('/pong').count()).toBe(0);
+  });
+
+  it('switches channel from the channel list and talks only in the new one', async () => {
+    const room = await server.rooms.createRoom({
+      name: unique('side-room').replace(/[^a-z0-9-]/gi, '-'),
+      isPrivate: false,
+      securityLevel: 'public',
+      selfDestructTimer: null,
+    });
+    const { actor: aliceActor, chat: alice } = await enter('alice');
+    const { chat: bob } = await enter('bob');
+
+    await aliceActor.page
+      .getByRole('navigation', { name: 'Channels' })
+      .getByRole('link', { name: new RegExp(room.name) })
+      .click();
+    await aliceActor.page.waitForURL(new RegExp(`/chat/${room.secureId}$`));
+    await alice.roomName().filter({ hasText: room.name.toUpperCase() }).waitFor();
+    await alice.waitUntilJoined();
+    expect(await alice.connectionStatus().textContent()).toBe('1 node active');
+
+    const text = unique('side channel only');
+    await alice.send(text);
+    await alice.message(text).waitFor();
+    const marker = unique('public marker');
+    await bob.send(marker);
+    await bob.message(marker).waitFor();
+    expect(await bob.message(text).count()).toBe(0);
+    expect(await alice.message(marker).count()).toBe(0);
+  });
+
+  it('counts unread messages in the title while the tab is hidden', async () => {
+    const { actor: aliceActor } = await enter('alice');
+    const { chat: bob } = await enter('bob');
+    const setHidden = (hidden: boolean) =>
+      aliceActor.page.evaluate((value) => {
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => value });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, hidden);
+
+    await setHidden(true);
+    await bob.send(unique('unread one'));
+    await bob.send(unique('unread two'));
+    await aliceActor.page.waitForFunction(() => document.title.startsWith('(2) '));
+    await setHidden(false);
+    await aliceActor.page.waitForFunction(() => !document.title.startsWith('('));
+    expect(await aliceActor.page.title()).toBe('#Public Channel · SecureChannel');
+  });
+
+  it('offers RECONNECT when the server drops the socket and rejoins the room', async () => {
+    const { chat: alice } = await enter('alice');
+    const { chat: bob } = await enter('bob');
+
+    // An abnormal close: the banner shows, then the automatic retry (after 3 s) brings it back.
+    server.hub.closeAll(4000, 'test');
+    await alice.connectionBanner().waitFor();
+    expect(await alice.connectionStatus().textContent()).toBe('CONNECTION_LOST');
+    expect(await alice.input().isDisabled()).toBe(true);
+    await alice.connectionBanner().waitFor({ state: 'detached', timeout: 10_000 });
+    await alice.waitUntilJoined();
+
+    // A normal close is not retried: the banner stays until RECONNECT.
+    server.hub.closeAll(1000, 'test');
+    await alice.connectionBanner().waitFor();
+    await alice.reconnect();
+    await alice.connectionBanner().waitFor({ state: 'detached' });
+    await alice.waitUntilJoined();
+    await bob.reconnect();
+    await bob.waitUntilJoined();
+    expect(await alice.connectionStatus().textContent()).toMatch(/^\d+ nodes? active$/);
+
+    const text = unique('back online');
+    await alice.send(text);
+    await bob.message(text).waitFor();
+  });
+});
+
+describe('chat screen accessibility', () => {
+  // The default 30 s lifetime: a message that is fading out (its last 3 s) is meant to lose
+  // contrast, so axe looks at one in its readable life.
+  let server: TestServer;
+  let browser: Browser;
+  let actors: Actor[] = [];
+
+  beforeAll(async () => {
+    server = await startAppServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail')
+      await keepEvidence(context.task.name, actors, server);
+    for (const actor of actors) await actor.context.close();
+    actors = [];
+  });
+
+  it('has no serious or critical violations with messages and a system line on screen', async () => {
+    const alice = await newActor(browser, 'alice', { storage: PUBLIC });
+    const bob = await newActor(browser, 'bob', { storage: PUBLIC });
+    actors.push(alice, bob);
+    const aliceChat = new ChatPageObject(alice.page);
+    const bobChat = new ChatPageObject(bob.page);
+    for (const actor of [alice, bob]) await actor.page.goto(`${server.baseUrl}/`);
+    await aliceChat.waitUntilJoined();
+    await bobChat.waitUntilJoined();
+
+    await bobChat.send('a message from someone else');
+    await aliceChat.message('a message from someone else').waitFor();
+    await aliceChat.toggleStealth();
+    await aliceChat.send('a stealth message of my own');
+    await alice.page.getByTestId('stealth-redacted').waitFor();
+    await aliceChat.send('/pong');
+    await aliceChat.systemLine(TEXT.pongRequiresKey).waitFor();
+    expect(await seriousAxeViolations(alice.page)).toEqual([]);
+  });
+});

@@ -1,0 +1,309 @@
+/**
+ * The chat socket's connection policy (spec 000 §4 "Chat connection", §7): first connect after
+ * 100 ms, up to two reconnects after an abnormal close (3 s, then 5 s), none after a normal close,
+ * a manual RECONNECT that starts over, and frames parsed before anyone sees them.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  ChatSocket,
+  chatSocketUrl,
+  reconnectDelayMs,
+  type ChatConnectionStatus,
+  type WebSocketLike,
+} from '../../../client/lib/realtime/chat-socket.js';
+
+class FakeSocket implements WebSocketLike {
+  readyState = 0;
+  readonly sent: string[] = [];
+  closedWith: number | null = null;
+  onopen: (() => void) | null = null;
+  onclose: ((event: { code: number }) => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  onerror: (() => void) | null = null;
+
+  constructor(readonly url: string) {}
+
+  send(data: string): void {
+    this.sent.push(data);
+  }
+  close(code?: number): void {
+    this.closedWith = code ?? 1005;
+    this.readyState = 3;
+  }
+  /** The server accepts the connection. */
+  accept(): void {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  /** The connection ends with `code` (a refused connection ends with 1006). */
+  drop(code: number): void {
+    this.readyState = 3;
+    this.onclose?.({ code });
+  }
+  receive(data: unknown): void {
+    this.onmessage?.({ data });
+  }
+}
+
+function setup() {
+  const sockets: FakeSocket[] = [];
+  const statuses: ChatConnectionStatus[] = [];
+  const redirects: string[] = [];
+  const chat = new ChatSocket({
+    url: 'ws://example.test/chat-ws',
+    createSocket: (url) => {
+      const socket = new FakeSocket(url);
+      sockets.push(socket);
+      return socket;
+    },
+    onServiceRedirect: (path) => redirects.push(path),
+  });
+  chat.onStatusChange((status) => statuses.push(status));
+  const last = () => sockets[sockets.length - 1]!;
+  return { chat, sockets, statuses, redirects, last };
+}
+
+const joined = JSON.stringify({
+  type: 'room_joined',
+  roomId: 'r1',
+  nodeId: 'n1',
+  messages: [],
+  memberCount: 2,
+  accessToken: 'grant',
+});
+
+describe('ChatSocket', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it('opens the first connection 100 ms after start and reports connecting, then connected', () => {
+    const { chat, sockets, last } = setup();
+    chat.start();
+    expect(chat.getStatus()).toBe('connecting');
+    vi.advanceTimersByTime(99);
+    expect(sockets).toHaveLength(0);
+    vi.advanceTimersByTime(1);
+    expect(sockets).toHaveLength(1);
+    expect(last().url).toBe('ws://example.test/chat-ws');
+    last().accept();
+    expect(chat.getStatus()).toBe('connected');
+  });
+
+  it('retries twice after an abnormal close, after 3 s and then 5 s, and then gives up', () => {
+    const { chat, sockets, statuses, last } = setup();
+    chat.start();
+    vi.advanceTimersByTime(100);
+    last().accept();
+
+    last().drop(4000);
+    expect(chat.getStatus()).toBe('disconnected');
+    vi.advanceTimersByTime(2999);
+    expect(sockets).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(sockets).toHaveLength(2);
+    expect(chat.getStatus()).toBe('connecting');
+
+    last().drop(1006);
+    vi.advanceTimersByTime(4999);
+    expect(sockets).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(sockets).toHaveLength(3);
+
+    last().drop(1006);
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(3);
+    expect(chat.getStatus()).toBe('disconnected');
+    expect(statuses).toEqual([
+      'connected',
+      'disconnected',
+      'connecting',
+      'disconnected',
+      'connecting',
+      'disconnected',
+    ]);
+  });
+
+  it.each([1000, 1001])('does not reconnect after a normal close (%i)', (code) => {
+    const { chat, sockets, last } = setup();
+    chat.start();
+    vi.advanceTimersByTime(100);
+    last().accept();
+    last().drop(code);
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(1);
+    expect(chat.getStatus()).toBe('disconnected');
+  });
+
+  it('gives a connection that opened a fresh allowance of retries', () => {
+    const { chat, sockets, last } = setup();
+    chat.start();
+    vi.advanceTimersByTime(100);
+    last().drop(1006);
+    vi.advanceTimersByTime(3000);
+    last().accept();
+    last().drop(4000);
+    // The count started over: the next wait is 3 s again, not 5 s.
+    vi.advanceTimersByTime(3000);
+    expect(sockets).toHaveLength(3);
+  });
+
+  it('RECONNECT connects at once and restores both automatic retries', () => {
+    const { chat, sockets, last } = setup();
+    chat.start();
+    vi.advanceTimersByTime(100);
+    for (const wait of [3000, 5000]) {
+      last().drop(1006);
+      vi.advanceTimersByTime(wait);
+    }
+    last().drop(1006);
+    expect(sockets).toHaveLength(3);
+
+    chat.reconnect();
+    expect(sockets).toHaveLength(4);
+    expect(chat.getStatus()).toBe('connecting');
+    last().drop(1006);
+    vi.advanceTimersByTime(3000);
+    expect(sockets).toHaveLength(5);
+    last().drop(1006);
+    vi.advanceTimersByTime(5000);
+    expect(sockets).toHaveLength(6);
+  });
+
+  it('RECONNECT during a wait cancels the pending retry and closes nothing twice', () => {
+    const { chat, sockets, last } = setup();
+    chat.start();
+    vi.advanceTimersByTime(100);
+    last().accept();
+    last().drop(4000);
+    chat.reconnect();
+    expect(sockets).toHaveLength(2);
+    vi.advanceTimersByTime(10_000);
+    expect(sockets).toHaveLength(2);
+  });
+
+  it('hands parsed frames to the listeners of their type only', () => {
+    const { chat, last } = setup();
+    const joinedFrames: unknown[] = [];
+    const errors: unknown[] = [];
+    chat.on('room_joined', (frame) => joinedFrames.push(frame.memberCount));
+    const off = chat.on('error', (frame) => errors.push(frame.message));
+    chat.start();
+    vi.advanceTimersByTime(100);
+    last().accept();
+    last().receive(joined);
+    last().receive(JSON.stringify({ type: 'error', message: 'Access code required' }));
+    off();
+    last().receive(JSON.stringify({ type: 'error', message: 'again' }));
+    expect(joinedFrames).toEqual([2]);
+    expect(errors).toEqual(['Access code required']);
+  });
+
+  it('delivers user_joined and user_left to their own listeners', () => {
+    const { chat, last } = setup();
+    const seen: string[] = [];
+    chat.on('user_joined', (frame) => seen.push(`+${frame.username}`));
+    chat.on('user_left', (frame) => seen.push(`-${frame.username}`));
+    chat.start();
+    vi.advanceTimersByTime(100);
+    last().accept();
+    const presence = (type: string, username: string) =>
+      JSON.stringify({ type, roomId: 'r', username, nodeId: 'n', memberCount: 1 });
+    last().receive(presence('user_joined', 'Agent1'));
+    last().receive(presence('user_left', 'Agent1'));
+    expect(seen).toEqual(['+Agent1', '-Agent1']);
+  });
+
+  it('logs and ignores frames that do not parse, without logging their content', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { chat, last } = setup();
+    const seen: unknown[] = [];
+    chat.on('new_message', (frame) => seen.push(frame));
+    chat.start();
+    vi.advanceTimersByTime(100);
+    last().accept();
+    last().receive('{ not json: secret-words');
+    last().receive(JSON.stringify({ type: 'new_message', message: { content: 'secret-words' } }));
+    last().receive(JSON.stringify({ type: 'no_such_frame' }));
+    last().receive(new ArrayBuffer(4));
+    expect(seen).toEqual([]);
+    expect(warn).toHaveBeenCalledTimes(4);
+    expect(JSON.stringify(warn.mock.calls)).not.toContain('secret-words');
+    expect(chat.getStatus()).toBe('connected');
+  });
+
+  it('sends the service notices to their pages', () => {
+    const { chat, redirects, last } = setup();
+    chat.start();
+    vi.advanceTimersByTime(100);
+    last().accept();
+    last().receive(
+      JSON.stringify({
+        type: 'emergency_shutdown_notice',
+        reason: 'drill',
+        timestamp: new Date().toISOString(),
+      }),
+    );
+    last().receive(JSON.stringify({ type: 'maintenance_mode', message: 'offline' }));
+    expect(redirects).toEqual(['/emergency-shutdown', '/maintenance-mode']);
+  });
+
+  it('sends frames as JSON only while connected', () => {
+    const { chat, last } = setup();
+    expect(chat.send({ type: 'typing_start' })).toBe(false);
+    chat.start();
+    vi.advanceTimersByTime(100);
+    expect(chat.send({ type: 'typing_start' })).toBe(false);
+    last().accept();
+    expect(chat.send({ type: 'typing_stop' })).toBe(true);
+    expect(last().sent).toEqual(['{"type":"typing_stop"}']);
+  });
+
+  it('closes with 1000 on stop and never reconnects afterwards', () => {
+    const { chat, sockets, last } = setup();
+    chat.start();
+    vi.advanceTimersByTime(100);
+    last().accept();
+    const socket = last();
+    chat.stop();
+    expect(socket.closedWith).toBe(1000);
+    expect(chat.getStatus()).toBe('disconnected');
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(1);
+  });
+
+  it('does not connect when stopped before the first delay has passed, and starts again later', () => {
+    const { chat, sockets, last } = setup();
+    const joins: number[] = [];
+    chat.on('room_joined', (frame) => joins.push(frame.memberCount));
+    chat.start();
+    chat.stop();
+    vi.advanceTimersByTime(1000);
+    expect(sockets).toHaveLength(0);
+    // A second start (React's development double mount) connects and keeps the listeners.
+    chat.start();
+    vi.advanceTimersByTime(100);
+    last().accept();
+    last().receive(joined);
+    expect(joins).toEqual([2]);
+  });
+});
+
+describe('chatSocketUrl and reconnectDelayMs', () => {
+  it('uses ws on http and wss on https, on the page host', () => {
+    expect(chatSocketUrl({ protocol: 'http:', host: 'localhost:5000' })).toBe(
+      'ws://localhost:5000/chat-ws',
+    );
+    expect(chatSocketUrl({ protocol: 'https:', host: 'chat.example' })).toBe(
+      'wss://chat.example/chat-ws',
+    );
+  });
+
+  it('waits 3 s before the first retry and 5 s before the second', () => {
+    expect([reconnectDelayMs(0), reconnectDelayMs(1)]).toEqual([3000, 5000]);
+  });
+});

@@ -1,0 +1,194 @@
+/**
+ * The chat room reducer (spec 000 §4 "Message display", "Typing", §7): history, delivery,
+ * expiry on the client clock, presence lines, typing and room switches.
+ */
+import { describe, expect, it } from 'vitest';
+import { type Message } from '../../../../shared/protocol/ws/chat.js';
+import {
+  MAX_CHAT_LINES,
+  chatRoomReducer,
+  initialChatRoomState,
+  type ChatRoomState,
+} from '../../../../client/features/rooms/chat-room-state.js';
+import { secondsLeft } from '../../../../client/features/messages/chat-line.js';
+
+const T0 = Date.parse('2030-01-01T00:00:00.000Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function message(id: string, overrides: Partial<Message> = {}, at = T0): Message {
+  return {
+    id,
+    senderId: 'node-bob',
+    senderUsername: 'Ghost2',
+    roomId: 'room-1',
+    content: `text ${id}`,
+    encryptedContent: null,
+    encryptionType: 'PLAINTEXT',
+    signature: null,
+    isStealthMode: false,
+    hasImage: false,
+    imageUrl: null,
+    thumbnailUrl: null,
+    imageMetadata: null,
+    createdAt: iso(at),
+    expiresAt: iso(at + 30_000),
+    isSystem: false,
+    ...overrides,
+  };
+}
+
+function joined(state: ChatRoomState, messages: Message[] = [], roomId = 'room-1', now = T0) {
+  return chatRoomReducer(state, {
+    type: 'room_joined',
+    frame: {
+      type: 'room_joined',
+      roomId,
+      nodeId: 'node-alice',
+      messages,
+      memberCount: 2,
+      accessToken: 'grant',
+    },
+    now,
+  });
+}
+
+describe('chatRoomReducer', () => {
+  it('shows the history of the joined room and the member count', () => {
+    const state = joined(initialChatRoomState(T0), [message('m1')]);
+    expect(state.joinedRoomId).toBe('room-1');
+    expect(state.memberCount).toBe(2);
+    expect(state.lines.map((line) => line.id)).toEqual(['m1']);
+    expect(state.lines[0]).toMatchObject({ kind: 'message', display: { state: 'decrypting' } });
+  });
+
+  it('adds new messages once, marks its own, and ignores messages of another room', () => {
+    let state = joined(initialChatRoomState(T0));
+    state = chatRoomReducer(state, { type: 'new_message', message: message('m1'), now: T0 });
+    state = chatRoomReducer(state, { type: 'new_message', message: message('m1'), now: T0 });
+    state = chatRoomReducer(state, {
+      type: 'new_message',
+      message: message('m2', { senderId: 'node-alice' }),
+      now: T0,
+    });
+    state = chatRoomReducer(state, {
+      type: 'new_message',
+      message: message('m3', { roomId: 'room-2' }),
+      now: T0,
+    });
+    expect(state.lines.map((line) => [line.id, line.kind === 'message' && line.isOwn])).toEqual([
+      ['m1', false],
+      ['m2', true],
+    ]);
+  });
+
+  it("measures a new message's lifetime from its arrival, whatever this browser's clock says", () => {
+    const skewedNow = T0 + 3_600_000;
+    let state = joined(initialChatRoomState(skewedNow), [], 'room-1', skewedNow);
+    state = chatRoomReducer(state, { type: 'new_message', message: message('m1'), now: skewedNow });
+    const line = state.lines[0]!;
+    expect(secondsLeft(line, skewedNow)).toBe(30);
+    expect(secondsLeft(line, skewedNow + 25_500)).toBe(5);
+  });
+
+  it('drops a line on the tick its time is up, and removes expired and deleted ids at once', () => {
+    let state = joined(initialChatRoomState(T0), [message('m1'), message('m2'), message('m3')]);
+    state = chatRoomReducer(state, { type: 'remove', messageIds: ['m1'] });
+    state = chatRoomReducer(state, { type: 'remove', messageIds: ['m2', 'unknown'] });
+    expect(state.lines.map((line) => line.id)).toEqual(['m3']);
+    state = chatRoomReducer(state, { type: 'tick', now: T0 + 29_999 });
+    expect(state.lines).toHaveLength(1);
+    state = chatRoomReducer(state, { type: 'tick', now: T0 + 30_000 });
+    expect(state.lines).toHaveLength(0);
+  });
+
+  it('turns joins and leaves into system lines with the new member count', () => {
+    let state = joined(initialChatRoomState(T0));
+    state = chatRoomReducer(state, {
+      type: 'presence',
+      frame: {
+        type: 'user_joined',
+        roomId: 'room-1',
+        username: 'Unit7',
+        nodeId: 'n7',
+        memberCount: 3,
+      },
+      id: 's1',
+      now: T0,
+    });
+    expect(state.memberCount).toBe(3);
+    expect(state.lines.at(-1)).toMatchObject({ kind: 'system', text: 'Unit7 joined the channel' });
+    state = chatRoomReducer(state, {
+      type: 'presence',
+      frame: { type: 'user_left', roomId: 'room-2', username: 'Op1', nodeId: 'n1', memberCount: 9 },
+      id: 's2',
+      now: T0,
+    });
+    expect(state.memberCount).toBe(3);
+    expect(state.lines).toHaveLength(1);
+  });
+
+  it('tracks who is typing, never itself, and forgets a typist who sends or leaves', () => {
+    let state = joined(initialChatRoomState(T0));
+    const typing = (type: 'typing_start' | 'typing_stop', nodeId: string, username: string) =>
+      chatRoomReducer(state, { type: 'typing', frame: { type, nodeId, username } });
+    state = typing('typing_start', 'node-bob', 'Ghost2');
+    state = typing('typing_start', 'node-alice', 'Agent1');
+    state = typing('typing_start', 'node-carol', 'Op3');
+    expect(state.typing.map((user) => user.username)).toEqual(['Ghost2', 'Op3']);
+    state = chatRoomReducer(state, { type: 'new_message', message: message('m1'), now: T0 });
+    expect(state.typing.map((user) => user.username)).toEqual(['Op3']);
+    state = typing('typing_stop', 'node-carol', 'Op3');
+    expect(state.typing).toEqual([]);
+  });
+
+  it('keeps the lines on screen while disconnected, and keeps local lines across a rejoin', () => {
+    let state = joined(initialChatRoomState(T0), [message('m1')]);
+    state = chatRoomReducer(state, {
+      type: 'system',
+      id: 'local-1',
+      text: 'theme debug',
+      level: 'info',
+      source: 'local',
+      now: T0 + 1,
+    });
+    state = chatRoomReducer(state, { type: 'disconnected' });
+    expect(state.joinedRoomId).toBeNull();
+    expect(state.lines).toHaveLength(2);
+    state = joined(state, [message('m1'), message('m2', {}, T0 + 2)]);
+    expect(state.lines.map((line) => line.id)).toEqual(['m1', 'local-1', 'm2']);
+  });
+
+  it('starts empty in a new room', () => {
+    let state = joined(initialChatRoomState(T0), [message('m1')]);
+    state = chatRoomReducer(state, {
+      type: 'system',
+      id: 'local-1',
+      text: 'hello',
+      level: 'info',
+      source: 'local',
+      now: T0,
+    });
+    state = joined(state, [], 'room-2');
+    expect(state.lines).toEqual([]);
+    expect(state.linesRoomId).toBe('room-2');
+  });
+
+  it('replaces a message display once decrypted', () => {
+    let state = joined(initialChatRoomState(T0), [message('m1')]);
+    state = chatRoomReducer(state, {
+      type: 'decrypted',
+      id: 'm1',
+      display: { state: 'plaintext', text: 'text m1' },
+    });
+    expect(state.lines[0]).toMatchObject({ display: { state: 'plaintext', text: 'text m1' } });
+  });
+
+  it(`keeps at most ${MAX_CHAT_LINES} lines`, () => {
+    let state = joined(initialChatRoomState(T0));
+    for (let i = 0; i < MAX_CHAT_LINES + 5; i += 1) {
+      state = chatRoomReducer(state, { type: 'new_message', message: message(`m${i}`), now: T0 });
+    }
+    expect(state.lines).toHaveLength(MAX_CHAT_LINES);
+    expect(state.lines[0]!.id).toBe('m5');
+  });
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { type RoomUser } from '../../../../shared/protocol/ws/chat.js';
+import { filterOperatives } from '../../../../client/features/rooms/operatives.js';
+
+function user(nodeId: string, username: string): RoomUser {
+  return {
+    nodeId,
+    username,
+    status: 'online',
+    role: 'user',
+    isAuthenticated: false,
+    connectionTime: '2030-01-01T00:00:00.000Z',
+    lastSeen: '2030-01-01T00:00:00.000Z',
+    isVoiceActive: false,
+  };
+}
+
+const USERS = [user('n1', 'Shadow7'), user('n2', 'agent99'), user('n3', 'Ghost12')];
+
+describe('filterOperatives (spec 000 §2 participant list with search)', () => {
+  it('puts this tab first, then sorts by callsign', () => {
+    expect(filterOperatives(USERS, '', 'n3').map((u) => u.username)).toEqual([
+      'Ghost12',
+      'agent99',
+      'Shadow7',
+    ]);
+  });
+
+  it('matches the search case-insensitively after trimming', () => {
+    expect(filterOperatives(USERS, '  SHAD ', null).map((u) => u.nodeId)).toEqual(['n1']);
+    expect(filterOperatives(USERS, 'zzz', null)).toEqual([]);
+  });
+
+  it('leaves the input list untouched', () => {
+    const before = USERS.map((u) => u.nodeId);
+    filterOperatives(USERS, '', 'n3');
+    expect(USERS.map((u) => u.nodeId)).toEqual(before);
+  });
+});

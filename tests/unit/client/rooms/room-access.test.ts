@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  getRoomAccessToken,
+  parseRoomAccessToken,
+  roomAccessStorageKey,
+  setRoomAccessToken,
+} from '../../../../client/features/rooms/room-access.js';
+
+const ROOM_ID = '6f1c2a8e-0000-4000-8000-000000000001';
+const TOKEN = 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdo';
+
+/** A sessionStorage stand-in that can be told to refuse. */
+function fakeStorage(options: { refuse?: boolean } = {}) {
+  const entries = new Map<string, string>();
+  return {
+    entries,
+    getItem: (key: string) => {
+      if (options.refuse) throw new Error('SecurityError');
+      return entries.get(key) ?? null;
+    },
+    setItem: (key: string, value: string) => {
+      if (options.refuse) throw new Error('QuotaExceededError');
+      entries.set(key, value);
+    },
+  };
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('parseRoomAccessToken', () => {
+  it('keeps a base64url token', () => {
+    expect(parseRoomAccessToken(TOKEN)).toBe(TOKEN);
+    expect(parseRoomAccessToken('a-b_c')).toBe('a-b_c');
+  });
+
+  it('gives null for nothing stored, empty text, JSON or other garbage', () => {
+    expect(parseRoomAccessToken(null)).toBeNull();
+    expect(parseRoomAccessToken('')).toBeNull();
+    expect(parseRoomAccessToken('{"token":"x"}')).toBeNull();
+    expect(parseRoomAccessToken('has space')).toBeNull();
+    expect(parseRoomAccessToken('x'.repeat(201))).toBeNull();
+  });
+});
+
+describe('getRoomAccessToken / setRoomAccessToken', () => {
+  it('stores the token under securechannel_room_access:<roomId> and reads it back', () => {
+    const storage = fakeStorage();
+    vi.stubGlobal('window', { sessionStorage: storage });
+    setRoomAccessToken(ROOM_ID, TOKEN);
+    expect(roomAccessStorageKey(ROOM_ID)).toBe(`securechannel_room_access:${ROOM_ID}`);
+    expect(storage.entries.get(`securechannel_room_access:${ROOM_ID}`)).toBe(TOKEN);
+    expect(getRoomAccessToken(ROOM_ID)).toBe(TOKEN);
+    expect(getRoomAccessToken('another-room')).toBeNull();
+  });
+
+  it('ignores a tampered stored value', () => {
+    const storage = fakeStorage();
+    storage.entries.set(roomAccessStorageKey(ROOM_ID), '<script>');
+    vi.stubGlobal('window', { sessionStorage: storage });
+    expect(getRoomAccessToken(ROOM_ID)).toBeNull();
+  });
+
+  it('does not store a malformed token', () => {
+    const storage = fakeStorage();
+    vi.stubGlobal('window', { sessionStorage: storage });
+    setRoomAccessToken(ROOM_ID, 'not a token');
+    expect(storage.entries.size).toBe(0);
+  });
+
+  it('gives null and does not throw when storage refuses', () => {
+    vi.stubGlobal('window', { sessionStorage: fakeStorage({ refuse: true }) });
+    expect(() => setRoomAccessToken(ROOM_ID, TOKEN)).not.toThrow();
+    expect(getRoomAccessToken(ROOM_ID)).toBeNull();
+  });
+});
