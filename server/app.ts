@@ -23,7 +23,8 @@ import { registerErrorHandler } from './plugins/error-handler.js';
 import { createMetrics, registerMetrics } from './plugins/metrics.js';
 import { REDACT_PATHS, serializeRequest } from './plugins/redaction.js';
 import { registerSpa } from './plugins/spa.js';
-import { LocalFanout, type Fanout } from './realtime/fanout.js';
+import type { Fanout } from './realtime/fanout.js';
+import { createSharedState, httpRateLimitStore, type SharedState } from './shared-state.js';
 import { Hub } from './realtime/hub.js';
 import { RoomChannels } from './realtime/room-channels.js';
 import { UserChannels } from './realtime/user-channels.js';
@@ -53,6 +54,7 @@ interface ServerCore {
   hub: Hub;
   database: Database;
   fanout: Fanout;
+  shared: SharedState;
   channels: RoomChannels;
   config: Config;
 }
@@ -83,9 +85,10 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   const database =
     deps.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
-  const fanout: Fanout = new LocalFanout();
-  const metrics = createMetrics();
   const now = deps.now ?? Date.now;
+  const shared = await createSharedState(config, now);
+  const fanout: Fanout = shared.fanout;
+  const metrics = createMetrics();
   const hub = new Hub({ logger: app.log, metrics: metrics.hub, now });
   const verifier = new VerifyPool();
 
@@ -112,6 +115,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     crossOriginEmbedderPolicy: false,
   });
   await app.register(rateLimit, {
+    ...httpRateLimitStore(shared),
     global: true,
     max: 1000,
     timeWindow: '1 minute',
@@ -146,6 +150,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     hub,
     channels,
     users,
+    shared,
     verifier,
     now,
     announce: deps.announce ?? ((message) => process.stdout.write(message)),
@@ -162,6 +167,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     features.stopTimers();
     await verifier.close();
     await fanout.close();
+    await shared.close();
     if (!deps.database) await database.close();
   });
 
@@ -170,6 +176,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     hub,
     database,
     fanout,
+    shared,
     channels,
     config,
     ...features,

@@ -9,6 +9,7 @@ import type { Database } from './db/connect.js';
 import {
   createAdminFeature,
   createAdminOperations,
+  EMERGENCY_CLOSE_CODE,
   FRAMES_ALLOWED_DURING_SHUTDOWN,
   isBlockedDuringShutdown,
   SERVICE_TEXT,
@@ -24,12 +25,13 @@ import { createImagesFeature, fileIdOf } from './features/images/index.js';
 import { createDmFeature } from './features/dm/index.js';
 import { createMessagesFeature } from './features/messages/index.js';
 import { createSecurityFeature } from './features/security/index.js';
-import { createRoomsFeature } from './features/rooms/index.js';
+import { ACCESS_ATTEMPTS, createRoomsFeature } from './features/rooms/index.js';
 import { systemRoutes } from './features/system/index.js';
-import { MemoryRateLimiter } from './lib/rate-limiter.js';
 import type { Hub } from './realtime/hub.js';
 import type { RoomChannels } from './realtime/room-channels.js';
 import type { UserChannels } from './realtime/user-channels.js';
+import { ServiceEvents } from './realtime/service-events.js';
+import { HEARTBEAT_INTERVAL_MS, type SharedState } from './shared-state.js';
 
 export interface ComposeDeps {
   app: FastifyInstance;
@@ -38,6 +40,7 @@ export interface ComposeDeps {
   hub: Hub;
   channels: RoomChannels;
   users: UserChannels;
+  shared: SharedState;
   verifier: SignatureVerifier;
   now: () => number;
   announce: (message: string) => void;
@@ -49,13 +52,20 @@ export interface ComposeDeps {
 export async function composeFeatures(deps: ComposeDeps) {
   const { app, hub, now, database } = deps;
 
-  const admin = await createAdminFeature({ db: database.db, now, announce: deps.announce });
+  const { shared } = deps;
+  const events = new ServiceEvents(shared.fanout);
+  const admin = await createAdminFeature({
+    db: database.db,
+    now,
+    announce: deps.announce,
+    lockoutStore: shared.lockouts,
+  });
   await admin.credentials.initialize(deps.config.adminPassword);
 
   const auth = createAuthFeature({
     db: database.db,
     verifier: deps.verifier,
-    keyLimiter: new MemoryRateLimiter(deps.keyLoginRatePerMinute, 60_000, now),
+    keyLimiter: shared.limiter('login-key', deps.keyLoginRatePerMinute, 60_000),
     now,
     isAdminSession: (token) => admin.credentials.isAdminSession(token),
     onRevoked: (keyId) =>
@@ -72,6 +82,7 @@ export async function composeFeatures(deps: ComposeDeps) {
   };
   const images = createImagesFeature({
     now,
+    store: shared.images,
     roomIdOf: async (idOrSecureId) => (await roomsFeature().service.getRow(idOrSecureId)).id,
     isMember: async (request, roomId) => {
       const header = request.headers['x-room-access'];
@@ -87,6 +98,7 @@ export async function composeFeatures(deps: ComposeDeps) {
     channels: deps.channels,
     ttlSeconds: deps.config.messageTtlSeconds,
     now,
+    store: shared.messages,
     bindImage: async (imageUrl, roomId, expiresAt) => {
       const fileId = fileIdOf(imageUrl);
       return fileId !== null && images.store.bind(fileId, roomId, expiresAt);
@@ -108,6 +120,7 @@ export async function composeFeatures(deps: ComposeDeps) {
   // Abuse control sees frames before the room and message handlers do.
   createAbuseFeature({
     hub,
+    bans: shared.bans,
     now,
     postSystemMessage: (roomId, content, sender) =>
       messages.service.sendSystem(roomId, content, sender),
@@ -126,6 +139,10 @@ export async function composeFeatures(deps: ComposeDeps) {
       await images.store.purgeRoom(roomId);
     },
     roomCreationsPerTenMinutes: deps.roomCreationsPerTenMinutes,
+    presence: shared.presence,
+    grants: shared.grants,
+    bundles: shared.bundles,
+    attemptLimiter: shared.limiter('room-access', ACCESS_ATTEMPTS, 15 * 60_000),
   });
   roomsRef = rooms;
   await rooms.service.ensureDefaultRoom();
@@ -147,6 +164,7 @@ export async function composeFeatures(deps: ComposeDeps) {
   };
   const adminOps = createAdminOperations({
     hub,
+    events,
     credentials: admin.credentials,
     audit: admin.audit,
     state: admin.state,
@@ -158,6 +176,35 @@ export async function composeFeatures(deps: ComposeDeps) {
       const principal = await auth.guards.resolve(request);
       return principal && hasPermission(principal, 'admin') ? actorName(principal) : null;
     },
+  });
+
+  // Every process acts on service events for its own sockets, the origin included.
+  await events.listen((event) => {
+    switch (event.kind) {
+      case 'shutdown':
+        admin.state.apply({ status: 'emergency', reason: event.reason, since: event.timestamp });
+        hub.broadcastAll({
+          type: 'emergency_shutdown_notice',
+          reason: event.reason,
+          timestamp: event.timestamp,
+        });
+        hub.closeAll(EMERGENCY_CLOSE_CODE, 'Emergency shutdown');
+        break;
+      case 'restore':
+        admin.state.apply({ status: 'operational', reason: null, since: null });
+        hub.broadcastAll({ type: 'service_restored', message: event.message });
+        break;
+      case 'broadcast':
+        hub.broadcastAll(event.frame);
+        break;
+      case 'revoked':
+        hub.closeWhere(
+          (connection) => connection.identity?.keyId === event.keyId,
+          4003,
+          'Key revoked',
+        );
+        break;
+    }
   });
 
   // While the service is shut down: every API but ping and admin answers 503, new sockets hear
@@ -203,6 +250,35 @@ export async function composeFeatures(deps: ComposeDeps) {
       void admin.credentials.sweepExpired().catch(logFailure('admin-sessions'));
     }, 10 * 60_000),
   ];
+  // With Redis: keep this process's heartbeat alive, and drop members of processes that died.
+  const sweeper = shared.presenceSweeper;
+  if (sweeper) {
+    timers.push(
+      setInterval(() => {
+        void (async () => {
+          await sweeper.heartbeat();
+          for (const [roomId, gone] of await sweeper.sweepDead()) {
+            const remaining = await rooms.presence.list(roomId);
+            for (const member of gone) {
+              await deps.channels.publish(roomId, {
+                type: 'user_left',
+                roomId,
+                username: member.username,
+                nodeId: member.nodeId,
+                memberCount: remaining.length,
+              });
+            }
+            await deps.channels.publish(roomId, {
+              type: 'user_list_update',
+              roomId,
+              users: remaining.map(({ roomId: _roomId, ...user }) => user),
+              timestamp: new Date(now()).toISOString(),
+            });
+          }
+        })().catch(logFailure('presence'));
+      }, HEARTBEAT_INTERVAL_MS),
+    );
+  }
   const stopTimers = () => {
     for (const timer of timers) clearInterval(timer);
   };

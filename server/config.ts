@@ -28,6 +28,13 @@ export const ConfigSchema = z.object({
       .optional(),
   ),
   REDIS_URL: optionalString,
+  REDIS_PREFIX: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9:_-]{1,64}$/, 'letters, digits, ":", "_" or "-"')
+      .default('securechannel:'),
+  ),
   ADMIN_PASSWORD: optionalString,
   MESSAGE_TTL_SECONDS: z.preprocess(
     emptyToUndefined,
@@ -56,6 +63,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   redisUrl: string | null;
+  /** Every Redis key and channel starts with this. */
+  redisPrefix: string;
   adminPassword: string | null;
   messageTtlSeconds: number;
   trustProxy: boolean;
@@ -89,6 +98,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     dataDir: path.resolve(cwd, e.DATA_DIR),
     databaseUrl: e.DATABASE_URL ?? null,
     redisUrl: e.REDIS_URL ?? null,
+    redisPrefix: e.REDIS_PREFIX,
     adminPassword: e.ADMIN_PASSWORD ?? null,
     messageTtlSeconds: e.MESSAGE_TTL_SECONDS,
     trustProxy: e.TRUST_PROXY,

@@ -257,13 +257,13 @@ describe('end-to-end encryption support on the server', () => {
       clockOffset = 31_000;
       await server.images.expire(now());
       expect((await fetchImage(uploaded.imageUrl, alice.grant)).status).toBe(404);
-      expect(server.images.bytes()).toBe(0);
+      expect(await server.images.bytes()).toBe(0);
     });
 
     it('refuses image keys, bad or stale signatures, non-members and oversized files, storing nothing', async () => {
       const alice = await member('Agent49');
       const image = randomBytes(100);
-      const before = server.images.bytes();
+      const before = await server.images.bytes();
       const keyed = await upload(
         uploadForm({ image, extra: { clientKey: 'c2VjcmV0' } }),
         alice.grant,
@@ -283,7 +283,7 @@ describe('end-to-end encryption support on the server', () => {
         alice.grant,
       );
       expect(huge.status).toBe(413);
-      expect(server.images.bytes()).toBe(before);
+      expect(await server.images.bytes()).toBe(before);
     });
 
     it('refuses a message that points at an image of another room or none', async () => {

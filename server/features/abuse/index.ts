@@ -46,16 +46,44 @@ interface AbuseState {
   lastAlertAt: number;
 }
 
+/** Addresses banned as bots: in memory for one process, in Redis for many. */
+export interface BanStore {
+  ban(address: string, ms: number): Promise<void>;
+  isBanned(address: string): Promise<boolean>;
+}
+
+export class MemoryBanStore implements BanStore {
+  private readonly bans = new Map<string, number>();
+  constructor(private readonly now: () => number) {}
+
+  async ban(address: string, ms: number): Promise<void> {
+    this.bans.set(address, this.now() + ms);
+  }
+
+  async isBanned(address: string): Promise<boolean> {
+    const until = this.bans.get(address);
+    if (until === undefined) return false;
+    if (until > this.now()) return true;
+    this.bans.delete(address);
+    return false;
+  }
+}
+
 export interface AbuseFeatureDeps {
+  bans?: BanStore;
   hub: Hub;
   now: () => number;
   /** Posts a server-written message to a room (the messages feature). */
   postSystemMessage: (roomId: string, content: string, senderUsername: string) => Promise<unknown>;
 }
 
-export function createAbuseFeature({ hub, now, postSystemMessage }: AbuseFeatureDeps) {
+export function createAbuseFeature({
+  hub,
+  now,
+  postSystemMessage,
+  bans = new MemoryBanStore(now),
+}: AbuseFeatureDeps) {
   const states = new WeakMap<Connection, AbuseState>();
-  const bans = new Map<string, number>();
 
   const stateOf = (connection: Connection): AbuseState => {
     let state = states.get(connection);
@@ -71,14 +99,6 @@ export function createAbuseFeature({ hub, now, postSystemMessage }: AbuseFeature
     return state;
   };
 
-  const isBanned = (address: string): boolean => {
-    const until = bans.get(address);
-    if (until === undefined) return false;
-    if (until > now()) return true;
-    bans.delete(address);
-    return false;
-  };
-
   const challenge = (connection: Connection, state: AbuseState, signal: BotSignal) => {
     state.challenge = newChallenge();
     connection.send({
@@ -90,8 +110,8 @@ export function createAbuseFeature({ hub, now, postSystemMessage }: AbuseFeature
     return signal;
   };
 
-  hub.onConnect((connection) => {
-    if (!isBanned(connection.remoteAddress)) return;
+  hub.onConnect(async (connection) => {
+    if (!(await bans.isBanned(connection.remoteAddress))) return;
     connection.send({ type: 'bot_detected', message: ABUSE_TEXT.detected });
     connection.close(BOT_CLOSE_CODE, 'Banned');
   });
@@ -114,7 +134,7 @@ export function createAbuseFeature({ hub, now, postSystemMessage }: AbuseFeature
     return false;
   });
 
-  hub.on('bot_challenge_response', (connection, frame) => {
+  hub.on('bot_challenge_response', async (connection, frame) => {
     const state = stateOf(connection);
     if (!state.challenge || state.challenge.challengeId !== frame.challengeId) {
       throw new AppError('NO_CHALLENGE', 400, ABUSE_TEXT.noChallenge);
@@ -128,7 +148,7 @@ export function createAbuseFeature({ hub, now, postSystemMessage }: AbuseFeature
     }
     state.failures += 1;
     if (state.failures >= MAX_CHALLENGE_FAILURES) {
-      bans.set(connection.remoteAddress, now() + BOT_BAN_MS);
+      await bans.ban(connection.remoteAddress, BOT_BAN_MS);
       connection.send({ type: 'bot_detected', message: ABUSE_TEXT.detected });
       connection.close(BOT_CLOSE_CODE, 'Bot detected');
       return;
@@ -151,5 +171,5 @@ export function createAbuseFeature({ hub, now, postSystemMessage }: AbuseFeature
     );
   });
 
-  return { isBanned };
+  return { bans };
 }

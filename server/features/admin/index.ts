@@ -10,15 +10,25 @@ import { createAuditStore, type AuditStore } from './audit.js';
 import { AdminCredentials } from './credentials.js';
 import { registerAdminFrames } from './frames.js';
 import { AdminLockout, MemoryLockoutStore, type LockoutStore } from './lockout.js';
-import { AdminOperations, type ServiceHub } from './operations.js';
+import { AdminOperations, type ServicePublisher } from './operations.js';
 import { adminRoutes } from './routes.js';
 import { serviceRoutes } from './service-routes.js';
 import { ServiceStateHolder, createServiceStateStore } from './service-state.js';
 import { createAdminStore } from './store.js';
 
 export { AdminCredentials, ADMIN_TEXT } from './credentials.js';
-export { AdminLockout, MemoryLockoutStore, type LockoutStore } from './lockout.js';
-export { AdminOperations, SERVICE_TEXT, EMERGENCY_CLOSE_CODE } from './operations.js';
+export {
+  AdminLockout,
+  MemoryLockoutStore,
+  type LockoutStore,
+  type LockoutState,
+} from './lockout.js';
+export {
+  AdminOperations,
+  SERVICE_TEXT,
+  EMERGENCY_CLOSE_CODE,
+  type ServicePublisher,
+} from './operations.js';
 export { ServiceStateHolder, type ServiceState } from './service-state.js';
 export { isBlockedDuringShutdown } from './service-routes.js';
 export { FRAMES_ALLOWED_DURING_SHUTDOWN, ADMIN_FRAME_TEXT } from './frames.js';
@@ -46,7 +56,8 @@ export async function createAdminFeature(deps: AdminFeatureDeps) {
 }
 
 export interface AdminOperationsDeps {
-  hub: Hub & ServiceHub;
+  hub: Hub;
+  events: ServicePublisher;
   credentials: AdminCredentials;
   audit: AuditStore;
   state: ServiceStateHolder;
@@ -61,7 +72,7 @@ export interface AdminOperationsDeps {
 /** Shutdown, restore, broadcasts and the user list, over HTTP and the socket. */
 export function createAdminOperations(deps: AdminOperationsDeps) {
   const operations = new AdminOperations({
-    hub: deps.hub,
+    events: deps.events,
     state: deps.state,
     audit: deps.audit,
     presence: deps.presence,

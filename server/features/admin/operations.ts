@@ -7,12 +7,14 @@ import type { PresenceMember } from '../rooms/index.js';
 import type { AuditStore } from './audit.js';
 import type { ServiceStateHolder } from './service-state.js';
 
-export interface ServiceHub {
-  /** Sends a frame to every open socket; returns how many got it. */
-  broadcastAll(frame: { type: string } & Record<string, unknown>): number;
-  /** Closes every socket; returns how many were closed. */
-  closeAll(code: number, reason: string): void;
-  connectionCount(): number;
+/** How an admin action reaches every process (server/realtime/service-events.ts). */
+export interface ServicePublisher {
+  publish(
+    event:
+      | { kind: 'shutdown'; reason: string; timestamp: string }
+      | { kind: 'restore'; message: string }
+      | { kind: 'broadcast'; frame: { type: string } & Record<string, unknown> },
+  ): Promise<void>;
 }
 
 export const SERVICE_TEXT = {
@@ -27,7 +29,7 @@ export const SERVICE_TEXT = {
 export const EMERGENCY_CLOSE_CODE = 4001;
 
 export interface AdminOperationsDeps {
-  hub: ServiceHub;
+  events: ServicePublisher;
   state: ServiceStateHolder;
   audit: AuditStore;
   presence: { all(): Promise<PresenceMember[]> };
@@ -37,37 +39,39 @@ export interface AdminOperationsDeps {
 export class AdminOperations {
   constructor(private readonly deps: AdminOperationsDeps) {}
 
+  /** Shuts the service down on every process; returns how many room members were connected. */
   async shutdown(reason: string, actor: string): Promise<number> {
     const timestamp = new Date(this.deps.now()).toISOString();
+    const usersDisconnected = (await this.deps.presence.all()).length;
     await this.deps.state.set({ status: 'emergency', reason, since: timestamp });
     await this.deps.audit.record({ actor, action: 'service.shutdown', detail: { reason } });
-    const usersDisconnected = this.deps.hub.connectionCount();
-    this.deps.hub.broadcastAll({ type: 'emergency_shutdown_notice', reason, timestamp });
-    this.deps.hub.closeAll(EMERGENCY_CLOSE_CODE, 'Emergency shutdown');
+    await this.deps.events.publish({ kind: 'shutdown', reason, timestamp });
     return usersDisconnected;
   }
 
   async restore(actor: string): Promise<void> {
     await this.deps.state.set({ status: 'operational', reason: null, since: null });
     await this.deps.audit.record({ actor, action: 'service.restore' });
-    this.deps.hub.broadcastAll({ type: 'service_restored', message: SERVICE_TEXT.restored });
+    await this.deps.events.publish({ kind: 'restore', message: SERVICE_TEXT.restored });
   }
 
   async broadcast(
     kind: 'admin' | 'system' | 'security',
     message: string,
     actor: string,
-  ): Promise<number> {
+  ): Promise<void> {
     const timestamp = new Date(this.deps.now()).toISOString();
     await this.deps.audit.record({ actor, action: `broadcast.${kind}`, detail: { message } });
-    if (kind === 'admin')
-      return this.deps.hub.broadcastAll({ type: 'admin_message', message, timestamp });
-    return this.deps.hub.broadcastAll({
-      type: 'system_broadcast',
-      message,
-      level: kind === 'security' ? 'critical' : 'info',
-      timestamp,
-    });
+    const frame =
+      kind === 'admin'
+        ? { type: 'admin_message', message, timestamp }
+        : {
+            type: 'system_broadcast',
+            message,
+            level: kind === 'security' ? 'critical' : 'info',
+            timestamp,
+          };
+    await this.deps.events.publish({ kind: 'broadcast', frame });
   }
 
   async listUsers(): Promise<PresenceMember[]> {

@@ -3,7 +3,12 @@ import type { FastifyRequest } from 'fastify';
 import { imageRoutes } from './routes.js';
 import { MemoryImageStore, type ImageStore } from './store.js';
 
-export { MemoryImageStore, type ImageStore, IMAGE_STORE_CAP_BYTES } from './store.js';
+export {
+  MemoryImageStore,
+  type ImageStore,
+  type StoredImage,
+  IMAGE_STORE_CAP_BYTES,
+} from './store.js';
 export { IMAGE_TEXT } from './routes.js';
 
 /** The file id inside an image URL the server handed out. */

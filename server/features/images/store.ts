@@ -23,7 +23,8 @@ export interface ImageStore {
   bind(fileId: string, roomId: string, expiresAt: number): Promise<boolean>;
   expire(now: number): Promise<number>;
   purgeRoom(roomId: string): Promise<void>;
-  bytes(): number;
+  /** Ciphertext bytes held in all. */
+  bytes(): Promise<number>;
 }
 
 export class MemoryImageStore implements ImageStore {
@@ -71,7 +72,7 @@ export class MemoryImageStore implements ImageStore {
       if (image.roomId === roomId) this.delete(fileId, image);
   }
 
-  bytes(): number {
+  async bytes(): Promise<number> {
     return this.total;
   }
 

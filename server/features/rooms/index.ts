@@ -1,7 +1,7 @@
 /** The rooms feature: rooms, their access and timers, and membership over the socket. */
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
-import { MemoryRateLimiter } from '../../lib/rate-limiter.js';
+import { MemoryRateLimiter, type RateLimiter } from '../../lib/rate-limiter.js';
 import type { ConnectionIdentity } from '../../realtime/connection.js';
 import type { Hub } from '../../realtime/hub.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
@@ -33,11 +33,13 @@ export interface RoomsFeatureDeps {
   presence?: PresenceStore;
   grants?: AccessGrantStore;
   bundles?: KeyBundleStore;
+  /** Access-code attempts per client and room in 15 minutes. */
+  attemptLimiter?: RateLimiter;
   roomCreationsPerTenMinutes?: number;
 }
 
 /** Access-code attempts allowed per client and room in 15 minutes. */
-const ACCESS_ATTEMPTS = 10;
+export const ACCESS_ATTEMPTS = 10;
 
 export function createRoomsFeature(deps: RoomsFeatureDeps) {
   const presence = deps.presence ?? new MemoryPresenceStore();
@@ -49,7 +51,8 @@ export function createRoomsFeature(deps: RoomsFeatureDeps) {
     presence,
     channels: deps.channels,
     purgeMessages: deps.purgeMessages,
-    attemptLimiter: new MemoryRateLimiter(ACCESS_ATTEMPTS, 15 * 60_000, deps.now),
+    attemptLimiter:
+      deps.attemptLimiter ?? new MemoryRateLimiter(ACCESS_ATTEMPTS, 15 * 60_000, deps.now),
     purgeBundles: (roomId) => bundles.purgeRoom(roomId),
   });
   const frames = registerRoomFrames({

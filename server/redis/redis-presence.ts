@@ -1,0 +1,126 @@
+/**
+ * Presence in Redis, shared by every process. Each member record names the process that holds
+ * its socket; each process refreshes a heartbeat key with a 15-second TTL. A process that dies
+ * stops refreshing, and its members are dropped by whichever process sweeps first (within 15 s).
+ *
+ *   {p}presence:{roomId}   HASH nodeId → member JSON
+ *   {p}presence-rooms      SET of room ids with members
+ *   {p}proc:{processId}    heartbeat, PX 15000
+ */
+import { z } from 'zod';
+import { RoomUserSchema } from '../../shared/protocol/ws/chat.js';
+import type { PresenceMember, PresenceStore } from '../features/rooms/index.js';
+import type { RedisHandles } from './connect.js';
+
+export const HEARTBEAT_TTL_MS = 15_000;
+export const HEARTBEAT_INTERVAL_MS = 5_000;
+
+const StoredMemberSchema = RoomUserSchema.extend({ roomId: z.string(), processId: z.string() });
+
+export class RedisPresenceStore implements PresenceStore {
+  constructor(
+    private readonly redis: RedisHandles,
+    readonly processId: string,
+  ) {}
+
+  private room(roomId: string) {
+    return `${this.redis.prefix}presence:${roomId}`;
+  }
+  private get rooms() {
+    return `${this.redis.prefix}presence-rooms`;
+  }
+  private proc(processId: string) {
+    return `${this.redis.prefix}proc:${processId}`;
+  }
+
+  /** Refreshes this process's heartbeat; called every HEARTBEAT_INTERVAL_MS. */
+  async heartbeat(): Promise<void> {
+    await this.redis.client.set(this.proc(this.processId), '1', 'PX', HEARTBEAT_TTL_MS);
+  }
+
+  async join(member: PresenceMember): Promise<void> {
+    await this.heartbeat();
+    await this.redis.client
+      .multi()
+      .hset(
+        this.room(member.roomId),
+        member.nodeId,
+        JSON.stringify({ ...member, processId: this.processId }),
+      )
+      .sadd(this.rooms, member.roomId)
+      .exec();
+  }
+
+  async leave(roomId: string, nodeId: string): Promise<void> {
+    await this.redis.client.hdel(this.room(roomId), nodeId);
+  }
+
+  async setStatus(roomId: string, nodeId: string, status: PresenceMember['status']): Promise<void> {
+    const raw = await this.redis.client.hget(this.room(roomId), nodeId);
+    if (!raw) return;
+    const member = StoredMemberSchema.safeParse(JSON.parse(raw));
+    if (!member.success) return;
+    await this.redis.client.hset(
+      this.room(roomId),
+      nodeId,
+      JSON.stringify({ ...member.data, status, lastSeen: new Date().toISOString() }),
+    );
+  }
+
+  private async members(roomId: string): Promise<(PresenceMember & { processId: string })[]> {
+    const entries = await this.redis.client.hvals(this.room(roomId));
+    return entries.flatMap((raw) => {
+      const parsed = StoredMemberSchema.safeParse(JSON.parse(raw));
+      return parsed.success ? [parsed.data] : [];
+    });
+  }
+
+  /** Members whose process is alive. */
+  async list(roomId: string): Promise<PresenceMember[]> {
+    const members = await this.members(roomId);
+    const alive = await this.aliveProcesses(members.map((member) => member.processId));
+    return members
+      .filter((member) => alive.has(member.processId))
+      .map(({ processId: _processId, ...member }) => member);
+  }
+
+  async all(): Promise<PresenceMember[]> {
+    const rooms = await this.redis.client.smembers(this.rooms);
+    return (await Promise.all(rooms.map((roomId) => this.list(roomId)))).flat();
+  }
+
+  async purgeRoom(roomId: string): Promise<void> {
+    await this.redis.client.multi().del(this.room(roomId)).srem(this.rooms, roomId).exec();
+  }
+
+  /**
+   * Removes members of dead processes; returns them by room. HDEL decides which process removed a
+   * member, so each departure is announced once.
+   */
+  async sweepDead(): Promise<Map<string, PresenceMember[]>> {
+    const removed = new Map<string, PresenceMember[]>();
+    for (const roomId of await this.redis.client.smembers(this.rooms)) {
+      const members = await this.members(roomId);
+      if (members.length === 0) {
+        await this.redis.client.srem(this.rooms, roomId);
+        continue;
+      }
+      const alive = await this.aliveProcesses(members.map((member) => member.processId));
+      for (const member of members) {
+        if (alive.has(member.processId)) continue;
+        if ((await this.redis.client.hdel(this.room(roomId), member.nodeId)) === 1) {
+          const { processId: _processId, ...left } = member;
+          removed.set(roomId, [...(removed.get(roomId) ?? []), left]);
+        }
+      }
+    }
+    return removed;
+  }
+
+  private async aliveProcesses(processIds: string[]): Promise<Set<string>> {
+    const unique = [...new Set(processIds)];
+    if (unique.length === 0) return new Set();
+    const values = await this.redis.client.mget(unique.map((id) => this.proc(id)));
+    return new Set(unique.filter((_, index) => values[index] !== null));
+  }
+}

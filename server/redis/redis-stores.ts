@@ -1,0 +1,132 @@
+/**
+ * The small shared stores in Redis: rate-limit windows, admin lockouts, bot bans, room access
+ * grants and public key bundles. Each mirrors a memory implementation with the same interface.
+ */
+import { randomBytes } from 'node:crypto';
+import { KeyBundleSchema } from '../../shared/protocol/ws/e2ee.js';
+import type { LockoutState, LockoutStore } from '../features/admin/index.js';
+import type { AccessGrantStore, BundleEntry, KeyBundleStore } from '../features/rooms/index.js';
+import type { RateLimiter } from '../lib/rate-limiter.js';
+import type { RedisHandles } from './connect.js';
+
+/** Fixed windows with INCR + PEXPIRE: the first hit of a window sets its expiry. */
+export class RedisRateLimiter implements RateLimiter {
+  constructor(
+    private readonly redis: RedisHandles,
+    private readonly name: string,
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
+
+  async hit(key: string): Promise<boolean> {
+    const redisKey = `${this.redis.prefix}rl:${this.name}:${key}`;
+    const [[, count]] = (await this.redis.client
+      .multi()
+      .incr(redisKey)
+      .pexpire(redisKey, this.windowMs, 'NX')
+      .exec()) as [[unknown, number], [unknown, number]];
+    return count <= this.limit;
+  }
+}
+
+/** Admin lockout state per client, kept as long as it matters. */
+export class RedisLockoutStore implements LockoutStore {
+  constructor(private readonly redis: RedisHandles) {}
+
+  private key(client: string) {
+    return `${this.redis.prefix}lockout:${client}`;
+  }
+
+  async get(client: string): Promise<LockoutState | null> {
+    const raw = await this.redis.client.get(this.key(client));
+    if (!raw) return null;
+    const value = JSON.parse(raw) as Partial<LockoutState>;
+    if (
+      typeof value.failures !== 'number' ||
+      typeof value.lastFailureAt !== 'number' ||
+      typeof value.lockedUntil !== 'number'
+    )
+      return null;
+    return {
+      failures: value.failures,
+      lastFailureAt: value.lastFailureAt,
+      lockedUntil: value.lockedUntil,
+    };
+  }
+
+  async set(client: string, state: LockoutState): Promise<void> {
+    await this.redis.client.set(this.key(client), JSON.stringify(state), 'PX', 60 * 60_000);
+  }
+
+  async clear(client: string): Promise<void> {
+    await this.redis.client.del(this.key(client));
+  }
+}
+
+/** Addresses banned as bots, each until its TTL runs out. */
+export class RedisBanStore {
+  constructor(private readonly redis: RedisHandles) {}
+
+  async ban(address: string, ms: number): Promise<void> {
+    await this.redis.client.set(`${this.redis.prefix}ban:${address}`, '1', 'PX', ms);
+  }
+
+  async isBanned(address: string): Promise<boolean> {
+    return (await this.redis.client.exists(`${this.redis.prefix}ban:${address}`)) === 1;
+  }
+}
+
+export class RedisAccessGrantStore implements AccessGrantStore {
+  constructor(
+    private readonly redis: RedisHandles,
+    private readonly ttlMs: number,
+  ) {}
+
+  async issue(roomId: string): Promise<string> {
+    const token = randomBytes(24).toString('base64url');
+    await this.redis.client.set(`${this.redis.prefix}grant:${token}`, roomId, 'PX', this.ttlMs);
+    return token;
+  }
+
+  async isValid(token: string, roomId: string): Promise<boolean> {
+    return (await this.redis.client.get(`${this.redis.prefix}grant:${token}`)) === roomId;
+  }
+
+  async purgeRoom(): Promise<void> {
+    // Grants of a destroyed room open nothing (no room has that id again) and expire by TTL.
+  }
+}
+
+export class RedisKeyBundleStore implements KeyBundleStore {
+  constructor(private readonly redis: RedisHandles) {}
+
+  private key(roomId: string) {
+    return `${this.redis.prefix}bundles:${roomId}`;
+  }
+
+  async set(roomId: string, entry: BundleEntry): Promise<void> {
+    await this.redis.client
+      .multi()
+      .hset(this.key(roomId), entry.nodeId, JSON.stringify(entry))
+      .pexpire(this.key(roomId), 24 * 3_600_000)
+      .exec();
+  }
+
+  async list(roomId: string): Promise<BundleEntry[]> {
+    return (await this.redis.client.hvals(this.key(roomId))).flatMap((raw) => {
+      const value = JSON.parse(raw) as { nodeId?: unknown; username?: unknown; bundle?: unknown };
+      const bundle = KeyBundleSchema.safeParse(value.bundle);
+      if (!bundle.success || typeof value.nodeId !== 'string' || typeof value.username !== 'string')
+        return [];
+      return [{ nodeId: value.nodeId, username: value.username, bundle: bundle.data }];
+    });
+  }
+
+  async remove(roomId: string, nodeId: string): Promise<void> {
+    await this.redis.client.hdel(this.key(roomId), nodeId);
+  }
+
+  async purgeRoom(roomId: string): Promise<void> {
+    await this.redis.client.del(this.key(roomId));
+  }
+}

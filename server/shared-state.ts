@@ -1,0 +1,112 @@
+/**
+ * Where live state lives: in this process (the default), or in Redis when REDIS_URL is set so
+ * that any number of processes act as one service (DESIGN.md principle 4). Features get their
+ * stores from here and never know which kind they hold.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Config } from './config.js';
+import { MemoryBanStore, type BanStore } from './features/abuse/index.js';
+import { MemoryLockoutStore, type LockoutStore } from './features/admin/index.js';
+import {
+  IMAGE_STORE_CAP_BYTES,
+  MemoryImageStore,
+  type ImageStore,
+} from './features/images/index.js';
+import { MemoryMessageStore, type EphemeralMessageStore } from './features/messages/index.js';
+import {
+  MemoryAccessGrantStore,
+  MemoryKeyBundleStore,
+  MemoryPresenceStore,
+  type AccessGrantStore,
+  type KeyBundleStore,
+  type PresenceStore,
+} from './features/rooms/index.js';
+import { MemoryRateLimiter, type RateLimiter } from './lib/rate-limiter.js';
+import { LocalFanout, type Fanout } from './realtime/fanout.js';
+import { connectRedis, type RedisHandles } from './redis/connect.js';
+import { RedisFanout } from './redis/redis-fanout.js';
+import { RedisImageStore } from './redis/redis-image-store.js';
+import { RedisMessageStore } from './redis/redis-message-store.js';
+import { HEARTBEAT_INTERVAL_MS, RedisPresenceStore } from './redis/redis-presence.js';
+import {
+  RedisAccessGrantStore,
+  RedisBanStore,
+  RedisKeyBundleStore,
+  RedisLockoutStore,
+  RedisRateLimiter,
+} from './redis/redis-stores.js';
+
+/** Room access grants last 12 hours (server/features/rooms/access-grants.ts). */
+const GRANT_TTL_MS = 12 * 60 * 60 * 1000;
+
+export interface SharedState {
+  kind: 'memory' | 'redis';
+  /** This process's identity in the cluster (random per start). */
+  processId: string;
+  fanout: Fanout;
+  messages: EphemeralMessageStore;
+  presence: PresenceStore;
+  bundles: KeyBundleStore;
+  grants: AccessGrantStore;
+  images: ImageStore;
+  lockouts: LockoutStore;
+  bans: BanStore;
+  limiter(name: string, limit: number, windowMs: number): RateLimiter;
+  /** Redis only: the heartbeat and dead-process sweep of presence. */
+  presenceSweeper: RedisPresenceStore | null;
+  redis: RedisHandles | null;
+  close(): Promise<void>;
+}
+
+export async function createSharedState(config: Config, now: () => number): Promise<SharedState> {
+  const processId = `proc_${randomBytes(6).toString('hex')}`;
+  if (!config.redisUrl) {
+    return {
+      kind: 'memory',
+      processId,
+      fanout: new LocalFanout(),
+      messages: new MemoryMessageStore(),
+      presence: new MemoryPresenceStore(),
+      bundles: new MemoryKeyBundleStore(),
+      grants: new MemoryAccessGrantStore(now),
+      images: new MemoryImageStore(),
+      lockouts: new MemoryLockoutStore(),
+      bans: new MemoryBanStore(now),
+      limiter: (_name, limit, windowMs) => new MemoryRateLimiter(limit, windowMs, now),
+      presenceSweeper: null,
+      redis: null,
+      close: async () => undefined,
+    };
+  }
+  const redis = await connectRedis(config.redisUrl, config.redisPrefix);
+  const presence = new RedisPresenceStore(redis, processId);
+  await presence.heartbeat();
+  return {
+    kind: 'redis',
+    processId,
+    fanout: new RedisFanout(redis),
+    messages: new RedisMessageStore(redis, now),
+    presence,
+    bundles: new RedisKeyBundleStore(redis),
+    grants: new RedisAccessGrantStore(redis, GRANT_TTL_MS),
+    images: new RedisImageStore(redis, IMAGE_STORE_CAP_BYTES),
+    lockouts: new RedisLockoutStore(redis),
+    bans: new RedisBanStore(redis),
+    limiter: (name, limit, windowMs) => new RedisRateLimiter(redis, name, limit, windowMs),
+    presenceSweeper: presence,
+    redis,
+    close: () => redis.close(),
+  };
+}
+
+/** @fastify/rate-limit options: a shared Redis store when there is one. */
+export function httpRateLimitStore(state: SharedState): {
+  redis?: RedisHandles['client'];
+  nameSpace?: string;
+} {
+  return state.redis
+    ? { redis: state.redis.client, nameSpace: `${state.redis.prefix}http-rl:` }
+    : {};
+}
+
+export { HEARTBEAT_INTERVAL_MS };
