@@ -1,40 +1,61 @@
 /**
- * /direct-messages. Without a session token or user: AUTHENTICATION REQUIRED (spec 001 §2).
- * Key holders' conversations are served by the direct-messages feature once they log in.
+ * /direct-messages (spec 001 §2 "Direct messages screen"):
+ *
+ * - without a session token or user: AUTHENTICATION REQUIRED;
+ * - a key holder whose key file is not in this tab's memory (after a reload), when their key has
+ *   an encryption key or any of their threads is end-to-end: UNLOCK YOUR CONVERSATIONS;
+ * - otherwise the conversations (DmScreen).
  */
-import { Link } from 'wouter';
+import { type KeyFile } from '../../../shared/crypto/key-file-schema.js';
+import { TEXT } from '../../../shared/protocol/errors.js';
+import { type SessionUser } from '../../../shared/protocol/http/auth.js';
+import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { useAuth } from '../auth/use-auth.js';
+import { AuthRequiredScreen } from './AuthRequiredScreen.js';
+import { DmHeader } from './DmHeader.js';
+import { DmScreen } from './DmScreen.js';
+import { UnlockConversations } from './UnlockConversations.js';
+import { useBackToChatPath, useDmThreads, useOwnDmKey } from './use-dm-queries.js';
+import { useDmKeyFile } from './use-dm-key-file.js';
 
 export function DirectMessagesPage() {
-  return (
-    <main className="flex min-h-screen items-center justify-center bg-background p-6 text-fg">
-      <section
-        className="w-full max-w-md rounded border border-border bg-surface p-6 text-center"
-        aria-labelledby="dm-auth-title"
-      >
-        <p aria-hidden="true" className="mb-3 text-3xl text-warning">
-          [!]
-        </p>
-        <h1 id="dm-auth-title" className="mb-2 text-lg font-bold tracking-widest text-primary">
-          AUTHENTICATION REQUIRED
-        </h1>
-        <p className="mb-6 text-sm text-muted">
-          Direct messages require a valid cryptographic key for end-to-end encryption.
-        </p>
-        <div className="flex flex-col gap-2 sm:flex-row sm:justify-center">
-          <Link
-            href="/get-key"
-            className="rounded border border-primary px-3 py-2 text-xs tracking-widest text-primary hover:bg-primary/10"
-          >
-            [ GET A KEY ]
-          </Link>
-          <Link
-            href="/"
-            className="rounded border border-border px-3 py-2 text-xs tracking-widest text-fg hover:bg-primary/10"
-          >
-            [ RETURN TO PUBLIC CHAT ]
-          </Link>
+  const { user, sessionToken, keyFile: loginKeyFile, isLoading } = useAuth();
+  const keyFile = useDmKeyFile(sessionToken, user?.keyId ?? null, loginKeyFile);
+  if (isLoading) return <LoadingOverlay isLoading message={TEXT.loading} />;
+  if (!sessionToken || !user) return <AuthRequiredScreen />;
+  return <DmGate user={user} sessionToken={sessionToken} keyFile={keyFile} />;
+}
+
+interface DmGateProps {
+  user: SessionUser;
+  sessionToken: string;
+  keyFile: KeyFile | null;
+}
+
+/** Decides whether the key file must be loaded again before the conversations can open. */
+function DmGate({ user, sessionToken, keyFile }: DmGateProps) {
+  const isKeyMissing = keyFile === null;
+  const threads = useDmThreads();
+  const ownKey = useOwnDmKey(user.keyId, isKeyMissing);
+  const backPath = useBackToChatPath();
+
+  if (isKeyMissing) {
+    if (threads.isPending || ownKey.isPending) {
+      return <LoadingOverlay isLoading message={TEXT.loading} />;
+    }
+    const hasEndToEnd =
+      (ownKey.data?.encryptionPublicKey ?? null) !== null ||
+      (threads.data ?? []).some((thread) => thread.mode === 'e2e');
+    if (hasEndToEnd) {
+      return (
+        <div className="min-h-screen bg-background text-fg">
+          <DmHeader backPath={backPath} link={null} onNewConversation={null} />
+          <main className="px-3 py-6 sm:px-4 sm:py-10">
+            <UnlockConversations keyId={user.keyId} sessionToken={sessionToken} />
+          </main>
         </div>
-      </section>
-    </main>
-  );
+      );
+    }
+  }
+  return <DmScreen user={user} sessionToken={sessionToken} keyFile={keyFile} />;
 }

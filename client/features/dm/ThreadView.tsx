@@ -1,0 +1,154 @@
+/**
+ * A conversation, full screen (spec 001 §2): back, the other party, the mode label ('End-to-End
+ * Encrypted', or 'Server-assisted encryption', which never claims E2E), the thread's
+ * auto-destruct countdown, the red KILL SWITCH, the unexpired messages and the reply form.
+ */
+import { useEffect, useRef } from 'react';
+import { TEXT } from '../../../shared/protocol/errors.js';
+import { type DmThread } from '../../../shared/protocol/http/dm.js';
+import { Bracketed } from '../rooms/TerminalDialog.js';
+import { type ReadableDirectMessage } from './dm-crypto.js';
+import { DANGER_BUTTON, HEADER_BUTTON } from './dm-styles.js';
+import { formatThreadCountdown, remainingMs } from './dm-time.js';
+import { DmMessageRow } from './DmMessageRow.js';
+import { ReplyComposer, type ReplyComposerProps } from './ReplyComposer.js';
+import { MODE_EXPLANATION, MODE_LABEL } from './thread-mode.js';
+
+export interface ThreadViewProps {
+  thread: DmThread;
+  myKeyId: string;
+  messages: readonly ReadableDirectMessage[];
+  isLoading: boolean;
+  isError: boolean;
+  now: number;
+  /** A destruct sequence runs: nothing can be sent or destroyed again. */
+  isDestructing: boolean;
+  onBack: () => void;
+  onKill: () => void;
+  onSend: ReplyComposerProps['onSend'];
+  isSending: boolean;
+}
+
+export function ThreadView(props: ThreadViewProps) {
+  const { thread, messages, now } = props;
+  const visible = messages
+    .map((message) => ({ message, msLeft: remainingMs(message.expiresAt, now) }))
+    .filter((entry) => entry.msLeft > 0);
+  const name = thread.otherParticipantSecureId.toUpperCase() || thread.otherParticipantUsername;
+  const isEndToEnd = thread.mode === 'e2e';
+  const backRef = useRef<HTMLButtonElement>(null);
+  const endRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    backRef.current?.focus();
+  }, [thread.id]);
+  // Follow the conversation: a new message scrolls into view.
+  useEffect(() => {
+    endRef.current?.scrollIntoView({ block: 'end' });
+  }, [visible.length]);
+
+  return (
+    <section
+      aria-labelledby="dm-thread-title"
+      data-testid="dm-thread-view"
+      data-thread-id={thread.id}
+      className="fixed inset-0 z-30 flex flex-col bg-background text-fg"
+    >
+      <header className="border-b border-border bg-surface">
+        <div className="mx-auto flex max-w-4xl flex-wrap items-center gap-x-3 gap-y-2 px-3 py-2.5 sm:px-4">
+          <button
+            ref={backRef}
+            type="button"
+            onClick={props.onBack}
+            className={HEADER_BUTTON}
+            data-testid="dm-thread-back"
+          >
+            <span aria-hidden="true">←</span> BACK
+          </button>
+          <div className="min-w-0 flex-1">
+            <h2
+              id="dm-thread-title"
+              className="sc-glow truncate text-sm font-bold tracking-wide text-primary sm:text-base sm:tracking-widest"
+              data-testid="dm-thread-title"
+            >
+              {name}
+            </h2>
+            <p className="truncate text-[11px] text-muted">{thread.otherParticipantUsername}</p>
+          </div>
+          <button
+            type="button"
+            onClick={props.onKill}
+            disabled={props.isDestructing}
+            className={DANGER_BUTTON}
+            data-testid="dm-kill-switch"
+            aria-describedby="dm-kill-hint"
+          >
+            <Bracketed>
+              <span aria-hidden="true" className="hidden sm:inline">
+                ☠{' '}
+              </span>
+              KILL SWITCH
+            </Bracketed>
+          </button>
+          <span id="dm-kill-hint" className="sr-only">
+            Destroys this conversation for both participants
+          </span>
+        </div>
+        <div className="mx-auto flex max-w-4xl flex-wrap items-center justify-between gap-x-4 gap-y-1 border-t border-border/60 px-3 py-1.5 text-[11px] tracking-wider sm:px-4">
+          <span
+            className={`flex items-center gap-1.5 font-bold ${isEndToEnd ? 'text-primary' : 'text-warning'}`}
+            data-testid="dm-thread-mode"
+            data-mode={thread.mode}
+            title={MODE_EXPLANATION[thread.mode]}
+          >
+            <span aria-hidden="true">{isEndToEnd ? '▣' : '!'}</span>
+            {MODE_LABEL[thread.mode]}
+          </span>
+          <span className="text-muted">
+            AUTO-DESTRUCT{' '}
+            <span className="font-bold text-warning tabular-nums" data-testid="dm-thread-countdown">
+              {formatThreadCountdown(remainingMs(thread.expiresAt, now))}
+            </span>
+          </span>
+        </div>
+        {isEndToEnd ? null : (
+          <p className="mx-auto max-w-4xl px-3 pb-2 text-[11px] leading-relaxed text-warning sm:px-4">
+            {MODE_EXPLANATION['server-assisted']}
+          </p>
+        )}
+      </header>
+
+      <div className="min-h-0 flex-1 overflow-y-auto">
+        <div className="mx-auto max-w-4xl px-3 py-3 sm:px-4">
+          {props.isLoading ? (
+            <p className="py-10 text-center text-xs tracking-widest text-muted">DECRYPTING...</p>
+          ) : props.isError ? (
+            <p className="py-10 text-center text-sm text-danger">{TEXT.dmFetchMessagesFailed}</p>
+          ) : visible.length === 0 ? (
+            <p className="py-10 text-center text-sm text-muted" data-testid="dm-no-messages">
+              {TEXT.dmNoMessages}
+            </p>
+          ) : (
+            <ol className="space-y-2" aria-label="Messages" aria-live="polite">
+              {visible.map(({ message, msLeft }) => (
+                <DmMessageRow
+                  key={message.id}
+                  message={message}
+                  isOwn={message.senderKeyId === props.myKeyId}
+                  msLeft={msLeft}
+                />
+              ))}
+            </ol>
+          )}
+          <div ref={endRef} />
+        </div>
+      </div>
+
+      <ReplyComposer
+        isSending={props.isSending}
+        isDisabled={props.isDestructing}
+        onSend={props.onSend}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,117 @@
+/**
+ * Sending on the direct-messages screen: replies in the open thread and the new-conversation
+ * dialog's first message, with the spec's failure texts (spec 001 §8): 'Failed to create
+ * conversation thread' or 'Failed to send message' are logged, and the toast says 'Error /
+ * Failed to send message. Please try again.'. A recipient key that fails its signature check
+ * gets its own toast: nothing is wrapped to it.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { type KeyFile } from '../../../shared/crypto/key-file-schema.js';
+import { TEXT } from '../../../shared/protocol/errors.js';
+import { type DmThread } from '../../../shared/protocol/http/dm.js';
+import { type SendFrame } from '../admin/admin-socket.js';
+import { dmKeys } from './dm-api.js';
+import { RecipientKeyUnverifiedError } from './dm-crypto.js';
+import { reportDmError } from './dm-errors.js';
+import { openConversation, sendToThread } from './dm-send.js';
+import { type ThreadKeyring } from './thread-keyring.js';
+
+/** A failure of the new-conversation flow, with the step that failed. */
+class ConversationStepError extends Error {
+  override readonly name = 'ConversationStepError';
+  constructor(
+    readonly step: 'create' | 'send',
+    cause: unknown,
+  ) {
+    super(step === 'create' ? TEXT.dmCreateThreadFailed : TEXT.dmSendFailed, { cause });
+  }
+}
+
+export interface DmActions {
+  /** Resolves true once the reply is stored and announced. */
+  sendReply: (thread: DmThread, text: string, timerSeconds: number) => Promise<boolean>;
+  isSendingReply: boolean;
+  /** Resolves to the new (or existing) thread once its first message is stored, else null. */
+  startConversation: (
+    recipientKeyId: string,
+    text: string,
+    timerSeconds: number,
+  ) => Promise<DmThread | null>;
+  isStarting: boolean;
+}
+
+export function useDmActions(
+  keyFile: KeyFile | null,
+  keyring: ThreadKeyring,
+  send: SendFrame,
+): DmActions {
+  const queryClient = useQueryClient();
+  const refresh = useCallback(
+    (threadId: string | null) => {
+      void queryClient.invalidateQueries({ queryKey: dmKeys.threads });
+      if (threadId) void queryClient.invalidateQueries({ queryKey: dmKeys.messages(threadId) });
+    },
+    [queryClient],
+  );
+
+  const reply = useMutation({
+    mutationFn: (input: { thread: DmThread; text: string; timerSeconds: number }) =>
+      sendToThread(input.thread, input.text, input.timerSeconds, keyring, send),
+    onSuccess: (_, input) => refresh(input.thread.id),
+    onError: (error) => reportDmError(TEXT.dmSendFailed, error, TEXT.dmSendFailedRetry),
+  });
+
+  const start = useMutation({
+    mutationFn: async (input: { recipientKeyId: string; text: string; timerSeconds: number }) => {
+      let thread: DmThread;
+      try {
+        thread = await openConversation(input.recipientKeyId, keyFile);
+      } catch (error) {
+        throw new ConversationStepError('create', error);
+      }
+      try {
+        await sendToThread(thread, input.text, input.timerSeconds, keyring, send);
+      } catch (error) {
+        throw new ConversationStepError('send', error);
+      }
+      return thread;
+    },
+    onSuccess: (thread) => refresh(thread.id),
+    onError: (error) => {
+      const cause = error instanceof ConversationStepError ? error.cause : error;
+      if (cause instanceof RecipientKeyUnverifiedError) {
+        reportDmError(TEXT.dmCreateThreadFailed, cause, TEXT.dmRecipientKeyUnverified);
+      } else {
+        reportDmError(error.message, cause, TEXT.dmSendFailedRetry);
+      }
+      // A thread may exist even though its first message failed.
+      refresh(null);
+    },
+  });
+
+  const { mutateAsync: replyAsync } = reply;
+  const { mutateAsync: startAsync } = start;
+  const sendReply = useCallback(
+    (thread: DmThread, text: string, timerSeconds: number) =>
+      replyAsync({ thread, text, timerSeconds }).then(
+        () => true,
+        () => false,
+      ),
+    [replyAsync],
+  );
+  const startConversation = useCallback(
+    (recipientKeyId: string, text: string, timerSeconds: number) =>
+      startAsync({ recipientKeyId, text, timerSeconds }).then(
+        (thread) => thread,
+        () => null,
+      ),
+    [startAsync],
+  );
+  return {
+    sendReply,
+    isSendingReply: reply.isPending,
+    startConversation,
+    isStarting: start.isPending,
+  };
+}

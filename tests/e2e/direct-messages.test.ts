@@ -1,0 +1,184 @@
+/**
+ * Direct messages in two browsers (spec 001 §2 "Direct messages screen", §4, §5, §7, §8).
+ *
+ * Scenario: alice and bob each log in by uploading their .sck on the landing page (so the key
+ * file is in the tab's memory) and open DIRECT MESSAGES from the chat. alice starts a
+ * conversation by bob's secure id, typed in lower case; the field shows it upper-cased and a
+ * check mark once it resolves. bob's list gains the thread through dm_thread_updated; he opens it,
+ * reads the decrypted text and replies; alice sees the reply. alice pulls the KILL SWITCH: after
+ * the 3 s animation her thread closes, and bob's open thread closes with 'This conversation has
+ * been deleted by the other party.'. Everything alice's page sends, over HTTP and WebSocket, is
+ * recorded and holds neither plaintext.
+ *
+ * Then bob reloads: the key file is gone from memory, and the screen asks him to unlock his
+ * conversations with his .sck; someone else's key file is refused.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { serializeKeyFile, type KeyFile } from '../../shared/crypto/key-file-schema.js';
+import { secureIdForKey } from '../../shared/ids.js';
+import { TEXT } from '../../shared/protocol/errors.js';
+import type { TestServer } from '../support/server.js';
+import { makeRegisteredKey } from '../support/keys.js';
+import {
+  keepEvidence,
+  launchBrowser,
+  newActor,
+  seriousAxeViolations,
+  startAppServer,
+  type Actor,
+} from './support/browser.js';
+import { LandingPageObject } from './pages/landing-page.js';
+import { ChatPageObject } from './pages/chat-page.js';
+import { DirectMessagesPageObject } from './pages/direct-messages.js';
+
+const FIRST_MESSAGE = 'The package is in locker 12, north terminal';
+const REPLY = 'Copy that: moving at dawn via the east gate';
+
+/** Everything a page sends: request bodies and WebSocket frames. */
+function recordOutgoing(page: Page): string[] {
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    const body = request.postData();
+    if (body) sent.push(body);
+  });
+  page.on('websocket', (socket) => {
+    socket.on('framesent', (frame) => sent.push(String(frame.payload)));
+  });
+  return sent;
+}
+
+async function logInAndOpenDirectMessages(actor: Actor, baseUrl: string, key: KeyFile) {
+  const landing = new LandingPageObject(actor.page, baseUrl);
+  await landing.open();
+  await landing.chooseKeyFile(`${key.username}.sck`, serializeKeyFile(key));
+  await landing.authenticateButton().click();
+  await new ChatPageObject(actor.page).waitUntilLoaded();
+  const dms = new DirectMessagesPageObject(actor.page);
+  await dms.openFromChat();
+  await dms.waitUntilOnline();
+  return dms;
+}
+
+describe('direct messages in the browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let aliceKey: KeyFile;
+  let bobKey: KeyFile;
+  let actors: Actor[] = [];
+
+  beforeAll(async () => {
+    server = await startAppServer();
+    browser = await launchBrowser();
+    [aliceKey, bobKey] = await Promise.all([
+      makeRegisteredKey(server.baseUrl, { username: 'alice' }),
+      makeRegisteredKey(server.baseUrl, { username: 'bob' }),
+    ]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail')
+      await keepEvidence(context.task.name, actors, server);
+    for (const actor of actors) await actor.context.close();
+    actors = [];
+  });
+
+  it('lets alice and bob talk end to end, and the KILL SWITCH closes the thread on both sides', async () => {
+    const alice = await newActor(browser, 'alice');
+    const bob = await newActor(browser, 'bob');
+    actors.push(alice, bob);
+    const aliceSent = recordOutgoing(alice.page);
+    const bobSent = recordOutgoing(bob.page);
+    const bobDms = await logInAndOpenDirectMessages(bob, server.baseUrl, bobKey);
+    const aliceDms = await logInAndOpenDirectMessages(alice, server.baseUrl, aliceKey);
+    await bob.page.getByText(TEXT.dmNoConversations).waitFor();
+    expect(await aliceDms.mySecureId().textContent()).toBe(secureIdForKey(aliceKey.keyId));
+    expect(await seriousAxeViolations(bob.page)).toEqual([]);
+
+    // alice: a new conversation to bob's secure id, typed in lower case.
+    const bobSecureId = secureIdForKey(bobKey.keyId);
+    await aliceDms.newConversationButton().click();
+    await aliceDms.recipientInput().pressSequentially(bobSecureId.toLowerCase());
+    expect(await aliceDms.recipientInput().inputValue()).toBe(bobSecureId);
+    await alice.page.getByTestId('dm-recipient-found').waitFor();
+    expect(await aliceDms.recipientStatus().textContent()).toContain(TEXT.dmRecipientFound);
+    expect(await aliceDms.sendMessageButton().isDisabled()).toBe(true);
+    expect(await seriousAxeViolations(alice.page)).toEqual([]);
+    await aliceDms.newMessageInput().fill(FIRST_MESSAGE);
+    await aliceDms.newTimerSelect().selectOption('300');
+    await aliceDms.sendMessageButton().click();
+    await aliceDms.threadView().waitFor();
+    await aliceDms.message(FIRST_MESSAGE).waitFor();
+    expect(await alice.page.getByTestId('dm-thread-mode').textContent()).toContain(
+      'End-to-End Encrypted',
+    );
+
+    // bob: the thread arrives through dm_thread_updated; he reads and replies.
+    const aliceSecureId = secureIdForKey(aliceKey.keyId);
+    await bobDms.threadRow(aliceSecureId).waitFor();
+    expect(await bobDms.threadRow(aliceSecureId).getByTestId('dm-mode-badge').textContent()).toBe(
+      'E2E',
+    );
+    await bobDms.threadRow(aliceSecureId).click();
+    await bobDms.message(FIRST_MESSAGE).waitFor();
+    expect(await bobDms.message(FIRST_MESSAGE).getByTestId('dm-message-sender').textContent()).toBe(
+      aliceSecureId,
+    );
+    expect(await seriousAxeViolations(bob.page)).toEqual([]);
+    await bobDms.reply(REPLY);
+    await bobDms.message(REPLY).waitFor();
+    expect(await bobDms.replyInput().inputValue()).toBe('');
+
+    // alice sees the reply through dm_message_received.
+    await aliceDms.message(REPLY).waitFor();
+
+    // alice destroys the thread: 3 s animation, then it closes on both sides.
+    await aliceDms.killSwitch().click();
+    await aliceDms.destructOverlay().waitFor();
+    await aliceDms.threadView().waitFor({ state: 'detached', timeout: 10_000 });
+    await aliceDms.text(TEXT.dmThreadDestroyed).waitFor();
+    await bobDms.destructOverlay().waitFor();
+    await bobDms.threadView().waitFor({ state: 'detached', timeout: 10_000 });
+    await bobDms.text(TEXT.dmThreadDeletedByOther).waitFor();
+    await bob.page.getByText(TEXT.dmNoConversations).waitFor();
+
+    // Neither browser ever sent a plaintext, over HTTP or over the socket.
+    expect(aliceSent.some((body) => body.includes('dm_send_message'))).toBe(true);
+    expect(aliceSent.some((body) => body.includes('"wrappedKeys"'))).toBe(true);
+    expect(aliceSent.some((body) => body.includes('"encrypted"'))).toBe(true);
+    expect([...alice.errors, ...bob.errors]).toEqual([]);
+    for (const sent of [aliceSent, bobSent]) {
+      const everything = sent.join('\n');
+      expect(everything).not.toContain(FIRST_MESSAGE);
+      expect(everything).not.toContain(REPLY);
+      expect(everything).not.toContain('locker 12');
+    }
+  });
+
+  it('asks for the key file again after a reload and refuses someone else’s', async () => {
+    const bob = await newActor(browser, 'bob');
+    actors.push(bob);
+    const dms = await logInAndOpenDirectMessages(bob, server.baseUrl, bobKey);
+    await dms.list().waitFor();
+
+    await bob.page.reload();
+    await dms.unlockPanel().waitFor();
+    expect(await seriousAxeViolations(bob.page)).toEqual([]);
+    await bob.page.getByRole('heading', { name: 'UNLOCK YOUR CONVERSATIONS' }).waitFor();
+    await dms.chooseUnlockFile('alice.sck', serializeKeyFile(aliceKey));
+    await bob.page.getByText(TEXT.dmWrongKeyFile, { exact: false }).waitFor();
+    expect(await dms.list().count()).toBe(0);
+
+    await dms.chooseUnlockFile('bob.sck', serializeKeyFile(bobKey));
+    await dms.list().waitFor();
+    await dms.waitUntilOnline();
+    const storage = await bob.page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    );
+    expect(storage).not.toContain(JSON.stringify(bobKey.encryptionPrivateKey));
+    expect(storage).not.toContain(JSON.stringify(bobKey.dilithiumPrivateKey));
+  });
+});
