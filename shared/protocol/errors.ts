@@ -159,6 +159,23 @@ export const TEXT = {
   dmSecureIdCopied: 'Secure ID copied to clipboard',
   copyFailedDescription: 'Could not copy to clipboard',
   dmWrongKeyFile: 'This key file belongs to another identity than the one signed in',
+  // Encrypted images (spec 000 §2, §4, §8).
+  imageEncrypting: 'ENCRYPTING...',
+  imageUploadFailed: 'Upload failed',
+  imageDownloadFailed: 'Download failed',
+  imageDestroyed: 'IMAGE DESTROYED',
+  /** The disabled upload button's tooltip while messages cannot carry an image key end to end. */
+  imagesNeedEndToEnd: 'Images need end-to-end encryption',
+  // Room end-to-end encryption in the browser (spec 000 §4 "Certificate status", §8).
+  /** Followed by the HTTP status: `Server entropy request failed with status 503` (spec 000 §8). */
+  serverEntropyFailed: 'Server entropy request failed with status',
+  certificateValidationFailed: 'Certificate validation failed - connection may be compromised',
+  certMismatch: 'CERT_MISMATCH',
+  certFail: 'CERT_FAIL',
+  resetCertificates: 'RESET_CERTIFICATES',
+  /** A member's identity key differs from the pinned or registered one, or its bundle is forged. */
+  keySubstitutionDetected: 'KEY SUBSTITUTION DETECTED',
+  waitingForKeyAgreement: 'Waiting for key agreement',
 } as const;
 
 /** Texts of WebSocket `error` frames. */
