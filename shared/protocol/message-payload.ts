@@ -4,7 +4,11 @@
  */
 import { z } from 'zod';
 
-const b64 = (max: number) => z.string().max(max).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Expected base64');
+const b64 = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Expected base64');
 
 /** An encrypted image's details: where its ciphertext is and the key that opens it. */
 export const ImageRefSchema = z.strictObject({
