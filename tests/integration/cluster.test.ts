@@ -1,0 +1,208 @@
+/**
+ * Scale-out (DESIGN.md principle 4): three server processes on one PostgreSQL and one Redis act as
+ * one service. Each run gets its own database and key prefix and removes them afterwards.
+ *
+ * Scenario: the processes start at once on an empty database (migrations run once); alice, bob
+ * and carol connect to different processes and chat in one room with one member list and the
+ * same expiry; an admin shutdown on one process reaches everyone; after `kill -9` of one process
+ * its members drop out of presence within 15 s while the others carry on, and its client
+ * reconnects to another process.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createThrowawayPostgres } from '../support/database.js';
+import { deletePrefix, REDIS_TEST_URL, testPrefix } from '../support/redis.js';
+import { startServerProcess, type ServerProcess } from '../support/processes.js';
+import { TestSocket, type Frame } from '../support/ws-client.js';
+import { connectRedis } from '../../server/redis/connect.js';
+import pg from 'pg';
+
+const ADMIN_PASSWORD = 'cluster-admin-password-1';
+
+describe('three processes on PostgreSQL and Redis', () => {
+  let servers: ServerProcess[] = [];
+  let drop: () => Promise<void>;
+  let databaseUrl: string;
+  const prefix = testPrefix();
+  const sockets: TestSocket[] = [];
+
+  beforeAll(async () => {
+    const database = await createThrowawayPostgres();
+    drop = database.drop;
+    databaseUrl = database.url;
+    const env = {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: REDIS_TEST_URL,
+      REDIS_PREFIX: prefix,
+      ADMIN_PASSWORD,
+      MESSAGE_TTL_SECONDS: '4',
+      LOG_LEVEL: 'info',
+    };
+    servers = await Promise.all([
+      startServerProcess(env),
+      startServerProcess(env),
+      startServerProcess(env),
+    ]);
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await Promise.all(servers.map((server) => server.stop('SIGKILL')));
+    const redis = await connectRedis(REDIS_TEST_URL, prefix);
+    await deletePrefix(redis, prefix);
+    await redis.close();
+    await drop();
+  });
+
+  const wsUrl = (server: ServerProcess) => `${server.url.replace('http', 'ws')}/chat-ws`;
+  async function member(server: ServerProcess, roomId: string, username: string) {
+    const socket = await TestSocket.connect(wsUrl(server));
+    sockets.push(socket);
+    socket.send({ type: 'join_room', roomId, username });
+    await socket.nextOfType('room_joined');
+    return socket;
+  }
+  const hasMembers = (names: string[]) => (frame: Frame) =>
+    frame.type === 'user_list_update' &&
+    JSON.stringify((frame.users as { username: string }[]).map((user) => user.username).sort()) ===
+      JSON.stringify([...names].sort());
+
+  it('ran the migrations once and agrees on one default room', async () => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    const applied = await client.query('SELECT name FROM schema_migrations');
+    const names = applied.rows.map((row: { name: string }) => row.name);
+    expect(new Set(names).size).toBe(names.length);
+    const defaults = await client.query('SELECT id FROM rooms WHERE is_default');
+    expect(defaults.rowCount).toBe(1);
+    await client.end();
+    const rooms = await Promise.all(
+      servers.map(
+        async (server) =>
+          ((await (await fetch(`${server.url}/api/default-room`)).json()) as { secureId: string })
+            .secureId,
+      ),
+    );
+    expect(new Set(rooms).size).toBe(1);
+  });
+
+  it('lets members on different processes chat in one room with one member list and the same expiry', async () => {
+    const [a, b, c] = servers as [ServerProcess, ServerProcess, ServerProcess];
+    const room = (
+      (await (
+        await fetch(`${a.url}/api/rooms`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'cluster' }),
+        })
+      ).json()) as { secureId: string }
+    ).secureId;
+    const alice = await member(a, room, 'Agent61');
+    const bob = await member(b, room, 'Agent62');
+    const carol = await member(c, room, 'Agent63');
+    await alice.next(hasMembers(['Agent61', 'Agent62', 'Agent63']), 10_000);
+
+    alice.send({
+      type: 'send_message',
+      content: 'hello from process A',
+      encryptionType: 'PLAINTEXT',
+    });
+    const atBob = await bob.nextOfType('new_message');
+    const atCarol = await carol.nextOfType('new_message');
+    expect(atBob.message).toEqual(atCarol.message);
+
+    // A late joiner on another process sees the history, then nothing once it expired.
+    const dave = await TestSocket.connect(wsUrl(c));
+    sockets.push(dave);
+    dave.send({ type: 'join_room', roomId: room, username: 'Agent64' });
+    const joined = await dave.nextOfType('room_joined');
+    expect((joined.messages as { content: string }[]).map((m) => m.content)).toEqual([
+      'hello from process A',
+    ]);
+    const expired = await bob.nextOfType('messages_expired', 10_000);
+    expect(expired.messageIds).toEqual([(atBob.message as { id: string }).id]);
+    const late = await TestSocket.connect(wsUrl(b));
+    sockets.push(late);
+    late.send({ type: 'join_room', roomId: room, username: 'Agent65' });
+    expect((await late.nextOfType('room_joined')).messages).toEqual([]);
+  });
+
+  it('carries an admin shutdown on one process to users on all, and the restore back', async () => {
+    const [a, b, c] = servers as [ServerProcess, ServerProcess, ServerProcess];
+    const room = ((await (await fetch(`${a.url}/api/default-room`)).json()) as { secureId: string })
+      .secureId;
+    const onB = await member(b, room, 'Unit66');
+    const onC = await member(c, room, 'Unit67');
+    const shutdown = await fetch(`${a.url}/api/admin/emergency-shutdown`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password: ADMIN_PASSWORD, reason: 'cluster drill' }),
+    });
+    expect(shutdown.status).toBe(200);
+    expect(await onB.nextOfType('emergency_shutdown_notice')).toMatchObject({
+      reason: 'cluster drill',
+    });
+    expect(await onC.nextOfType('emergency_shutdown_notice')).toMatchObject({
+      reason: 'cluster drill',
+    });
+    expect((await fetch(`${b.url}/api/rooms`)).status).toBe(503);
+    const waiting = await TestSocket.connect(wsUrl(c));
+    sockets.push(waiting);
+    await waiting.nextOfType('maintenance_mode');
+    await fetch(`${b.url}/api/admin/restore-service`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password: ADMIN_PASSWORD }),
+    });
+    expect(await waiting.nextOfType('service_restored')).toBeTruthy();
+    expect((await fetch(`${c.url}/api/rooms`)).status).toBe(200);
+  });
+
+  it("drops a killed process's members within 15 s while the others carry on, and its client reconnects elsewhere", async () => {
+    const [a, b, c] = servers as [ServerProcess, ServerProcess, ServerProcess];
+    const room = (
+      (await (
+        await fetch(`${a.url}/api/rooms`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'survivors' }),
+        })
+      ).json()) as { secureId: string }
+    ).secureId;
+    const alice = await member(a, room, 'Ghost71');
+    const bob = await member(b, room, 'Ghost72');
+    const victim = await member(c, room, 'Ghost73');
+    await alice.next(hasMembers(['Ghost71', 'Ghost72', 'Ghost73']), 10_000);
+    // Only what arrives after the kill counts from here on.
+    alice.frames.length = 0;
+
+    const killedAt = Date.now();
+    const closed = victim.waitForClose(5_000);
+    await c.stop('SIGKILL');
+    expect(await closed).toBe(1006);
+    await alice.next(hasMembers(['Ghost71', 'Ghost72']), 20_000);
+    expect(Date.now() - killedAt).toBeLessThan(20_000);
+
+    alice.send({ type: 'send_message', content: 'still here', encryptionType: 'PLAINTEXT' });
+    expect(
+      (
+        (
+          await bob.next(
+            (frame) =>
+              frame.type === 'new_message' &&
+              (frame.message as { content: string }).content === 'still here',
+          )
+        ).message as { content: string }
+      ).content,
+    ).toBe('still here');
+
+    // The dropped client reconnects to a surviving process and is back in the room.
+    alice.frames.length = 0;
+    const again = await member(b, room, 'Ghost73');
+    await alice.next(hasMembers(['Ghost71', 'Ghost72', 'Ghost73']), 10_000);
+    again.send({ type: 'send_message', content: 'back', encryptionType: 'PLAINTEXT' });
+    await alice.next(
+      (frame) =>
+        frame.type === 'new_message' && (frame.message as { content: string }).content === 'back',
+    );
+  }, 60_000);
+});
