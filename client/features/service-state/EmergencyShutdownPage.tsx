@@ -1,8 +1,16 @@
 /**
  * Where an emergency_shutdown_notice sends every client (spec 001 §2): a static lockdown notice.
  * "Try again" is a full page load of `/`, so a retry starts a fresh connection.
+ *
+ * The page keeps a small socket open (useServiceRestored): on `service_restored` it shows
+ * 'SERVICE RESTORED' and returns to `/` after 2 s. ADMIN ACCESS opens the emergency admin panel,
+ * because the admin who ran the shutdown from the chat lands here too and restores from here.
  */
+import { useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
+import { EmergencyAdminPanel } from '../admin/EmergencyAdminPanel.js';
+import { ServiceRestoredBanner } from '../admin/ServiceRestoredBanner.js';
+import { useServiceRestored } from '../admin/use-service-restored.js';
 
 /** A warning triangle drawn with CSS, so it follows the theme's danger colour. */
 function AlertGlyph() {
@@ -19,6 +27,8 @@ function AlertGlyph() {
 }
 
 export function EmergencyShutdownPage() {
+  const { restoredMessage } = useServiceRestored();
+  const [isAdminOpen, setAdminOpen] = useState(false);
   return (
     <div className="flex min-h-screen flex-col bg-background font-mono text-fg">
       <header className="flex items-center justify-between border-b border-danger/50 px-4 py-3 text-xs uppercase tracking-[0.25em] sm:px-6">
@@ -29,7 +39,12 @@ export function EmergencyShutdownPage() {
         </span>
       </header>
 
-      <main className="flex flex-1 items-center justify-center px-4 py-10 sm:px-6">
+      <main className="flex flex-1 flex-col items-center justify-center gap-6 px-4 py-10 sm:px-6">
+        {restoredMessage !== null ? (
+          <div className="w-full max-w-xl">
+            <ServiceRestoredBanner message={restoredMessage} />
+          </div>
+        ) : null}
         <div
           data-testid="emergency-shutdown-notice"
           className="w-full max-w-xl border border-danger/70 bg-surface p-6 text-center shadow-[0_0_60px_-20px_var(--sc-danger)] sm:p-10"
@@ -70,9 +85,20 @@ export function EmergencyShutdownPage() {
         </div>
       </main>
 
-      <footer className="border-t border-border px-4 py-3 text-center text-[0.65rem] uppercase tracking-[0.25em] text-muted sm:px-6">
-        Status: emergency · channels closed
+      <footer className="flex flex-wrap items-center justify-between gap-2 border-t border-border px-4 py-3 text-[0.65rem] uppercase tracking-[0.25em] text-muted sm:px-6">
+        <span>Status: emergency · channels closed</span>
+        <button
+          type="button"
+          onClick={() => setAdminOpen(true)}
+          data-testid="admin-access"
+          className="min-h-9 border border-border px-3 py-1 tracking-[0.2em] text-muted transition-colors hover:border-danger hover:text-danger"
+        >
+          <span aria-hidden="true">[</span>
+          {TEXT.adminAccess}
+          <span aria-hidden="true">]</span>
+        </button>
       </footer>
+      <EmergencyAdminPanel open={isAdminOpen} onOpenChange={setAdminOpen} afterRestorePath="/" />
     </div>
   );
 }

@@ -1,10 +1,39 @@
 /**
  * Where a maintenance_mode notice sends every client (spec 001 §2): the chat service is offline.
- * The page names the browser-console commands administrators use here; the commands themselves
- * are installed by the console feature, so this page only documents them.
+ *
+ * While mounted the page exposes the browser-console admin commands on `window` (spec 001 §2,
+ * §4): `authenticate(password)`, `restoreService()`, `checkStatus()` and `help()`, printing with
+ * console.info (maintenance-console.ts holds their logic), and removes them on unmount. Its own
+ * small socket (useServiceRestored) carries `restore_service` and, on `service_restored`, the
+ * page shows 'SERVICE RESTORED' and returns to `/` after 2 s. ADMIN ACCESS opens the emergency
+ * admin panel for those who prefer a form to the console.
  */
+import { useEffect, useState } from 'react';
 import { ADMIN_LOCKOUT_MS, ADMIN_MAX_FAILED_ATTEMPTS } from '../../../shared/constants.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
+import { authenticateAdmin, fetchServiceStatus } from '../admin/admin-api.js';
+import { getAdminSession, setAdminSession } from '../admin/admin-session.js';
+import { EmergencyAdminPanel } from '../admin/EmergencyAdminPanel.js';
+import { createMaintenanceConsole, type MaintenanceConsole } from '../admin/maintenance-console.js';
+import { ServiceRestoredBanner } from '../admin/ServiceRestoredBanner.js';
+import { useServiceRestored } from '../admin/use-service-restored.js';
+
+/** The console commands this page puts on `window` while it is mounted. */
+type ConsoleCommands = Omit<MaintenanceConsole, 'dispose'>;
+
+declare global {
+  interface Window {
+    authenticate?: ConsoleCommands['authenticate'];
+    restoreService?: ConsoleCommands['restoreService'];
+    checkStatus?: ConsoleCommands['checkStatus'];
+    help?: ConsoleCommands['help'];
+  }
+}
+
+function printToConsole(line: string): void {
+  // eslint-disable-next-line no-console -- spec 001 §2: console commands print to the browser console
+  console.info(line);
+}
 
 const LOCKOUT_MINUTES = ADMIN_LOCKOUT_MS / 60_000;
 
@@ -12,14 +41,52 @@ const LOCKOUT_MINUTES = ADMIN_LOCKOUT_MS / 60_000;
 const CONSOLE_COMMANDS = [
   {
     name: 'authenticate',
+    usage: "authenticate('password')",
     purpose: `sign in with the admin password; ${ADMIN_MAX_FAILED_ATTEMPTS} failures lock it for ${LOCKOUT_MINUTES} minutes`,
   },
-  { name: 'restoreService', purpose: 'bring the chat service back online' },
-  { name: 'checkStatus', purpose: 'show the current service status' },
-  { name: 'help', purpose: 'list the commands' },
+  {
+    name: 'restoreService',
+    usage: 'restoreService()',
+    purpose: 'bring the chat service back online',
+  },
+  {
+    name: 'checkStatus',
+    usage: 'checkStatus()',
+    purpose: 'show the service status and the admin session',
+  },
+  { name: 'help', usage: 'help()', purpose: 'list the commands' },
 ] as const;
 
 export function MaintenancePage() {
+  const { restoredMessage, send, onFrame } = useServiceRestored();
+  const [isAdminOpen, setAdminOpen] = useState(false);
+
+  useEffect(() => {
+    const commands = createMaintenanceConsole({
+      authenticate: authenticateAdmin,
+      getSession: () => getAdminSession(),
+      setSession: setAdminSession,
+      fetchStatus: fetchServiceStatus,
+      sendRestore: (sessionToken) => send({ type: 'restore_service', sessionToken }),
+      onFrame,
+      print: printToConsole,
+      now: () => Date.now(),
+    });
+    window.authenticate = commands.authenticate;
+    window.restoreService = commands.restoreService;
+    window.checkStatus = commands.checkStatus;
+    window.help = commands.help;
+    printToConsole('SecureChannel maintenance console ready. Type help() for the commands.');
+    return () => {
+      commands.dispose();
+      // Only remove what this page installed, in case something else replaced them since.
+      if (window.authenticate === commands.authenticate) delete window.authenticate;
+      if (window.restoreService === commands.restoreService) delete window.restoreService;
+      if (window.checkStatus === commands.checkStatus) delete window.checkStatus;
+      if (window.help === commands.help) delete window.help;
+    };
+  }, [send, onFrame]);
+
   return (
     <div className="flex min-h-screen flex-col bg-background font-mono text-fg">
       <header className="flex items-center justify-between border-b border-warning/50 px-4 py-3 text-xs uppercase tracking-[0.25em] sm:px-6">
@@ -30,7 +97,12 @@ export function MaintenancePage() {
         </span>
       </header>
 
-      <main className="flex flex-1 items-center justify-center px-4 py-10 sm:px-6">
+      <main className="flex flex-1 flex-col items-center justify-center gap-6 px-4 py-10 sm:px-6">
+        {restoredMessage !== null ? (
+          <div className="w-full max-w-2xl">
+            <ServiceRestoredBanner message={restoredMessage} />
+          </div>
+        ) : null}
         <div
           data-testid="maintenance-notice"
           className="w-full max-w-2xl border border-warning/60 bg-surface shadow-[0_0_60px_-24px_var(--sc-warning)]"
@@ -64,13 +136,13 @@ export function MaintenancePage() {
               </h2>
               <p className="mt-2 text-xs leading-relaxed text-muted">
                 Administrators restore service from this page: open the browser&apos;s developer
-                console and use the documented console commands.
+                console and use the commands below, or use ADMIN ACCESS.
               </p>
               <dl className="mt-4 space-y-3 text-xs sm:text-sm">
                 {CONSOLE_COMMANDS.map((command) => (
                   <div key={command.name} className="sm:flex sm:gap-4">
-                    <dt className="shrink-0 sm:w-36">
-                      <code className="text-accent">{command.name}</code>
+                    <dt className="shrink-0 sm:w-56">
+                      <code className="text-accent">{command.usage}</code>
                     </dt>
                     <dd className="text-fg">{command.purpose}</dd>
                   </div>
@@ -78,15 +150,27 @@ export function MaintenancePage() {
               </dl>
             </section>
 
-            <a
-              href="/"
-              data-testid="maintenance-retry"
-              className="mt-8 inline-flex min-h-11 w-full items-center justify-center gap-2 border border-warning bg-warning/10 px-5 py-2 text-sm font-bold uppercase tracking-[0.2em] text-warning transition-colors hover:bg-warning hover:text-background sm:w-auto"
-            >
-              <span aria-hidden="true">[</span>
-              Retry connection
-              <span aria-hidden="true">]</span>
-            </a>
+            <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+              <a
+                href="/"
+                data-testid="maintenance-retry"
+                className="inline-flex min-h-11 w-full items-center justify-center gap-2 border border-warning bg-warning/10 px-5 py-2 text-sm font-bold uppercase tracking-[0.2em] text-warning transition-colors hover:bg-warning hover:text-background sm:w-auto"
+              >
+                <span aria-hidden="true">[</span>
+                Retry connection
+                <span aria-hidden="true">]</span>
+              </a>
+              <button
+                type="button"
+                onClick={() => setAdminOpen(true)}
+                data-testid="admin-access"
+                className="inline-flex min-h-11 w-full items-center justify-center gap-2 border border-border px-5 py-2 text-sm font-bold uppercase tracking-[0.2em] text-muted transition-colors hover:border-danger hover:text-danger sm:w-auto"
+              >
+                <span aria-hidden="true">[</span>
+                {TEXT.adminAccess}
+                <span aria-hidden="true">]</span>
+              </button>
+            </div>
           </div>
         </div>
       </main>
@@ -94,6 +178,7 @@ export function MaintenancePage() {
       <footer className="border-t border-border px-4 py-3 text-center text-[0.65rem] uppercase tracking-[0.25em] text-muted sm:px-6">
         Status: maintenance · service offline
       </footer>
+      <EmergencyAdminPanel open={isAdminOpen} onOpenChange={setAdminOpen} afterRestorePath="/" />
     </div>
   );
 }

@@ -1,0 +1,196 @@
+/**
+ * The admin console's behaviour (spec 001 §2 "Console", §6, §7): runs a parsed command line over
+ * the socket or the admin API and keeps a terminal log of what happened, including the relay's
+ * answers (`admin_error`, `user_list`) and the broadcasts that come back to everyone.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { TEXT } from '../../../shared/protocol/errors.js';
+import { type LogLine } from '../rooms/use-terminal-log.js';
+import { fetchAdminKeys, fetchAuditLog, revokeKey } from './admin-api.js';
+import { type OnFrame, type SendFrame } from './admin-socket.js';
+import { formatAuditDetail, formatAuditTime } from './audit-format.js';
+import {
+  CONSOLE_COMMANDS,
+  consoleCommandFrame,
+  parseConsoleCommand,
+  type ConsoleCommand,
+} from './console-commands.js';
+import { formatKeyExpiry, keyState, shortKeyId } from './key-list.js';
+
+/** The log keeps this many lines; older ones scroll away for good. */
+export const CONSOLE_MAX_LINES = 400;
+/** How many audit entries `audit` prints. */
+export const CONSOLE_AUDIT_LIMIT = 20;
+
+const WELCOME: readonly LogLine[] = [
+  { text: 'SecureChannel admin console', tone: 'primary' },
+  { text: 'Type help for the list of commands.', tone: 'muted' },
+];
+
+export interface AdminConsoleOptions {
+  sessionToken: string;
+  send: SendFrame;
+  onFrame: OnFrame;
+  /** Keys or the audit log changed (revoke): other tabs refresh. */
+  onDataChanged: () => void;
+}
+
+export interface AdminConsole {
+  lines: readonly LogLine[];
+  isBusy: boolean;
+  run: (line: string) => Promise<void>;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : 'Request failed';
+}
+
+export function useAdminConsole({
+  sessionToken,
+  send,
+  onFrame,
+  onDataChanged,
+}: AdminConsoleOptions): AdminConsole {
+  const [lines, setLines] = useState<readonly LogLine[]>(WELCOME);
+  const [isBusy, setBusy] = useState(false);
+  // Whether the console itself asked for the user list (the Users tab asks too).
+  const isAwaitingUsers = useRef(false);
+
+  const append = useCallback((next: readonly LogLine[]) => {
+    setLines((previous) => [...previous, ...next].slice(-CONSOLE_MAX_LINES));
+  }, []);
+
+  useEffect(() => {
+    const offs = [
+      onFrame('admin_error', (frame) =>
+        append([{ text: `ADMIN_ERROR: ${frame.message}`, tone: 'danger' }]),
+      ),
+      onFrame('user_list', (frame) => {
+        if (!isAwaitingUsers.current) return;
+        isAwaitingUsers.current = false;
+        append([
+          {
+            text: `${frame.users.length} user${frame.users.length === 1 ? '' : 's'} connected`,
+            tone: 'primary',
+          },
+          ...frame.users.map<LogLine>((user) => ({
+            text: `  ${user.username.padEnd(20)} ${user.role.padEnd(10)} ${user.isAuthenticated ? 'KEY ' : 'ANON'} ${user.nodeId.slice(0, 13)}`,
+            tone: 'fg',
+          })),
+        ]);
+      }),
+      onFrame('admin_message', (frame) =>
+        append([{ text: `[BROADCAST] ${frame.message}`, tone: 'accent' }]),
+      ),
+      onFrame('system_broadcast', (frame) =>
+        append([
+          {
+            text: `[${frame.level === 'critical' ? 'SECURITY' : 'SYSTEM'}] ${frame.message}`,
+            tone: frame.level === 'critical' ? 'danger' : 'accent',
+          },
+        ]),
+      ),
+      onFrame('emergency_shutdown_notice', (frame) =>
+        append([{ text: `EMERGENCY SHUTDOWN: ${frame.reason}`, tone: 'danger' }]),
+      ),
+      onFrame('service_restored', (frame) =>
+        append([{ text: `${TEXT.serviceRestored}: ${frame.message}`, tone: 'primary' }]),
+      ),
+    ];
+    return () => {
+      for (const off of offs) off();
+    };
+  }, [onFrame, append]);
+
+  const runHttp = useCallback(
+    async (command: ConsoleCommand) => {
+      const credential = { kind: 'key-session' } as const;
+      if (command.name === 'keys') {
+        const { keys } = await fetchAdminKeys(credential);
+        const now = new Date();
+        append([
+          { text: `${keys.length} key${keys.length === 1 ? '' : 's'} registered`, tone: 'primary' },
+          ...keys.map<LogLine>((key) => ({
+            text: `  ${shortKeyId(key.keyId)}  ${key.username.padEnd(18)} ${key.permissions.level.padEnd(8)} ${formatKeyExpiry(key.expires).padEnd(20)} ${keyState(key, now).toUpperCase()}`,
+            tone: keyState(key, now) === 'active' ? 'fg' : 'muted',
+          })),
+        ]);
+      } else if (command.name === 'revoke') {
+        try {
+          const answer = await revokeKey(command.keyId, credential);
+          append([
+            {
+              text: `${TEXT.keyRevokedTitle}: ${shortKeyId(command.keyId)} (${answer.sessionsEnded} session${answer.sessionsEnded === 1 ? '' : 's'} ended)`,
+              tone: 'warning',
+            },
+          ]);
+          onDataChanged();
+        } catch (error) {
+          append([
+            {
+              text: `${TEXT.revocationFailedTitle}: ${TEXT.revocationFailed} (${errorText(error)})`,
+              tone: 'danger',
+            },
+          ]);
+        }
+      } else if (command.name === 'audit') {
+        const entries = await fetchAuditLog(credential, CONSOLE_AUDIT_LIMIT);
+        append([
+          { text: `Latest ${entries.length} audit entries`, tone: 'primary' },
+          ...entries.map<LogLine>((entry) => ({
+            text: `  ${formatAuditTime(entry.at)}  ${entry.action.padEnd(18)} ${entry.actor}  ${formatAuditDetail(entry.detail)}`,
+            tone: 'fg',
+          })),
+        ]);
+      }
+    },
+    [append, onDataChanged],
+  );
+
+  const run = useCallback(
+    async (line: string) => {
+      const parsed = parseConsoleCommand(line);
+      if (parsed === null) return;
+      append([{ text: `$ ${line.trim()}`, tone: 'muted' }]);
+      if (!parsed.ok) {
+        append([{ text: parsed.error, tone: 'danger' }]);
+        return;
+      }
+      const { command } = parsed;
+      if (command.name === 'clear') {
+        setLines([]);
+        return;
+      }
+      if (command.name === 'help') {
+        append(
+          CONSOLE_COMMANDS.map<LogLine>((help) => ({
+            text: `  ${help.usage.padEnd(20)} ${help.description}`,
+            tone: 'fg',
+          })),
+        );
+        return;
+      }
+      const frame = consoleCommandFrame(command, sessionToken);
+      if (frame) {
+        if (frame.type === 'admin_list_users') isAwaitingUsers.current = true;
+        if (send(frame)) append([{ text: `> ${frame.type} sent`, tone: 'muted' }]);
+        else {
+          isAwaitingUsers.current = false;
+          append([{ text: 'Not connected to the relay: command not sent.', tone: 'danger' }]);
+        }
+        return;
+      }
+      setBusy(true);
+      try {
+        await runHttp(command);
+      } catch (error) {
+        append([{ text: `${command.name} failed: ${errorText(error)}`, tone: 'danger' }]);
+      } finally {
+        setBusy(false);
+      }
+    },
+    [append, runHttp, send, sessionToken],
+  );
+
+  return { lines, isBusy, run };
+}
