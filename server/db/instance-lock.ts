@@ -28,10 +28,13 @@ export function readInstanceLock(dataDir: string): InstanceLock | null {
   } catch {
     return null;
   }
+  // Our own pid is a leftover of an earlier run (a restarted container gets the same pid).
+  if (parsed.pid === process.pid) return null;
   try {
     process.kill(parsed.pid, 0);
     return parsed;
-  } catch {
-    return null;
+  } catch (error) {
+    // EPERM: the process exists but belongs to another user, so it still holds the folder.
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? parsed : null;
   }
 }
