@@ -69,7 +69,11 @@ describe('live chat in the browser', () => {
     const received = bob.message(text);
     await received.waitFor();
     expect(await received.getByTestId('message-sender').textContent()).toBe(callsign);
-    expect(await received.getByTestId('plaintext-tag').textContent()).toMatch(/PLAINTEXT/);
+    // End-to-end encrypted: the row names its type and carries no PLAINTEXT tag.
+    expect(await received.getByTestId('plaintext-tag').count()).toBe(0);
+    expect(await received.getByTestId('message-encryption').textContent()).toMatch(
+      /^\[[A-Za-z0-9-]+\]$/,
+    );
     await received
       .getByTestId('message-countdown')
       .filter({ hasText: 'SELF_DESTRUCT_ACTIVE' })

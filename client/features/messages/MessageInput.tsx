@@ -1,9 +1,12 @@
 /**
  * The message input (spec 000 §2, §5): text is trimmed and an empty or whitespace-only message
  * cannot be sent; Enter sends, Shift+Enter starts a new line; everything is disabled until the
- * room is joined. Its footer holds the stealth toggle and the send button.
+ * room is joined. Its footer holds the stealth toggle, the image upload button and the send
+ * button.
  */
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { ImageUploadButton } from '../images/ImageUploadButton.js';
+import { type UploadedImage } from '../images/upload-secure-image.js';
 
 export interface MessageInputProps {
   isDisabled: boolean;
@@ -13,6 +16,10 @@ export interface MessageInputProps {
   onSubmit: (text: string, isStealthMode: boolean) => Promise<boolean>;
   /** Every change of the text, for the typing signal. */
   onTextChange: (text: string) => void;
+  /** The room images are uploaded to. */
+  imageRoomId?: string | null;
+  /** Sends an uploaded image end to end; absent or null keeps the image button disabled. */
+  onSendImage?: ((uploaded: UploadedImage) => Promise<boolean>) | null;
 }
 
 export function MessageInput({
@@ -20,6 +27,8 @@ export function MessageInput({
   disabledText,
   onSubmit,
   onTextChange,
+  imageRoomId = null,
+  onSendImage = null,
 }: MessageInputProps) {
   const ids = useId();
   const [text, setText] = useState('');
@@ -93,6 +102,7 @@ export function MessageInput({
           <span aria-hidden="true">{isStealthMode ? '◉' : '○'}</span>
           STEALTH
         </button>
+        <ImageUploadButton roomId={imageRoomId} isDisabled={isDisabled} onSendImage={onSendImage} />
         <p
           id={`${ids}-hint`}
           className="min-w-0 flex-1 truncate text-[10px] tracking-wider text-muted"

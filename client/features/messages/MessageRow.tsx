@@ -2,10 +2,48 @@
  * One chat message (spec 000 §4 "Message display"): time, sender, the body as the cipher shows it,
  * a red PLAINTEXT tag when it travelled unencrypted, and the per-message countdown: red at
  * MESSAGE_WARNING_SECONDS or less, SELF_DESTRUCT_ACTIVE and fading at MESSAGE_CRITICAL_SECONDS.
+ * An image in the decrypted payload is shown by ImageMessage (spec 000 §4 "Image").
  */
 import { MESSAGE_CRITICAL_SECONDS, MESSAGE_WARNING_SECONDS } from '../../../shared/constants.js';
+import { ImageMessage } from '../images/ImageMessage.js';
 import { secondsLeft, type MessageLine } from './chat-line.js';
+import { type MessageSignatureState } from './message-cipher.js';
 import { StealthText } from './StealthText.js';
+
+const SIGNATURE_BADGE: Record<
+  MessageSignatureState,
+  { text: string; className: string; title: string }
+> = {
+  verified: {
+    text: '✓ VERIFIED',
+    className: 'border-primary/60 text-primary',
+    title: 'Signed by a key holder whose identity key checked out',
+  },
+  unverified: {
+    text: 'UNVERIFIED',
+    className: 'border-border text-muted',
+    title: 'Signature good, but the sender has no verified identity (anonymous or no key file)',
+  },
+  bad: {
+    text: '✗ BAD SIGNATURE',
+    className: 'border-danger text-danger font-bold',
+    title: "The signature does not verify, or the sender's keys were substituted",
+  },
+};
+
+function SignatureBadge({ state }: { state: MessageSignatureState }) {
+  const badge = SIGNATURE_BADGE[state];
+  return (
+    <span
+      data-testid="message-signature"
+      data-state={state}
+      title={badge.title}
+      className={`border px-1 text-[10px] ${badge.className}`}
+    >
+      {badge.text}
+    </span>
+  );
+}
 
 function clockTime(iso: string): string {
   const date = new Date(iso);
@@ -58,6 +96,14 @@ export function MessageRow({ line, now }: { line: MessageLine; now: number }) {
             PLAINTEXT — NOT ENCRYPTED
           </span>
         ) : null}
+        {!isPlaintext && !message.isSystem && message.encryptionType !== 'none' ? (
+          <span data-testid="message-encryption" className="text-[10px] text-muted">
+            [{message.encryptionType}]
+          </span>
+        ) : null}
+        {line.display.signature && !message.isSystem ? (
+          <SignatureBadge state={line.display.signature} />
+        ) : null}
         {message.isStealthMode ? (
           <span className="border border-border px-1 text-[10px] text-muted">STEALTH</span>
         ) : null}
@@ -73,6 +119,14 @@ export function MessageRow({ line, now }: { line: MessageLine; now: number }) {
       <div data-testid="message-text" className="mt-0.5 text-sm break-words text-fg">
         <MessageBody line={line} />
       </div>
+      {line.display.payload?.image ? (
+        <ImageMessage
+          image={line.display.payload.image}
+          roomId={message.roomId}
+          expiresAtMs={line.expiresAtMs}
+          now={now}
+        />
+      ) : null}
     </li>
   );
 }

@@ -3,33 +3,49 @@
  * The chat only ever calls a MessageCipher: it encrypts what the user typed before anything is
  * sent, and turns a relayed message into what the screen shows.
  *
- * End-to-end encryption arrives with its own issue and replaces PlaintextCipher behind this
- * interface. Until then every message travels as the spec's visible PLAINTEXT fallback, and the UI
- * says so loudly (DESIGN.md principle 1). A message of any other type is shown as
- * `[ENCRYPTED: type]`: this cipher holds no key, so it never pretends to decrypt.
+ * The end-to-end cipher (`client/features/e2ee/e2ee-message-cipher.ts`) is what the chat uses;
+ * PlaintextCipher is the spec's visible PLAINTEXT fallback (spec 000 §8 "Encryption failure"),
+ * used only when encryption fails, and the UI says so loudly (DESIGN.md principle 1). A message
+ * of any other type is shown as `[ENCRYPTED: type]`: PlaintextCipher holds no key, so it never
+ * pretends to decrypt.
  */
+import { type MessagePayload } from '../../../shared/protocol/message-payload.js';
 import { type EncryptionType, type Message } from '../../../shared/protocol/ws/chat.js';
 
 /** How a message body is shown (spec 000 §4 "Message display"). */
 export type MessageDisplayState = 'decrypting' | 'decrypted' | 'error' | 'plaintext';
 
+/**
+ * How a message's ML-DSA-65 signature checked out: verified (a key holder whose identity checked
+ * out, signature good), unverified (anonymous sender, or no identity to check against), bad
+ * (signature fails, or the sender's key bundle was forged or substituted).
+ */
+export type MessageSignatureState = 'verified' | 'unverified' | 'bad';
+
 export interface DecryptedMessage {
   state: MessageDisplayState;
   /** What the screen shows: the text, or the spec's error marker such as `[ENCRYPTED: type]`. */
   text: string;
+  /** The decrypted payload (text and an optional image reference), when there is one. */
+  payload?: MessagePayload;
+  /** The signature check, when the cipher made one. */
+  signature?: MessageSignatureState;
 }
 
-/** What goes into `send_message` for one typed text. */
+/** What goes into `send_message` for one message. */
 export interface EncryptedOutgoing {
   content: string;
   encryptedContent: string | null;
   encryptionType: EncryptionType;
+  /** Base64 ML-DSA-65 signature of the message, or null. */
+  signature: string | null;
 }
 
 export interface MessageCipher {
   /** True only when messages leave the browser end-to-end encrypted; drives the warnings. */
   readonly isEndToEnd: boolean;
-  encrypt(plaintext: string): Promise<EncryptedOutgoing>;
+  /** Encrypts a message payload (the text, and the key of an image if it carries one). */
+  encrypt(payload: MessagePayload): Promise<EncryptedOutgoing>;
   decrypt(message: Message): Promise<DecryptedMessage>;
 }
 
@@ -41,15 +57,38 @@ export function encryptedMarker(type: EncryptionType): string {
   return `[ENCRYPTED: ${type}]`;
 }
 
+/** The spec's marker for a message whose forward-secrecy key is gone (spec 000 §4). */
+export function pfsExpiredMarker(keyId: string): string {
+  return `[PFS-EXPIRED: ${keyId}]`;
+}
+
+/** The spec's marker for a PFS-ECDH message that failed to decrypt (spec 000 §4). */
+export function pfsErrorMarker(keyId: string): string {
+  return `[PFS-ERROR: ${keyId}]`;
+}
+
+/**
+ * Thrown when a payload cannot travel as plaintext: an image's key must never reach the server,
+ * so an image message is refused rather than sent as PLAINTEXT.
+ */
+export class PlaintextRefusedError extends Error {
+  constructor() {
+    super('An image can only be sent end-to-end encrypted');
+    this.name = 'PlaintextRefusedError';
+  }
+}
+
 /** Sends text as the flagged PLAINTEXT fallback and shows only PLAINTEXT messages as text. */
 export class PlaintextCipher implements MessageCipher {
   readonly isEndToEnd = false;
 
-  encrypt(plaintext: string): Promise<EncryptedOutgoing> {
+  encrypt(payload: MessagePayload): Promise<EncryptedOutgoing> {
+    if (payload.image !== undefined) return Promise.reject(new PlaintextRefusedError());
     return Promise.resolve({
-      content: plaintext,
+      content: payload.text,
       encryptedContent: null,
       encryptionType: 'PLAINTEXT',
+      signature: null,
     });
   }
 

@@ -12,6 +12,7 @@ import {
 } from '../../../shared/constants.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { roomLabel, type Room } from '../../../shared/protocol/http/rooms.js';
+import { rememberAccessCode } from '../e2ee/access-codes.js';
 import { isAccessCodeFilled, sha256Hex } from './access-code.js';
 import { serverErrorText, verifyRoomAccessCode } from './channel-api.js';
 import { setRoomAccessToken } from './room-access.js';
@@ -88,6 +89,8 @@ export function AccessTerminal({ room, onGranted, onCancel }: AccessTerminalProp
     if (answer?.valid && answer.accessToken) {
       const token = answer.accessToken;
       setRoomAccessToken(room.id, token);
+      // Kept in this tab's memory for the room's ZK-AES-256 key; never stored or sent.
+      rememberAccessCode(room.id, code);
       setState('granted');
       setCode('');
       if (!(await log.type([{ text: TEXT.accessGranted, tone: 'primary' }]))) return;

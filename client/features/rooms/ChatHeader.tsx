@@ -12,7 +12,7 @@ import { ThemeSelector } from '../themes/ThemeSelector.js';
 import { THEMES, nextThemeId } from '../themes/themes.js';
 import { useTheme } from '../themes/use-theme.js';
 import { MoreOptionsMenu, type MoreOptionsMenuProps } from './MoreOptionsMenu.js';
-import { SecurityIndicator } from './SecurityIndicator.js';
+import { SecurityIndicator, type SecurityIndicatorProps } from './SecurityIndicator.js';
 import { formatSessionTime } from './session-time.js';
 
 export interface ChatHeaderProps {
@@ -27,6 +27,8 @@ export interface ChatHeaderProps {
   /** Key holders get the direct-messages button. */
   isKeyHolder: boolean;
   isEndToEnd: boolean;
+  /** Key agreement, level label and alerts for the security indicator. */
+  security?: Pick<SecurityIndicatorProps, 'isWaiting' | 'level' | 'alert'>;
   onNetworkMonitor: () => void;
   onSecurityProtocols: () => void;
   /** Key holders' Forget Key; null shows Back to Landing. */
@@ -116,6 +118,12 @@ export function ChatHeader(props: ChatHeaderProps) {
           {name}
         </h1>
         <div className="min-w-0 flex-1">{statusLine}</div>
+        <SecurityIndicator
+          isEndToEnd={props.isEndToEnd}
+          isSecureTransport={window.location.protocol === 'https:'}
+          variant="compact"
+          {...props.security}
+        />
         {collapseButton}
         {menu}
       </header>
@@ -144,11 +152,23 @@ export function ChatHeader(props: ChatHeaderProps) {
         {statusLine}
       </div>
       <div className="flex flex-wrap items-center gap-2">
-        <SecurityIndicator
-          isEndToEnd={props.isEndToEnd}
-          isSecureTransport={window.location.protocol === 'https:'}
-          variant="full"
-        />
+        {/* Narrow screens get the compact indicator; the status bar below has the details. */}
+        <div className="sm:hidden">
+          <SecurityIndicator
+            isEndToEnd={props.isEndToEnd}
+            isSecureTransport={window.location.protocol === 'https:'}
+            variant="compact"
+            {...props.security}
+          />
+        </div>
+        <div className="hidden sm:block">
+          <SecurityIndicator
+            isEndToEnd={props.isEndToEnd}
+            isSecureTransport={window.location.protocol === 'https:'}
+            variant="full"
+            {...props.security}
+          />
+        </div>
         <button
           type="button"
           onClick={props.onToggleOperatives}

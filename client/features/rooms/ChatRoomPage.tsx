@@ -10,7 +10,14 @@ import { useLocation, useParams } from 'wouter';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type Room } from '../../../shared/protocol/http/rooms.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { ChatAdminTools } from '../admin/ChatAdminTools.js';
+import { useBotChallenge } from '../admin/use-bot-challenge.js';
 import { useAuth } from '../auth/use-auth.js';
+import { CertificateAlert } from '../e2ee/CertificateAlert.js';
+import { RoomE2eeContext } from '../e2ee/e2ee-context.js';
+import { SecurityStatusBar } from '../e2ee/SecurityStatusBar.js';
+import { useKeyAgreementGate } from '../e2ee/use-key-agreement-gate.js';
+import { useRoomE2ee } from '../e2ee/use-room-e2ee.js';
 import { useCallsign } from '../identity/use-callsign.js';
 import { resolveChatCommand } from '../messages/chat-commands.js';
 import { createMessageCipher } from '../messages/create-message-cipher.js';
@@ -63,7 +70,7 @@ export function ChatRoomPage() {
   const { data, isError: isLookupFailed } = useRoomLookup(secureId);
   const room = data ?? null;
   const { callsign, regenerate } = useCallsign();
-  const { user, sessionToken, logout } = useAuth();
+  const { user, sessionToken, logout, keyFile } = useAuth();
   const isKeyHolder = user !== null && sessionToken !== null;
   const [cipher] = useState(createMessageCipher);
   const { notifyUnread } = useUnreadTitle(room ? `#${room.name} · SecureChannel` : 'SecureChannel');
@@ -74,9 +81,27 @@ export function ChatRoomPage() {
     cipher,
     onMessageFromOthers: notifyUnread,
   });
+  const e2ee = useRoomE2ee({
+    cipher,
+    socket: chat.socket,
+    room,
+    keyFile,
+    sessionToken: isKeyHolder ? sessionToken : null,
+  });
+  const isEncrypting = e2ee.status.phase === 'ready';
+  // Joined, but this browser's keys for the room are not announced yet: the input waits for them.
+  const isKeyAgreementPending =
+    chat.isJoined &&
+    !e2ee.status.hasKeyAgreementFailed &&
+    !(e2ee.status.isReadyToSend && e2ee.status.roomId === room?.id);
+  const isWaitingForKeys = useKeyAgreementGate(isKeyAgreementPending);
   const sessionSeconds = useSessionTimer(chat.status === 'connected');
   const typingSignal = useTypingSignal(chat.sendTyping, chat.isJoined);
-  const onAdminCommand = useAdminCommand(chat.addLocalLine);
+  const adminCommand = useAdminCommand();
+  // A challenge that stopped a join is followed by a fresh connection, which joins again.
+  const botChallenge = useBotChallenge(chat.onFrame, chat.sendFrame, () => {
+    if (!chat.isJoined) chat.reconnect();
+  });
 
   const [isChannelListOpen, setChannelListOpen] = useState(true);
   const [isOperativesOpen, setOperativesOpen] = useState(false);
@@ -90,7 +115,8 @@ export function ChatRoomPage() {
     chat.status === 'connected' &&
     !isLookupFailed &&
     !chat.isAccessRequired &&
-    !chat.isJoinRefused;
+    !chat.isJoinRefused &&
+    botChallenge.challenge === null;
 
   const submit = async (text: string, isStealthMode: boolean): Promise<boolean> => {
     const trimmed = text.trim();
@@ -104,7 +130,7 @@ export function ChatRoomPage() {
       if (command.kind === 'local') chat.addLocalLine(command.text, command.level);
       else if (command.kind === 'debug-theme') chat.addLocalLine(describeThemeDebug());
       else if (command.kind === 'navigate') navigate(command.to);
-      else onAdminCommand();
+      else adminCommand.onAdminCommand();
       return true;
     }
     const isSent = await chat.sendMessage(trimmed, isStealthMode);
@@ -121,90 +147,133 @@ export function ChatRoomPage() {
   const toggleHeader = () => setHeaderCollapsed((collapsed) => !collapsed);
 
   return (
-    <div className="flex h-dvh flex-col bg-background text-fg">
-      <ChatHeader
-        room={room}
-        status={chat.status}
-        memberCount={chat.memberCount}
-        sessionSeconds={sessionSeconds}
-        isCollapsed={isHeaderCollapsed}
-        onToggleCollapsed={toggleHeader}
-        isOperativesOpen={isOperativesOpen}
-        onToggleOperatives={toggleOperatives}
-        isKeyHolder={isKeyHolder}
-        isEndToEnd={cipher.isEndToEnd}
-        onNetworkMonitor={() => setDialog('network')}
-        onSecurityProtocols={() => setDialog('security')}
-        forgetKey={user ? { username: user.username, onSelect: () => void logout() } : null}
-      />
-      {room?.destructionAt ? (
-        <CountdownBanner key={room.destructionAt} destructionAt={room.destructionAt} />
-      ) : null}
-      {chat.status === 'disconnected' ? <ConnectionBanner onReconnect={chat.reconnect} /> : null}
-      <ChatControls
-        room={room}
-        isChannelListOpen={isChannelListOpen}
-        onToggleChannelList={() => setChannelListOpen((open) => !open)}
-        isOperativesOpen={isOperativesOpen}
-        onToggleOperatives={toggleOperatives}
-        onCreate={() => setDialog('create')}
-        onAudio={() => setDialog('audio')}
-        onTimer={() => setDialog('timer')}
-      />
-
-      <div className="flex min-h-0 flex-1">
-        {isChannelListOpen ? (
-          <aside className="hidden w-64 shrink-0 border-r border-border bg-surface md:block">
-            <ChannelList currentSecureId={secureId} />
-          </aside>
-        ) : null}
-        <main
-          className="flex min-w-0 flex-1 flex-col"
-          aria-label="Conversation"
-          data-testid="conversation"
-        >
-          {room && showsInviteLink(room, isKeyHolder) ? <InviteLinkPanel room={room} /> : null}
-          <MessageList
-            lines={chat.lines}
-            now={chat.now}
-            emptyText="NO ACTIVE TRANSMISSIONS · messages self-destruct shortly after they are sent"
-          />
-          <TypingIndicator usernames={chat.typing.map((user) => user.username)} />
-          {cipher.isEndToEnd ? null : <PlaintextWarning />}
-          <MessageInput
-            isDisabled={!chat.isJoined}
-            disabledText={inputBlockedText(chat, room)}
-            onSubmit={submit}
-            onTextChange={typingSignal.onInput}
-          />
-        </main>
-        <OperativesDrawer
-          isOpen={isOperativesOpen}
-          onClose={() => setOperativesOpen(false)}
-          users={chat.users}
-          currentNodeId={chat.nodeId}
+    <RoomE2eeContext.Provider value={e2ee}>
+      <div className="flex h-dvh flex-col bg-background text-fg">
+        <ChatHeader
+          room={room}
+          status={chat.status}
+          memberCount={chat.memberCount}
+          sessionSeconds={sessionSeconds}
+          isCollapsed={isHeaderCollapsed}
+          onToggleCollapsed={toggleHeader}
+          isOperativesOpen={isOperativesOpen}
+          onToggleOperatives={toggleOperatives}
+          isKeyHolder={isKeyHolder}
+          isEndToEnd={isEncrypting}
+          security={{
+            isWaiting: isKeyAgreementPending,
+            level: e2ee.level,
+            alert:
+              e2ee.transport.certificate === 'invalid'
+                ? 'certificate'
+                : e2ee.hasKeySubstitution
+                  ? 'key-substitution'
+                  : null,
+          }}
+          onNetworkMonitor={() => setDialog('network')}
+          onSecurityProtocols={() => setDialog('security')}
+          forgetKey={user ? { username: user.username, onSelect: () => void logout() } : null}
         />
+        <SecurityStatusBar e2ee={e2ee} identity={user?.username ?? callsign} />
+        {room?.destructionAt ? (
+          <CountdownBanner key={room.destructionAt} destructionAt={room.destructionAt} />
+        ) : null}
+        {chat.status === 'disconnected' ? <ConnectionBanner onReconnect={chat.reconnect} /> : null}
+        <ChatControls
+          room={room}
+          isChannelListOpen={isChannelListOpen}
+          onToggleChannelList={() => setChannelListOpen((open) => !open)}
+          isOperativesOpen={isOperativesOpen}
+          onToggleOperatives={toggleOperatives}
+          onCreate={() => setDialog('create')}
+          onAudio={() => setDialog('audio')}
+          onTimer={() => setDialog('timer')}
+        />
+
+        <div className="flex min-h-0 flex-1">
+          {isChannelListOpen ? (
+            <aside className="hidden w-64 shrink-0 border-r border-border bg-surface md:block">
+              <ChannelList currentSecureId={secureId} />
+            </aside>
+          ) : null}
+          <main
+            className="flex min-w-0 flex-1 flex-col"
+            aria-label="Conversation"
+            data-testid="conversation"
+          >
+            {room && showsInviteLink(room, isKeyHolder) ? <InviteLinkPanel room={room} /> : null}
+            {e2ee.transport.certificate === 'invalid' ? (
+              <CertificateAlert onReset={e2ee.resetCertificates} />
+            ) : null}
+            <MessageList
+              lines={chat.lines}
+              now={chat.now}
+              emptyText="NO ACTIVE TRANSMISSIONS · messages self-destruct shortly after they are sent"
+            />
+            <TypingIndicator usernames={chat.typing.map((user) => user.username)} />
+            {isWaitingForKeys ? <PlaintextWarning variant="waiting" /> : null}
+            {e2ee.status.hasKeyAgreementFailed || (isKeyAgreementPending && !isWaitingForKeys) ? (
+              <PlaintextWarning />
+            ) : null}
+            <MessageInput
+              isDisabled={!chat.isJoined || isWaitingForKeys}
+              disabledText={
+                isWaitingForKeys
+                  ? `${TEXT.waitingForKeyAgreement.toUpperCase()}...`
+                  : inputBlockedText(chat, room)
+              }
+              onSubmit={submit}
+              onTextChange={typingSignal.onInput}
+              imageRoomId={room?.id ?? null}
+              onSendImage={
+                // An image's key may travel only inside an end-to-end encrypted payload.
+                cipher.isEndToEnd
+                  ? (uploaded) => chat.sendPayload({ v: 1, text: '', image: uploaded.image }, false)
+                  : null
+              }
+            />
+          </main>
+          <OperativesDrawer
+            isOpen={isOperativesOpen}
+            onClose={() => setOperativesOpen(false)}
+            users={chat.users}
+            currentNodeId={chat.nodeId}
+          />
+        </div>
+
+        <AuthStatusLine
+          username={user?.username ?? callsign}
+          securityLevel={user?.permissions.level ?? null}
+          onRegenerate={user ? null : regenerate}
+        />
+
+        <ChatDialogs
+          dialog={dialog}
+          onClose={() => setDialog(null)}
+          room={room}
+          onCreated={(created) => {
+            void queryClient.invalidateQueries({ queryKey: roomKeys.all });
+            navigate(`/chat/${created.secureId}`);
+          }}
+        />
+        {room && chat.isAccessRequired ? (
+          <AccessTerminal room={room} onGranted={chat.grantAccess} onCancel={cancelAccess} />
+        ) : null}
+        <ChatAdminTools
+          admin={
+            isKeyHolder && user.permissions.level === 'admin'
+              ? { sessionToken, keyId: user.keyId }
+              : null
+          }
+          isAdminPanelOpen={adminCommand.isAdminPanelOpen}
+          onAdminPanelOpenChange={adminCommand.setAdminPanelOpen}
+          isJoined={chat.isJoined}
+          send={chat.sendFrame}
+          onFrame={chat.onFrame}
+          botChallenge={botChallenge}
+        />
+        <LoadingOverlay isLoading={isSwitching} message={TEXT.switchingChannel} />
       </div>
-
-      <AuthStatusLine
-        username={user?.username ?? callsign}
-        securityLevel={user?.permissions.level ?? null}
-        onRegenerate={user ? null : regenerate}
-      />
-
-      <ChatDialogs
-        dialog={dialog}
-        onClose={() => setDialog(null)}
-        room={room}
-        onCreated={(created) => {
-          void queryClient.invalidateQueries({ queryKey: roomKeys.all });
-          navigate(`/chat/${created.secureId}`);
-        }}
-      />
-      {room && chat.isAccessRequired ? (
-        <AccessTerminal room={room} onGranted={chat.grantAccess} onCancel={cancelAccess} />
-      ) : null}
-      <LoadingOverlay isLoading={isSwitching} message={TEXT.switchingChannel} />
-    </div>
+    </RoomE2eeContext.Provider>
   );
 }

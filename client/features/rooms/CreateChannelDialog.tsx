@@ -13,6 +13,7 @@ import {
   type SecurityLevel,
 } from '../../../shared/protocol/http/rooms.js';
 import { toast } from '../../ui/use-toast.js';
+import { rememberAccessCode } from '../e2ee/access-codes.js';
 import { isAccessCodeFilled, sha256Hex } from './access-code.js';
 import { createRoom, serverErrorText, verifyRoomAccessCode } from './channel-api.js';
 import { setRoomAccessToken } from './room-access.js';
@@ -109,6 +110,8 @@ async function establishChannel(form: {
     const answer = await verifyRoomAccessCode(room.id, passwordHash);
     if (answer.valid && answer.accessToken) {
       setRoomAccessToken(room.id, answer.accessToken);
+      // Kept in this tab's memory for the room's ZK-AES-256 key; never stored or sent.
+      rememberAccessCode(room.id, form.accessCode);
       return { room, hasAccessGrant: true };
     }
   } catch {

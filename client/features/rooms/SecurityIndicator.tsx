@@ -1,37 +1,79 @@
 /**
- * The header's security indicator (spec 000 §2), honest about this build: it claims end-to-end
- * encryption only when the message cipher provides it, and says whether the link itself is TLS.
+ * The header's security indicator (spec 000 §2): compact or full. Honest about the session: it
+ * claims end-to-end encryption only while messages leave encrypted, shows the security level
+ * label, whether the link itself is TLS, and in red a certificate failure or a key substitution.
  */
+import { TEXT } from '../../../shared/protocol/errors.js';
 import { Tooltip } from '../../ui/Tooltip.js';
+
+export type SecurityIndicatorAlert = 'certificate' | 'key-substitution' | null;
 
 export interface SecurityIndicatorProps {
   isEndToEnd: boolean;
   /** The page (and so the socket) came over HTTPS. */
   isSecureTransport: boolean;
   variant: 'compact' | 'full';
+  /** Keys are still being agreed: messages wait rather than leave. */
+  isWaiting?: boolean;
+  /** The status bar's level label (MAXIMUM … BASIC). */
+  level?: string | null;
+  alert?: SecurityIndicatorAlert;
 }
+
+const ALERT_TEXT: Record<Exclude<SecurityIndicatorAlert, null>, string> = {
+  certificate: TEXT.certFail,
+  'key-substitution': 'KEY SUBSTITUTION',
+};
 
 export function SecurityIndicator({
   isEndToEnd,
   isSecureTransport,
   variant,
+  isWaiting = false,
+  level = null,
+  alert = null,
 }: SecurityIndicatorProps) {
-  const e2eText = isEndToEnd ? 'E2E: ACTIVE' : 'E2E: PENDING';
-  const explanation = isEndToEnd
-    ? 'Messages are encrypted in this browser before they are sent.'
-    : 'End-to-end encryption is not active yet: messages are sent as PLAINTEXT and the server can read them.';
+  const e2eText = isWaiting ? 'E2E: KEYS...' : isEndToEnd ? 'E2E: ACTIVE' : 'E2E: PLAINTEXT';
+  const explanation = isWaiting
+    ? 'Room keys are being agreed; messages wait for them.'
+    : isEndToEnd
+      ? 'Messages are encrypted and signed in this browser before they are sent.'
+      : 'End-to-end encryption is not active: messages are sent as PLAINTEXT and the server can read them.';
   const transport = isSecureTransport ? 'TLS' : 'NO TLS';
+  const alertText = alert ? ALERT_TEXT[alert] : null;
+  const tone = alert
+    ? 'border-danger text-danger'
+    : isEndToEnd && !isWaiting
+      ? 'border-primary text-primary'
+      : 'border-warning text-warning';
   return (
-    <Tooltip content={`${explanation} Link: ${transport}.`}>
+    <Tooltip
+      content={`${explanation}${level ? ` Security level ${level}.` : ''} Link: ${transport}.${
+        alert === 'certificate' ? ` ${TEXT.certificateValidationFailed}.` : ''
+      }${alert === 'key-substitution' ? ` ${TEXT.keySubstitutionDetected}.` : ''}`}
+    >
       <button
         type="button"
         data-testid="security-indicator"
-        className={`inline-flex items-center gap-1.5 border px-1.5 py-0.5 text-[10px] font-bold tracking-widest ${
-          isEndToEnd ? 'border-primary text-primary' : 'border-warning text-warning'
-        }`}
+        data-variant={variant}
+        className={`inline-flex items-center gap-1.5 border px-1.5 py-0.5 text-[10px] font-bold tracking-widest whitespace-nowrap ${tone}`}
       >
-        <span aria-hidden="true">{isEndToEnd ? '■' : '▲'}</span>
-        <span>{e2eText}</span>
+        <span aria-hidden="true">{alert ? '▲' : isEndToEnd && !isWaiting ? '■' : '◌'}</span>
+        <span>
+          {variant === 'compact' ? (alertText ?? (isWaiting ? 'KEYS...' : 'E2E')) : e2eText}
+        </span>
+        {variant === 'full' && level ? (
+          <span className="text-accent">
+            <span aria-hidden="true">· </span>
+            {level}
+          </span>
+        ) : null}
+        {variant === 'full' && alertText ? (
+          <span>
+            <span aria-hidden="true">· </span>
+            {alertText}
+          </span>
+        ) : null}
         {variant === 'full' ? (
           <span className={isSecureTransport ? 'text-primary' : 'text-muted'}>
             <span aria-hidden="true">· </span>

@@ -15,7 +15,10 @@ import { useSecurityProtocols } from './use-security-protocols.js';
 export interface SecurityProtocolsDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** The chat's cipher is end-to-end (MessageCipher.isEndToEnd); false (PENDING) by default. */
+  /**
+   * The chat's cipher is end-to-end (MessageCipher.isEndToEnd). By default it is the room's live
+   * state (RoomE2eeContext), or false (PENDING) outside a room.
+   */
   isEndToEnd?: boolean;
 }
 
@@ -29,7 +32,7 @@ const STATE_CLASS: Record<ProtocolState, string> = {
 export function SecurityProtocolsDialog({
   open,
   onOpenChange,
-  isEndToEnd = false,
+  isEndToEnd,
 }: SecurityProtocolsDialogProps) {
   const state = useSecurityProtocols({ isEndToEnd });
   return (
@@ -105,6 +108,13 @@ export function SecurityProtocolsView({ state }: { state: SecurityProtocolsState
           <Row term="SEC LEVEL">
             <span className="text-accent">{session.level}</span>
           </Row>
+          {session.securityLabel ? (
+            <Row term="SECURITY">
+              <span className="text-accent" data-testid="security-session-label">
+                {session.securityLabel}
+              </span>
+            </Row>
+          ) : null}
           {session.keySecureId ? <Row term="KEY">{session.keySecureId}</Row> : null}
           {session.mode === 'key' ? (
             <Row term="KEY EXPIRES">

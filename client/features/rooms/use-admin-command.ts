@@ -1,17 +1,19 @@
 /**
- * Hook point for the admin panel (spec 000 §2 "Chat commands", spec 001 §2 "Admin panel"): what
- * happens when an admin types /admin. The admin panel has its own issue; until it lands the
- * command answers with a local system line. That issue replaces the body of this hook with the
- * function that opens the panel; the chat screen needs no other change.
+ * What happens when an admin types /admin (spec 000 §2 "Chat commands", spec 001 §2 "Admin
+ * panel"): the admin panel opens. The panel itself is rendered by the admin feature's
+ * ChatAdminTools; non-admins never get here (chat-commands.ts answers them access denied).
  */
-import { useCallback } from 'react';
-import { type SystemLevel } from '../messages/chat-line.js';
+import { useCallback, useState } from 'react';
 
-/** What /admin shows an admin until the admin panel lands. */
-export const ADMIN_PANEL_PENDING_TEXT = 'Admin panel: see the admin tools';
+export interface AdminCommand {
+  isAdminPanelOpen: boolean;
+  setAdminPanelOpen: (open: boolean) => void;
+  /** The /admin command's action. */
+  onAdminCommand: () => void;
+}
 
-export function useAdminCommand(
-  addLocalLine: (text: string, level?: SystemLevel) => void,
-): () => void {
-  return useCallback(() => addLocalLine(ADMIN_PANEL_PENDING_TEXT), [addLocalLine]);
+export function useAdminCommand(): AdminCommand {
+  const [isAdminPanelOpen, setAdminPanelOpen] = useState(false);
+  const onAdminCommand = useCallback(() => setAdminPanelOpen(true), []);
+  return { isAdminPanelOpen, setAdminPanelOpen, onAdminCommand };
 }

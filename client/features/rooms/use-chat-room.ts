@@ -17,7 +17,9 @@ import { useLocation } from 'wouter';
 import { navigate as navigateBrowser } from 'wouter/use-browser-location';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type Room } from '../../../shared/protocol/http/rooms.js';
+import { type MessagePayload } from '../../../shared/protocol/message-payload.js';
 import { type Message } from '../../../shared/protocol/ws/chat.js';
+import { type ClientFrame } from '../../../shared/protocol/ws/index.js';
 import {
   ChatSocket,
   chatSocketUrl,
@@ -64,10 +66,19 @@ export interface ChatRoom extends ChatRoomState {
   grantAccess: (accessToken: string) => void;
   /** Encrypts and sends; resolves false when nothing was sent. */
   sendMessage: (text: string, isStealthMode: boolean) => Promise<boolean>;
+  /**
+   * Encrypts and sends a whole payload (text and, for the image feature, an image reference whose
+   * key travels only inside the ciphertext); resolves false when nothing was sent.
+   */
+  sendPayload: (payload: MessagePayload, isStealthMode: boolean) => Promise<boolean>;
   sendTyping: (type: 'typing_start' | 'typing_stop') => void;
   /** A system line on this screen only (chat command answers). */
   addLocalLine: (text: string, level?: SystemLevel) => void;
   reconnect: () => void;
+  /** Any client frame on this connection (admin panel, bot check, screenshot alerts). */
+  sendFrame: (frame: ClientFrame) => boolean;
+  /** Parsed server frames of one type; returns the unsubscribe function. Stable. */
+  onFrame: ChatSocket['on'];
 }
 
 function newLineId(): string {
@@ -218,6 +229,40 @@ export function useChatRoom({
 
   const isJoined = status === 'connected' && roomId !== null && state.joinedRoomId === roomId;
 
+  const sendPayload = async (payload: MessagePayload, isStealthMode: boolean): Promise<boolean> => {
+    if (!isJoined) return false;
+    let outgoing: EncryptedOutgoing;
+    try {
+      outgoing = await cipher.encrypt(payload);
+    } catch {
+      // Nothing is sent, and the text stays in the input. Whether a failed encryption may fall
+      // back to the flagged PLAINTEXT type (spec 000 §8) is for the cipher to decide, not us.
+      toast({
+        title: 'ENCRYPTION FAILED',
+        description: 'The message was not sent.',
+        variant: 'destructive',
+      });
+      return false;
+    }
+    const { image } = payload;
+    // The image's key, name and size travel only inside the encrypted payload; the frame names
+    // just where its ciphertext is, so the server can tie it to the message's lifetime.
+    return socket.send({
+      type: 'send_message',
+      ...outgoing,
+      isStealthMode,
+      hasImage: image !== undefined,
+      imageUrl: image?.url ?? null,
+      thumbnailUrl: image?.hasThumbnail ? `${image.url}/thumbnail` : null,
+    });
+  };
+
+  const sendFrame = useCallback((frame: ClientFrame) => socket.send(frame), [socket]);
+  const onFrame = useCallback<ChatSocket['on']>(
+    (type, listener) => socket.on(type, listener),
+    [socket],
+  );
+
   const addLocalLine = useCallback(
     (text: string, level: SystemLevel = 'info') =>
       dispatch({ type: 'system', id: newLineId(), text, level, source: 'local', now: Date.now() }),
@@ -239,33 +284,18 @@ export function useChatRoom({
       setRefusal(null);
       setJoinRequest((count) => count + 1);
     },
-    sendMessage: async (text, isStealthMode) => {
+    sendMessage: (text, isStealthMode) => {
       const trimmed = text.trim();
-      if (trimmed === '' || !isJoined) return false;
-      let outgoing: EncryptedOutgoing;
-      try {
-        outgoing = await cipher.encrypt(trimmed);
-      } catch {
-        // Nothing is sent, and the text stays in the input. Whether a failed encryption may fall
-        // back to the flagged PLAINTEXT type (spec 000 §8) is for the cipher to decide, not us.
-        toast({
-          title: 'ENCRYPTION FAILED',
-          description: 'The message was not sent.',
-          variant: 'destructive',
-        });
-        return false;
-      }
-      return socket.send({
-        type: 'send_message',
-        ...outgoing,
-        isStealthMode,
-        hasImage: false,
-      });
+      if (trimmed === '') return Promise.resolve(false);
+      return sendPayload({ v: 1, text: trimmed }, isStealthMode);
     },
+    sendPayload,
     sendTyping: (type) => {
       if (isJoined) socket.send({ type });
     },
     addLocalLine,
     reconnect: () => socket.reconnect(),
+    sendFrame,
+    onFrame,
   };
 }

@@ -1,22 +1,64 @@
-/** The live inputs of the Security Protocols dialog: auth state, callsign and the page's origin. */
-import { useAuth } from '../auth/use-auth.js';
-import { useCallsign } from '../identity/use-callsign.js';
-import { describeSecurityProtocols, type SecurityProtocolsState } from './security-protocols.js';
-
 /**
- * Plug real state in here as features land: `isEndToEnd` comes from the chat's MessageCipher;
- * PFS and the VPN check get their own inputs in describeSecurityProtocols when they exist.
+ * The live inputs of the Security Protocols dialog: auth state, callsign, the page's origin and,
+ * inside a chat room, the room's end-to-end encryption state (PFS key, signature key age, member
+ * verification, certificate status) from the room's RoomE2eeContext.
  */
+import { useAuth } from '../auth/use-auth.js';
+import { isCertificateOk } from '../e2ee/certificate-pinning.js';
+import { useRoomE2eeContext } from '../e2ee/e2ee-context.js';
+import { secureIdOf } from '../e2ee/e2ee-status.js';
+import { CERTIFICATE_TEXT, countTrust } from '../e2ee/security-text.js';
+import { type RoomE2ee } from '../e2ee/use-room-e2ee.js';
+import { useNow } from '../e2ee/use-now.js';
+import { useCallsign } from '../identity/use-callsign.js';
+import {
+  describeSecurityProtocols,
+  type E2eeProtocolInputs,
+  type SecurityProtocolsState,
+} from './security-protocols.js';
+
+function e2eeInputs(e2ee: RoomE2ee, now: number): E2eeProtocolInputs {
+  const { status, transport } = e2ee;
+  const counts = countTrust(status.members);
+  const certificate = transport.certificate;
+  return {
+    phase: status.phase,
+    pfsKeyId: transport.pfs.key?.keyId ?? null,
+    pfsStatus: transport.pfs.status,
+    epochId: status.epoch?.senderKeyId ?? null,
+    signingKeyAgeMs: status.signingKeyCreatedAt === null ? null : now - status.signingKeyCreatedAt,
+    identitySecureId: status.identityKeyId ? secureIdOf(status.identityKeyId) : null,
+    members: {
+      verified: counts.verified,
+      unverified: counts.unverified + counts.checking,
+      bad: counts.bad,
+      total: status.members.length,
+    },
+    certificateText: CERTIFICATE_TEXT[certificate],
+    certificateState: isCertificateOk(certificate)
+      ? 'ok'
+      : certificate === 'invalid'
+        ? 'failed'
+        : certificate === 'checking'
+          ? 'checking'
+          : 'none',
+    securityLabel: e2ee.level,
+  };
+}
+
 export function useSecurityProtocols(
   options: { isEndToEnd?: boolean } = {},
 ): SecurityProtocolsState {
   const { user } = useAuth();
   const { callsign } = useCallsign();
+  const e2ee = useRoomE2eeContext();
+  const now = useNow(1000, e2ee !== null);
   return describeSecurityProtocols({
     user,
     callsign,
     isSecureTransport: window.location.protocol === 'https:',
     isOnion: window.location.hostname.endsWith('.onion'),
-    isEndToEnd: options.isEndToEnd ?? false,
+    isEndToEnd: options.isEndToEnd ?? e2ee?.status.phase === 'ready',
+    e2ee: e2ee ? e2eeInputs(e2ee, now) : null,
   });
 }

@@ -30,10 +30,11 @@ describe('PlaintextCipher', () => {
 
   it('says it is not end-to-end and sends text as PLAINTEXT with no ciphertext', async () => {
     expect(cipher.isEndToEnd).toBe(false);
-    expect(await cipher.encrypt('hello')).toEqual({
+    expect(await cipher.encrypt({ v: 1, text: 'hello' })).toEqual({
       content: 'hello',
       encryptedContent: null,
       encryptionType: 'PLAINTEXT',
+      signature: null,
     });
   });
 

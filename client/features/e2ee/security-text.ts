@@ -1,0 +1,43 @@
+/**
+ * The words the security indicators use for each state, in one place so the status bar, the
+ * details panel and the Security Protocols modal say the same thing.
+ */
+import { TEXT } from '../../../shared/protocol/errors.js';
+import { type CertificateStatus } from './certificate-pinning.js';
+import { type MemberTrust } from './room-members.js';
+
+/** The certificate status as the status bar shows it (spec 000 §4 "Certificate status"). */
+export const CERTIFICATE_TEXT: Record<CertificateStatus, string> = {
+  checking: 'CHECKING',
+  localhost: 'VALID (LOCALHOST)',
+  pinned: 'PINNED (FIRST USE)',
+  valid: 'VALID',
+  invalid: TEXT.certFail,
+  unavailable: 'NO TLS CERTIFICATE',
+};
+
+/** A member's trust as the details panel shows it. */
+export const TRUST_TEXT: Record<MemberTrust, string> = {
+  checking: 'CHECKING',
+  verified: 'VERIFIED',
+  unverified: 'UNVERIFIED',
+  bad: TEXT.keySubstitutionDetected,
+};
+
+/** `m:ss` of a duration in ms (never negative). */
+export function formatAge(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = String(seconds % 60).padStart(2, '0');
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
+}
+
+/** How many members are in each trust state. */
+export function countTrust(
+  members: readonly { trust: MemberTrust }[],
+): Record<MemberTrust, number> {
+  const counts: Record<MemberTrust, number> = { checking: 0, verified: 0, unverified: 0, bad: 0 };
+  for (const member of members) counts[member.trust] += 1;
+  return counts;
+}

@@ -1,0 +1,108 @@
+/**
+ * The sender keys one member hands another through the relay (`sender_key` frames), and the
+ * mapping between the library's pairwise envelope and the frame's envelope:
+ *
+ * ```
+ * payload (inside the AES-256-GCM of the pairwise wrap, never readable by the relay):
+ *   UTF-8( canonical JSON { "v": 1, "k": senderKeyId, "key": base64(32-byte sender key),
+ *                           "i": the sender's next iteration } )
+ *   classic wrap (ECDH P-256)            → key = SKc
+ *   hybrid wrap (ECDH + ML-KEM-768)      → key = SKq
+ *
+ * PairwiseEnvelope {v, kind, from, to, roomId, iv, ct, kem?}   (shared/crypto/room)
+ *   ⇄ frame envelope {v, kind, iv, ciphertext, kemCiphertext?}  (shared/protocol/ws/e2ee.ts)
+ * from, to and roomId are not sent: the receiver takes them from the relay (`fromNodeId`), itself
+ * and the room, and the wrap's AAD checks all three.
+ * ```
+ */
+import { z } from 'zod';
+import {
+  base64ToBytes,
+  bytesToBase64,
+  utf8Decode,
+  utf8Encode,
+} from '../../../shared/crypto/bytes.js';
+import { canonicalJson } from '../../../shared/crypto/canonical-json.js';
+import {
+  DecryptError,
+  parsePairwiseEnvelope,
+  SENDER_KEY_BYTES,
+  type PairwiseEnvelope,
+} from '../../../shared/crypto/room/index.js';
+import { IterationSchema, SenderKeyIdSchema } from '../../../shared/crypto/room/room-wire.js';
+import { type SenderKeyEnvelopeSchema } from '../../../shared/protocol/ws/e2ee.js';
+
+/** The envelope of a `sender_key` frame. */
+export type SenderKeyWireEnvelope = z.infer<typeof SenderKeyEnvelopeSchema>;
+
+/** What one envelope hands over. */
+export interface SenderKeyGrant {
+  senderKeyId: string;
+  /** SKc for a classic envelope, SKq for a hybrid one: 32 bytes. */
+  key: Uint8Array;
+  /** The sender's next chain iteration when it was sent. */
+  iteration: number;
+}
+
+const PayloadSchema = z.strictObject({
+  v: z.literal(1),
+  k: SenderKeyIdSchema,
+  key: z.string().max(64),
+  i: IterationSchema,
+});
+
+/** The bytes to wrap. */
+export function encodeSenderKeyPayload(grant: SenderKeyGrant): Uint8Array {
+  return utf8Encode(
+    canonicalJson({
+      v: 1,
+      k: grant.senderKeyId,
+      key: bytesToBase64(grant.key),
+      i: grant.iteration,
+    }),
+  );
+}
+
+/**
+ * The grant inside an unwrapped payload.
+ * @throws DecryptError `MALFORMED` on anything else.
+ */
+export function decodeSenderKeyPayload(bytes: Uint8Array): SenderKeyGrant {
+  try {
+    const parsed = PayloadSchema.parse(JSON.parse(utf8Decode(bytes)));
+    const key = base64ToBytes(parsed.key);
+    if (key.length !== SENDER_KEY_BYTES) throw new RangeError('A sender key is 32 bytes');
+    return { senderKeyId: parsed.k, key, iteration: parsed.i };
+  } catch (error) {
+    throw new DecryptError('MALFORMED', { cause: error });
+  }
+}
+
+/** The frame's envelope for a wrapped secret. */
+export function toWireEnvelope(envelope: PairwiseEnvelope): SenderKeyWireEnvelope {
+  return envelope.kind === 'hybrid'
+    ? {
+        v: 1,
+        kind: 'hybrid',
+        iv: envelope.iv,
+        ciphertext: envelope.ct,
+        kemCiphertext: envelope.kem,
+      }
+    : { v: 1, kind: 'classic', iv: envelope.iv, ciphertext: envelope.ct };
+}
+
+/**
+ * The pairwise envelope of a received frame, with the header this receiver expects.
+ * @throws DecryptError `MALFORMED` when the fields do not make a valid envelope.
+ */
+export function fromWireEnvelope(
+  wire: SenderKeyWireEnvelope,
+  header: { from: string; to: string; roomId: string },
+): PairwiseEnvelope {
+  const common = { v: 1, ...header, iv: wire.iv, ct: wire.ciphertext };
+  return parsePairwiseEnvelope(
+    wire.kind === 'hybrid'
+      ? { ...common, kind: 'hybrid', kem: wire.kemCiphertext }
+      : { ...common, kind: 'classic' },
+  );
+}
