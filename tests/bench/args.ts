@@ -1,0 +1,85 @@
+/** Command-line options of `npm run bench`. */
+import path from 'node:path';
+
+export const SCENARIOS = ['fanout', 'memory', 'connect', 'logins', 'crypto'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+export interface BenchArgs {
+  scenarios: ScenarioName[];
+  /** Tiny sizes: a smoke test of the harness in well under 30 s. */
+  isQuick: boolean;
+  /** Reserved for the multi-process (Redis) scenario of a later issue. */
+  isCluster: boolean;
+  /** Where the JSON results go. */
+  out: string;
+  /** When set, every server under test writes a V8 CPU profile into this folder. */
+  profileDir: string | null;
+  isHelp: boolean;
+}
+
+export const DEFAULT_OUT = '/tmp/securechannel-bench/latest.json';
+
+export const USAGE = `Usage: npm run bench -- [options]
+
+  --scenario NAME   run one scenario: ${SCENARIOS.join(' | ')} (repeat or comma-separate for several)
+  --quick           tiny sizes: a smoke test of the harness (< 30 s)
+  --out PATH        where to write the JSON results (default ${DEFAULT_OUT})
+  --profile DIR     servers under test write V8 CPU profiles (node --cpu-prof) into DIR
+  --cluster         reserved: several server processes sharing Redis (not available yet)
+  --help            this text
+`;
+
+function isScenario(value: string): value is ScenarioName {
+  return (SCENARIOS as readonly string[]).includes(value);
+}
+
+/** Parses argv (without node and the script); throws an Error naming a bad option. */
+export function parseArgs(argv: readonly string[]): BenchArgs {
+  const args: BenchArgs = {
+    scenarios: [],
+    isQuick: false,
+    isCluster: false,
+    out: DEFAULT_OUT,
+    profileDir: null,
+    isHelp: false,
+  };
+  for (let i = 0; i < argv.length; i += 1) {
+    const raw = argv[i]!;
+    const equals = raw.startsWith('--') ? raw.indexOf('=') : -1;
+    const flag = equals > 0 ? raw.slice(0, equals) : raw;
+    const inline = equals > 0 ? raw.slice(equals + 1) : undefined;
+    const value = () => {
+      const given = inline ?? argv[++i];
+      if (given === undefined || given === '') throw new Error(`${flag} needs a value`);
+      return given;
+    };
+    switch (flag) {
+      case '--scenario':
+        for (const name of value().split(',')) {
+          if (!isScenario(name)) throw new Error(`unknown scenario "${name}"`);
+          if (!args.scenarios.includes(name)) args.scenarios.push(name);
+        }
+        break;
+      case '--quick':
+        args.isQuick = true;
+        break;
+      case '--cluster':
+        args.isCluster = true;
+        break;
+      case '--out':
+        args.out = value();
+        break;
+      case '--profile':
+        args.profileDir = path.resolve(value());
+        break;
+      case '--help':
+      case '-h':
+        args.isHelp = true;
+        break;
+      default:
+        throw new Error(`unknown option "${raw}"`);
+    }
+  }
+  if (args.scenarios.length === 0) args.scenarios = [...SCENARIOS];
+  return args;
+}

@@ -1,0 +1,222 @@
+/**
+ * Logins: K keys registered through the admin API, then
+ *  - whole logins (challenge → sign → verify) at a fixed concurrency, signing in the driver child;
+ *  - server-bound verifications: challenges fetched and signed first, then only the verify calls
+ *    are timed, so the figure is the server's;
+ *  - the in-process cost of one ML-DSA-65 verification;
+ *  - chat latency in a busy room with and without a burst of logins arriving at once: every
+ *    challenge is requested at once, signed as it comes (the driver stands for browsers that each
+ *    sign on their own CPU), then every verify is sent at once.
+ */
+import { sleep, type BenchContext } from '../context.js';
+import { closeAll, connectMany, type BenchClient } from '../load/clients.js';
+import { runChatLoad, type ChatLoadResult } from '../load/chat-load.js';
+import { LoginDriver } from '../load/login-client.js';
+import {
+  LoginRunResultSchema,
+  SetupResultSchema,
+  type LoginRunResult,
+} from '../load/login-protocol.js';
+import { measureMlDsaCost } from '../load/ml-dsa-cost.js';
+import { CpuMeter, OtherLoadMeter } from '../process-stats.js';
+import type { ScenarioReport } from '../report.js';
+import type { RunningServer } from '../server-process.js';
+import { loginReport } from './logins-report.js';
+
+interface LoginSettings {
+  keys: number;
+  logins: number;
+  concurrency: number;
+  mlDsaVerifyIterations: number;
+  chat: {
+    members: number;
+    senders: number;
+    rate: number;
+    warmupMs: number;
+    windowMs: number;
+    drainMs: number;
+  };
+  burst: { logins: number; afterMs: number };
+}
+
+function settingsFor(isQuick: boolean): LoginSettings {
+  return isQuick
+    ? {
+        keys: 2,
+        logins: 6,
+        concurrency: 3,
+        mlDsaVerifyIterations: 50,
+        chat: { members: 10, senders: 2, rate: 10, warmupMs: 300, windowMs: 1500, drainMs: 300 },
+        burst: { logins: 10, afterMs: 300 },
+      }
+    : {
+        keys: 50,
+        logins: 200,
+        concurrency: 10,
+        mlDsaVerifyIterations: 200,
+        // 50 msg/s into the room from ten senders at 5 msg/s: at 10 msg/s, a stall of about a
+        // second makes the abuse control see a burst and challenge honest senders as bots.
+        chat: {
+          members: 50,
+          senders: 10,
+          rate: 5,
+          warmupMs: 2000,
+          windowMs: 16_000,
+          drainMs: 2000,
+        },
+        burst: { logins: 500, afterMs: 2000 },
+      };
+}
+
+/** Runs one driver command while metering the server's CPU. */
+async function metered(server: RunningServer, run: () => Promise<LoginRunResult>) {
+  const meter = new CpuMeter(server.pid);
+  const result = await run();
+  return { result, serverCpuMs: meter.usedMs() };
+}
+
+/** Epoch milliseconds (as the driver reports them) on this process's performance.now() clock. */
+const local = (epochMs: number) => epochMs - performance.timeOrigin;
+
+interface BurstTimes {
+  start: number;
+  challengesDone: number;
+  verifyStart: number;
+  end: number;
+  ok: number;
+  failed: number;
+  failures: string[];
+}
+
+interface ChatRun {
+  chat: ChatLoadResult;
+  burst: BurstTimes | null;
+  /** CPU used by other processes during the window, as a share of one core. */
+  otherCpuShare: number;
+}
+
+/** Fires the login burst: every challenge at once, then (all signed) every verify at once. */
+async function fireBurst(driver: LoginDriver, logins: number): Promise<BurstTimes> {
+  const start = performance.now();
+  const prepared = await driver.call(
+    { cmd: 'prepare', logins, concurrency: logins },
+    LoginRunResultSchema,
+  );
+  const verifyStart = performance.now();
+  const verified = await driver.call(
+    { cmd: 'verifyPrepared', concurrency: logins },
+    LoginRunResultSchema,
+  );
+  return {
+    start,
+    challengesDone: local(prepared.challengesDoneAt),
+    verifyStart,
+    end: local(verified.endedAt),
+    ok: verified.ok,
+    failed: prepared.failed + verified.failed,
+    failures: [...prepared.failures, ...verified.failures].slice(0, 5),
+  };
+}
+
+/** The busy room for one window, with a login burst `burst.afterMs` into it when asked. */
+async function chatRun(
+  settings: LoginSettings,
+  server: RunningServer,
+  driver: LoginDriver,
+  rooms: BenchClient[][],
+  withBurst: boolean,
+): Promise<ChatRun> {
+  let burst: Promise<BurstTimes> | null = null;
+  let other: OtherLoadMeter | null = null;
+  let otherCpuShare = 0;
+  const chat = await runChatLoad({
+    rooms,
+    sendersPerRoom: settings.chat.senders,
+    ratePerSender: settings.chat.rate,
+    warmupMs: settings.chat.warmupMs,
+    windowMs: settings.chat.windowMs,
+    drainMs: settings.chat.drainMs,
+    onWindowStart: () => {
+      other = new OtherLoadMeter([server.pid, process.pid, driver.pid]);
+      if (withBurst) {
+        burst = sleep(settings.burst.afterMs).then(() => fireBurst(driver, settings.burst.logins));
+      }
+    },
+    onWindowEnd: () => {
+      otherCpuShare = other?.share() ?? 0;
+    },
+  });
+  return { chat, burst: burst ? await burst : null, otherCpuShare };
+}
+
+export async function runLogins(context: BenchContext): Promise<ScenarioReport> {
+  const settings = settingsFor(context.isQuick);
+  context.progress(`ML-DSA-65 cost in-process (${settings.mlDsaVerifyIterations} verifications)`);
+  const mlDsa = measureMlDsaCost(
+    settings.mlDsaVerifyIterations,
+    Math.ceil(settings.mlDsaVerifyIterations / 4),
+  );
+  const server = await context.acquireServer('securechannel', 2);
+  const driver = LoginDriver.start(context.generatorCpu);
+  try {
+    context.progress(`registering ${settings.keys} keys`);
+    const setup = await driver.call(
+      {
+        cmd: 'setup',
+        baseUrl: server.baseUrl,
+        adminPassword: context.adminPassword,
+        keys: settings.keys,
+      },
+      SetupResultSchema,
+    );
+    context.progress(`${settings.logins} whole logins, ${settings.concurrency} at a time`);
+    const whole = await metered(server, () =>
+      driver.call(
+        { cmd: 'logins', logins: settings.logins, concurrency: settings.concurrency },
+        LoginRunResultSchema,
+      ),
+    );
+    context.progress(
+      `${settings.logins} pre-signed verifications, ${settings.concurrency} at a time`,
+    );
+    await driver.call(
+      { cmd: 'prepare', logins: settings.logins, concurrency: settings.concurrency },
+      LoginRunResultSchema,
+    );
+    const verifyOnly = await metered(server, () =>
+      driver.call(
+        { cmd: 'verifyPrepared', concurrency: settings.concurrency },
+        LoginRunResultSchema,
+      ),
+    );
+
+    context.progress(
+      `chat: 1 room × ${settings.chat.members}, without and with ${settings.burst.logins} logins`,
+    );
+    const connected = await connectMany({
+      server,
+      count: settings.chat.members,
+      roomFor: () => server.rooms[1]!,
+      concurrency: 50,
+    });
+    await sleep(500);
+    const quiet = await chatRun(settings, server, driver, [connected.clients], false);
+    const busy = await chatRun(settings, server, driver, [connected.clients], true);
+    await closeAll(connected.clients);
+    if (!busy.burst) throw new Error('the login burst did not run');
+    return loginReport({
+      settings,
+      mlDsa,
+      setup,
+      whole,
+      verifyOnly,
+      quiet: quiet.chat,
+      busy: busy.chat,
+      burst: busy.burst,
+      otherCpuShare: { quiet: quiet.otherCpuShare, busy: busy.otherCpuShare },
+    });
+  } finally {
+    await driver.stop();
+    await context.releaseServer(server);
+  }
+}

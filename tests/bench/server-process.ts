@@ -1,0 +1,146 @@
+/**
+ * Starts a server under test as its own process, pinned to CPU 0 (`taskset -c 0`) with a raised
+ * open-file limit, and waits for the JSON line it prints once it listens. Its pid is the pid of
+ * the Node process itself (the shell wrapper `exec`s taskset, which `exec`s node), so /proc/<pid>
+ * measures the server and nothing else.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { z } from 'zod';
+
+export type ServerKind = 'securechannel' | 'bare';
+
+export const SERVER_LABEL: Record<ServerKind, string> = {
+  securechannel: 'SecureChannel',
+  bare: 'bare ws',
+};
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const ENTRY: Record<ServerKind, string> = {
+  securechannel: 'tests/bench/server-entry.ts',
+  bare: 'tests/bench/bare-ws-server.ts',
+};
+/** Enough descriptors for 10k sockets and then some; raised in the child only. */
+const OPEN_FILES = 65_536;
+
+const ReadyLineSchema = z.object({
+  url: z.string(),
+  wsPath: z.string(),
+  rooms: z.array(z.string()).min(1),
+});
+
+export interface ServerOptions {
+  kind: ServerKind;
+  /** Extra rooms to create before listening (room 0 always exists). */
+  rooms?: number;
+  /** Environment for the server (ADMIN_PASSWORD, MESSAGE_TTL_SECONDS …). */
+  env?: Record<string, string>;
+  /** The CPU to pin the server to. */
+  cpu?: number;
+  /** When set, the server writes a V8 CPU profile (`--cpu-prof`) into this folder on exit. */
+  profileDir?: string | null;
+}
+
+export interface RunningServer {
+  kind: ServerKind;
+  pid: number;
+  /** http://127.0.0.1:<port> */
+  baseUrl: string;
+  /** ws://127.0.0.1:<port><path> */
+  wsUrl: string;
+  /** Room ids ready to join: [0] is the default room. */
+  rooms: string[];
+  /**
+   * Sockets opened to this server so far; the next one's source address depends on it (see
+   * load/clients.ts).
+   */
+  connectionsOpened: number;
+  /** What the server wrote to stderr (warnings, crashes). */
+  errors(): string;
+  stop(): Promise<void>;
+}
+
+export function startServer(options: ServerOptions, timeoutMs = 60_000): Promise<RunningServer> {
+  const cpu = options.cpu ?? 0;
+  // `ulimit -n` may only be raised up to the hard limit when not root; fall back quietly.
+  const script = `ulimit -n ${OPEN_FILES} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec taskset -c ${cpu} "$@"`;
+  const child = spawn(
+    'sh',
+    [
+      '-c',
+      script,
+      'sh',
+      process.execPath,
+      ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []),
+      '--import',
+      'tsx',
+      ENTRY[options.kind],
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        BENCH_ROOMS: String(options.rooms ?? 0),
+        ...options.env,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
+  return waitUntilReady(options.kind, child, timeoutMs);
+}
+
+function waitUntilReady(
+  kind: ServerKind,
+  child: ChildProcess,
+  timeoutMs: number,
+): Promise<RunningServer> {
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.stderr?.on('data', (chunk: Buffer) => {
+    // Keep the tail only: a crash's stack is at the end.
+    stderr = (stderr + chunk.toString()).slice(-20_000);
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${kind} server did not start in ${timeoutMs} ms: ${stderr}`));
+    }, timeoutMs);
+    const onExit = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`${kind} server exited with ${code} before listening: ${stderr}`));
+    };
+    child.once('exit', onExit);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const newline = stdout.indexOf('\n');
+      if (newline < 0) return;
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      const ready = ReadyLineSchema.parse(JSON.parse(stdout.slice(0, newline)));
+      const pid = child.pid;
+      if (pid === undefined) {
+        reject(new Error(`${kind} server has no pid`));
+        return;
+      }
+      const url = new URL(ready.url);
+      resolve({
+        kind,
+        pid,
+        baseUrl: ready.url,
+        wsUrl: `ws://${url.host}${ready.wsPath}`,
+        rooms: ready.rooms,
+        connectionsOpened: 0,
+        errors: () => stderr,
+        stop: async () => {
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          const force = setTimeout(() => child.kill('SIGKILL'), 8000);
+          child.kill('SIGTERM');
+          await exited;
+          clearTimeout(force);
+        },
+      });
+    });
+  });
+}
