@@ -60,7 +60,7 @@ async function main(): Promise<number> {
   const started = new Date();
   // The bench cannot keep other processes off its CPUs; say how busy the machine already is.
   const idleCheck = new OtherLoadMeter([process.pid]);
-  await sleep(1000);
+  await sleep(args.isQuick ? 300 : 1000);
   const otherLoadAtStart = idleCheck.share();
   process.stdout.write(
     `SecureChannel bench${args.isQuick ? ' (quick)' : ''}: ${args.scenarios.join(', ')}\n` +
@@ -79,9 +79,11 @@ async function main(): Promise<number> {
   try {
     for (const scenario of args.scenarios) {
       process.stdout.write(`\n-- ${scenario}\n`);
+      const scenarioStart = performance.now();
       const report = await RUNNERS[scenario](context);
       reports.push(report);
-      process.stdout.write(`${formatScenario(report)}\n`);
+      const seconds = (performance.now() - scenarioStart) / 1000;
+      process.stdout.write(`${formatScenario(report)}\n(${scenario}: ${seconds.toFixed(0)} s)\n`);
     }
   } finally {
     await context.close();

@@ -50,12 +50,14 @@ export interface ChatLoadResult {
   /** Frames of every type received while the window was open. */
   framesInWindow: number;
   latency: Distribution;
-  /** The generator's own CPU use over the window, as a share of one core. */
-  generatorCpu: number;
+  /** The generator's own CPU use over the window, in ms. */
+  generatorCpuMs: number;
   /** Window start, on this process's performance.now() clock. */
   windowStartedAt: number;
   /** Latency of the window messages sent within [from, to) (performance.now() times). */
   latencyBetween(from: number, to: number): Distribution;
+  /** Every latency sample of the window messages, in ms. */
+  latencySamples(): Float64Array;
 }
 
 interface BenchContent {
@@ -173,8 +175,9 @@ export async function runChatLoad(options: ChatLoadOptions): Promise<ChatLoadRes
     botChallenges,
     framesInWindow,
     latency: distribution(latencyValues),
-    generatorCpu: (cpu.user + cpu.system) / 1000 / windowMs,
+    generatorCpuMs: (cpu.user + cpu.system) / 1000,
     windowStartedAt,
+    latencySamples: () => latencyValues,
     latencyBetween: (from, to) => {
       const picked = new Samples();
       for (let i = 0; i < latencyValues.length; i += 1) {

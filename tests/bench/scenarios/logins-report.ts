@@ -176,8 +176,8 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
     ],
     data: {
       ...figures,
-      quiet: { ...quiet, latencyBetween: undefined },
-      busy: { ...busy, latencyBetween: undefined },
+      quiet: { ...quiet, latencyBetween: undefined, latencySamples: undefined },
+      busy: { ...busy, latencyBetween: undefined, latencySamples: undefined },
       derived: {
         wholePerSecond,
         verifyPerSecond,
