@@ -3,11 +3,11 @@
  * with its parts. It never listens: main.ts does, and tests listen on port 0.
  */
 import { readFileSync } from 'node:fs';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -18,6 +18,7 @@ import { LIMITS } from '../shared/constants.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/connect.js';
 import { composeFeatures } from './compose.js';
+import { TurnQueue } from './lib/turns.js';
 import { VerifyPool } from './features/auth/index.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { createMetrics, registerMetrics } from './plugins/metrics.js';
@@ -81,6 +82,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  parseLargeJsonInTurns(app);
 
   const database =
     deps.database ??
@@ -93,7 +95,9 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   const verifier = new VerifyPool();
 
   // Cross-cutting plugins first, in a fixed order.
-  await app.register(helmet, {
+  // Security headers on every response. The middleware is built once here: @fastify/helmet
+  // rebuilds it (parsing the CSP directives) on every request.
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -113,6 +117,9 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     },
     strictTransportSecurity: config.tls ? undefined : false,
     crossOriginEmbedderPolicy: false,
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
   });
   await app.register(rateLimit, {
     ...httpRateLimitStore(shared),
@@ -181,4 +188,43 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     config,
     ...features,
   };
+}
+
+/** Bodies from this size on are parsed (and validated and handled) one per event-loop turn. */
+const LARGE_JSON_BYTES = 4096;
+
+/**
+ * JSON bodies keep Fastify's own parser (prototype-poisoning checks included). Large ones, a login
+ * verification carries about 13 KB of signature bytes as numbers, are parsed in a turn queue
+ * (server/lib/turns.ts): parsing, validation and the synchronous start of the handler then happen
+ * one request per event-loop turn, so a burst of them lets chat frames through in between.
+ */
+function parseLargeJsonInTurns(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  const turns = new TurnQueue();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
+    const body = typeof raw === 'string' ? raw : raw.toString('utf8');
+    if (body.length < LARGE_JSON_BYTES) {
+      parseJson(request, body, done);
+      return;
+    }
+    void turns.run(() => {
+      // Fastify's parser looks for prototype-poisoning keys with a regular expression over the
+      // whole text (about 0.15 ms for a login body). Such a key is spelled out, or written with
+      // \u escapes; text containing neither can go straight to JSON.parse. Anything else, and
+      // any syntax error, goes through Fastify's parser for its checks and its error.
+      if (!body.includes('proto') && !body.includes('constructor') && !body.includes('\\u')) {
+        let value: unknown;
+        try {
+          value = JSON.parse(body);
+        } catch {
+          parseJson(request, body, done);
+          return;
+        }
+        done(null, value);
+        return;
+      }
+      parseJson(request, body, done);
+    });
+  });
 }

@@ -64,12 +64,13 @@ export async function composeFeatures(deps: ComposeDeps) {
 
   const auth = createAuthFeature({
     db: database.db,
+    challenges: shared.challenges,
     verifier: deps.verifier,
     keyLimiter: shared.limiter('login-key', deps.keyLoginRatePerMinute, 60_000),
     now,
     isAdminSession: (token) => admin.credentials.isAdminSession(token),
-    onRevoked: (keyId) =>
-      hub.closeWhere((connection) => connection.identity?.keyId === keyId, 4003, 'Key revoked'),
+    // Every process (this one included) forgets the key and closes its sockets on the event.
+    onRevoked: (keyId) => events.publish({ kind: 'revoked', keyId }),
     loginRatePerMinute: deps.loginRatePerMinute,
     onAdminAction: (actor, action, detail) => admin.audit.record({ actor, action, detail }),
   });
@@ -198,6 +199,7 @@ export async function composeFeatures(deps: ComposeDeps) {
         hub.broadcastAll(event.frame);
         break;
       case 'revoked':
+        void auth.service.forgetKey(event.keyId).catch(logFailure('revocation'));
         hub.closeWhere(
           (connection) => connection.identity?.keyId === event.keyId,
           4003,

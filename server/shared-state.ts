@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
 import { MemoryBanStore, type BanStore } from './features/abuse/index.js';
 import { MemoryLockoutStore, type LockoutStore } from './features/admin/index.js';
+import { MemoryChallengeStore, type ChallengeStore } from './features/auth/index.js';
 import {
   IMAGE_STORE_CAP_BYTES,
   MemoryImageStore,
@@ -31,6 +32,7 @@ import { HEARTBEAT_INTERVAL_MS, RedisPresenceStore } from './redis/redis-presenc
 import {
   RedisAccessGrantStore,
   RedisBanStore,
+  RedisChallengeStore,
   RedisKeyBundleStore,
   RedisLockoutStore,
   RedisRateLimiter,
@@ -50,6 +52,7 @@ export interface SharedState {
   grants: AccessGrantStore;
   images: ImageStore;
   lockouts: LockoutStore;
+  challenges: ChallengeStore;
   bans: BanStore;
   limiter(name: string, limit: number, windowMs: number): RateLimiter;
   /** Redis only: the heartbeat and dead-process sweep of presence. */
@@ -71,6 +74,7 @@ export async function createSharedState(config: Config, now: () => number): Prom
       grants: new MemoryAccessGrantStore(now),
       images: new MemoryImageStore(),
       lockouts: new MemoryLockoutStore(),
+      challenges: new MemoryChallengeStore(now),
       bans: new MemoryBanStore(now),
       limiter: (_name, limit, windowMs) => new MemoryRateLimiter(limit, windowMs, now),
       presenceSweeper: null,
@@ -91,6 +95,7 @@ export async function createSharedState(config: Config, now: () => number): Prom
     grants: new RedisAccessGrantStore(redis, GRANT_TTL_MS),
     images: new RedisImageStore(redis, IMAGE_STORE_CAP_BYTES),
     lockouts: new RedisLockoutStore(redis),
+    challenges: new RedisChallengeStore(redis, now),
     bans: new RedisBanStore(redis),
     limiter: (name, limit, windowMs) => new RedisRateLimiter(redis, name, limit, windowMs),
     presenceSweeper: presence,

@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { TurnQueue } from '../lib/turns.js';
 import { schema } from './schema.js';
 import { runMigrations, type MigrationSession } from './migrate.js';
 
@@ -49,6 +50,7 @@ async function openPglite(folder: string | null) {
   if (folder) await mkdir(folder, { recursive: true });
   const client = folder ? new PGlite(folder) : new PGlite();
   await client.waitReady;
+  takeTurnsWithSockets(client);
   const session: MigrationSession = {
     exec: async (sql) => {
       await client.exec(sql);
@@ -63,6 +65,27 @@ async function openPglite(folder: string | null) {
     migrate: () => runMigrations(session),
     close: () => client.close(),
   };
+}
+
+/**
+ * PGlite runs each statement synchronously on the main thread and hands its lock from one waiting
+ * statement to the next in microtasks, so a queue of statements (a burst of logins, say) would
+ * keep the event loop from reading sockets until the queue is empty. Routing `query`, `exec` and
+ * `transaction` through a turn queue lets socket I/O in between: a chat frame waits for one
+ * statement, never for the whole queue. Statements still run one at a time in arrival order, as
+ * PGlite runs them anyway.
+ */
+function takeTurnsWithSockets(client: PGlite): void {
+  const turns = new TurnQueue();
+  const inTurn = <T>(task: () => Promise<T>): Promise<T> => turns.run(task);
+  const query = client.query.bind(client);
+  const exec = client.exec.bind(client);
+  const transaction = client.transaction.bind(client);
+  client.query = ((...args: Parameters<typeof query>) =>
+    inTurn(() => query(...args))) as typeof client.query;
+  client.exec = (...args) => inTurn(() => exec(...args));
+  client.transaction = ((...args: Parameters<typeof transaction>) =>
+    inTurn(() => transaction(...args))) as typeof client.transaction;
 }
 
 function openPostgres(url: string) {

@@ -67,14 +67,6 @@ export const keys = pgTable('keys', {
   encryptionKeySignature: bytea('encryption_key_signature'),
 });
 
-export const authChallenges = pgTable('auth_challenges', {
-  challenge: text('challenge').primaryKey(),
-  keyId: text('key_id').notNull(),
-  nonce: text('nonce').notNull(),
-  issuedAt: timestamp('issued_at', { withTimezone: true, mode: 'date' }).notNull(),
-  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-});
-
 export const sessions = pgTable('sessions', {
   tokenHash: text('token_hash').primaryKey(),
   keyId: text('key_id').notNull(),
@@ -127,7 +119,6 @@ export const schema = {
   rooms,
   settings,
   keys,
-  authChallenges,
   sessions,
   adminSessions,
   auditLog,

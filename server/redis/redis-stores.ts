@@ -2,9 +2,10 @@
  * The small shared stores in Redis: rate-limit windows, admin lockouts, bot bans, room access
  * grants and public key bundles. Each mirrors a memory implementation with the same interface.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { KeyBundleSchema } from '../../shared/protocol/ws/e2ee.js';
 import type { LockoutState, LockoutStore } from '../features/admin/index.js';
+import type { ChallengeEntry, ChallengeStore } from '../features/auth/index.js';
 import type { AccessGrantStore, BundleEntry, KeyBundleStore } from '../features/rooms/index.js';
 import type { RateLimiter } from '../lib/rate-limiter.js';
 import type { RedisHandles } from './connect.js';
@@ -128,5 +129,50 @@ export class RedisKeyBundleStore implements KeyBundleStore {
 
   async purgeRoom(roomId: string): Promise<void> {
     await this.redis.client.del(this.key(roomId));
+  }
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * Login challenges with their two-minute TTL, so a challenge issued by one process is verifiable
+ * on another. Keys are hashes of the key id and the challenge (short, and free of glob
+ * characters, so one key's challenges can be found on revocation).
+ */
+export class RedisChallengeStore implements ChallengeStore {
+  constructor(
+    private readonly redis: RedisHandles,
+    private readonly now: () => number,
+  ) {}
+
+  private key(challenge: string, keyId: string) {
+    return `${this.redis.prefix}challenge:${sha256(keyId)}:${sha256(challenge)}`;
+  }
+
+  async put(challenge: string, entry: ChallengeEntry): Promise<void> {
+    const ttl = Math.max(1, entry.expiresAt - this.now());
+    await this.redis.client.set(
+      this.key(challenge, entry.keyId),
+      String(entry.expiresAt),
+      'PX',
+      ttl,
+    );
+  }
+
+  async take(challenge: string, keyId: string): Promise<ChallengeEntry | null> {
+    const raw = await this.redis.client.getdel(this.key(challenge, keyId));
+    const expiresAt = raw === null ? NaN : Number(raw);
+    return Number.isFinite(expiresAt) && expiresAt > this.now() ? { keyId, expiresAt } : null;
+  }
+
+  async forgetKey(keyId: string): Promise<void> {
+    const prefix = this.redis.prefix.replace(/[*?[\]\\]/g, '\\$&');
+    const match = `${prefix}challenge:${sha256(keyId)}:*`;
+    let cursor = '0';
+    do {
+      const [next, found] = await this.redis.client.scan(cursor, 'MATCH', match, 'COUNT', 500);
+      if (found.length > 0) await this.redis.client.del(...found);
+      cursor = next;
+    } while (cursor !== '0');
   }
 }

@@ -9,7 +9,10 @@
  * reconnects to another process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bytesToNumbers } from '../../shared/crypto/bytes.js';
+import { signChallenge } from '../../shared/crypto/key-file.js';
 import { createThrowawayPostgres } from '../support/database.js';
+import { adminToken, login, makeRegisteredKey } from '../support/keys.js';
 import { deletePrefix, REDIS_TEST_URL, testPrefix } from '../support/redis.js';
 import { startServerProcess, type ServerProcess } from '../support/processes.js';
 import { TestSocket, type Frame } from '../support/ws-client.js';
@@ -124,6 +127,51 @@ describe('three processes on PostgreSQL and Redis', () => {
     sockets.push(late);
     late.send({ type: 'join_room', roomId: room, username: 'Agent65' });
     expect((await late.nextOfType('room_joined')).messages).toEqual([]);
+  });
+
+  it('verifies on one process a challenge issued by another, once, and refuses a key revoked elsewhere', async () => {
+    const [a, b, c] = servers as [ServerProcess, ServerProcess, ServerProcess];
+    const key = await makeRegisteredKey(a.url, { adminPassword: ADMIN_PASSWORD });
+    // A whole login on b first, so b has the key's record at hand when the key is revoked on a.
+    expect((await login(b.url, key)).status).toBe(200);
+
+    const post = (server: ServerProcess, path: string, body: unknown) =>
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const { challenge } = (await (
+      await post(a, '/api/auth/challenge', { keyId: key.keyId })
+    ).json()) as { challenge: string };
+    const signatures = await signChallenge(key, challenge);
+    const verifyBody = {
+      keyId: key.keyId,
+      challenge,
+      dilithiumSignature: bytesToNumbers(signatures.dilithiumSignature),
+      ecdsaSignature: bytesToNumbers(signatures.ecdsaSignature),
+    };
+    const verified = await post(c, '/api/auth/verify', verifyBody);
+    expect(verified.status).toBe(200);
+    const { sessionToken } = (await verified.json()) as { sessionToken: string };
+    expect((await post(b, '/api/auth/verify', verifyBody)).status).toBe(401);
+
+    // The session opened on c is known on b; revoking on a ends it and its socket on b.
+    const socket = await TestSocket.connect(wsUrl(b));
+    sockets.push(socket);
+    socket.send({ type: 'session_auth', sessionToken });
+    await socket.nextOfType('session_authenticated');
+    const admin = await adminToken(a.url, ADMIN_PASSWORD);
+    const revoke = await fetch(`${a.url}/api/admin/keys/${key.keyId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(revoke.status).toBe(200);
+    expect(await socket.waitForClose()).toBe(4003);
+    expect(await login(b.url, key)).toEqual({
+      status: 401,
+      body: { error: 'Key has been revoked' },
+    });
   });
 
   it('carries an admin shutdown on one process to users on all, and the restore back', async () => {

@@ -82,6 +82,31 @@ describe('server basics', () => {
     expect(await response.json()).toHaveProperty('error');
   });
 
+  it('refuses prototype-poisoning keys and bad syntax in large JSON bodies too', async () => {
+    const padding = 'x'.repeat(6000);
+    const post = (body: string) =>
+      fetch(`${server.baseUrl}/api/auth/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    for (const body of [
+      `{"pad":"${padding}","__proto__":{"admin":true}}`,
+      `{"pad":"${padding}","\\u005f_proto__":{"admin":true}}`,
+      `{"pad":"${padding}","constructor":{"prototype":{"admin":true}}}`,
+      `{"pad":"${padding}",`,
+    ]) {
+      const response = await post(body);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toHaveProperty('error');
+    }
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+    // A large, clean body is parsed and reaches validation.
+    const clean = await post(`{"keyId":"SCK${'0'.repeat(32)}","pad":"${padding}"}`);
+    expect(clean.status).toBe(400);
+    expect(JSON.stringify(await clean.json())).not.toMatch(/prototype|JSON/);
+  });
+
   it('never logs bearer tokens or query values', async () => {
     await fetch(`${server.baseUrl}/room/${'b'.repeat(64)}?auth=invite-secret-value`, {
       headers: { authorization: 'Bearer session-secret-value' },

@@ -24,6 +24,8 @@ export interface MakeKeyOptions {
   level?: KeyPermissionLevel;
   validityDays?: number;
   now?: Date;
+  /** The server's admin password, when it is not the test servers' default. */
+  adminPassword?: string;
 }
 
 /** A fresh key file, registered with the server at `baseUrl`. */
@@ -37,7 +39,7 @@ export async function makeRegisteredKey(
     validityDays: options.validityDays ?? 365,
     now: options.now,
   });
-  const token = await adminToken(baseUrl);
+  const token = await adminToken(baseUrl, options.adminPassword);
   const response = await fetch(`${baseUrl}/api/keys/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },

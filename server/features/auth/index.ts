@@ -4,11 +4,13 @@ import type { RateLimiter } from '../../lib/rate-limiter.js';
 import { createGuards } from './guards.js';
 import { authRoutes, type AuthRouteOptions } from './routes.js';
 import { AuthService } from './service.js';
+import type { ChallengeStore } from './challenges.js';
 import { createAuthStore } from './store.js';
 import type { SignatureVerifier } from './verify-pool.js';
 
 export { AuthService, registerPublicKey, toSessionUser, type KeyPrincipal } from './service.js';
 export { createAuthStore } from './store.js';
+export { MemoryChallengeStore, type ChallengeEntry, type ChallengeStore } from './challenges.js';
 export { VerifyPool, type SignatureVerifier } from './verify-pool.js';
 export { hasPermission } from './permissions.js';
 export { hashToken, newToken, bearerToken } from './tokens.js';
@@ -17,11 +19,12 @@ export { actorName } from './routes.js';
 
 export interface AuthFeatureDeps {
   db: Db;
+  challenges: ChallengeStore;
   verifier: SignatureVerifier;
   keyLimiter: RateLimiter;
   now: () => number;
   isAdminSession: (token: string) => Promise<boolean>;
-  onRevoked: (keyId: string) => void;
+  onRevoked: (keyId: string) => Promise<void>;
   loginRatePerMinute: number;
   onAdminAction: AuthRouteOptions['onAdminAction'];
 }
@@ -29,6 +32,7 @@ export interface AuthFeatureDeps {
 export function createAuthFeature(deps: AuthFeatureDeps) {
   const service = new AuthService({
     store: createAuthStore(deps.db),
+    challenges: deps.challenges,
     verifier: deps.verifier,
     keyLimiter: deps.keyLimiter,
     now: deps.now,

@@ -1,6 +1,6 @@
 /** Key registration, login, sessions and key administration (spec 000 §7, spec 001 §7). */
 import type {} from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest, preValidationHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   KEY_FILE_MAX_CHARS,
@@ -22,6 +22,7 @@ import {
   VerifyResponseSchema,
 } from '../../../shared/protocol/http/auth.js';
 import { AppError } from '../../errors.js';
+import { TurnQueue } from '../../lib/turns.js';
 import type { Guards, Principal } from './guards.js';
 import type { AuthService } from './service.js';
 import { bearerToken } from './tokens.js';
@@ -80,6 +81,12 @@ export function authRoutes(
   return async (fastify) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const loginLimit = { rateLimit: { max: options.loginRatePerMinute, timeWindow: '1 minute' } };
+    // Logins arrive in bursts (a room reconnecting, a shift starting). Each one's validation and
+    // handler start in its own event-loop turn, so chat frames get through between them.
+    const loginTurns = new TurnQueue();
+    const inTurn: preValidationHookHandler = (_request, _reply, done) => {
+      void loginTurns.run(() => done());
+    };
 
     app.post(
       '/api/keys/register',
@@ -116,6 +123,7 @@ export function authRoutes(
       '/api/auth/challenge',
       {
         config: loginLimit,
+        preValidation: inTurn,
         schema: {
           tags: ['auth'],
           summary: 'A single-use login challenge, valid two minutes',
@@ -130,6 +138,7 @@ export function authRoutes(
       '/api/auth/verify',
       {
         config: loginLimit,
+        preValidation: inTurn,
         schema: {
           tags: ['auth'],
           summary: 'Check both challenge signatures against the registered keys; opens a session',

@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import { AUTH_CHALLENGE_TTL_MS, KEY_SESSION_TTL_MS } from '../../../shared/constants.js';
 import { numbersToBytes, utf8Encode } from '../../../shared/crypto/bytes.js';
-import { verifyEcdsa } from '../../../shared/crypto/ecdsa-p256.js';
 import { verifyKeyFileIntegrity } from '../../../shared/crypto/key-file.js';
 import {
   capabilitiesForLevel,
@@ -24,6 +23,7 @@ import type {
 } from '../../../shared/protocol/http/auth.js';
 import { AppError } from '../../errors.js';
 import type { RateLimiter } from '../../lib/rate-limiter.js';
+import type { ChallengeStore } from './challenges.js';
 import type { AuthStore, KeyRow } from './store.js';
 import { hashToken, newToken } from './tokens.js';
 import type { SignatureVerifier } from './verify-pool.js';
@@ -36,12 +36,13 @@ export interface KeyPrincipal extends SessionUser {
 
 export interface AuthServiceDeps {
   store: AuthStore;
+  challenges: ChallengeStore;
   verifier: SignatureVerifier;
   /** Per-key limit on challenges and verifications. */
   keyLimiter: RateLimiter;
   now: () => number;
-  /** Told when a key is revoked, so its open sockets can be closed at once. */
-  onRevoked: (keyId: string) => void;
+  /** Told when a key is revoked, so every process closes its open sockets at once. */
+  onRevoked: (keyId: string) => Promise<void>;
 }
 
 export function toSessionUser(key: KeyRow): SessionUser {
@@ -102,7 +103,18 @@ export async function registerPublicKey(
   return { keyId: key.keyId, username: key.username, level };
 }
 
+/**
+ * How long a key row read for a login is reused. Public keys never change; revocation clears the
+ * entry at once on every process (service event), and this bound covers a lost event. Sessions
+ * are checked against the database's revocation mark regardless.
+ */
+export const KEY_CACHE_TTL_MS = 60_000;
+const KEY_CACHE_CAP = 10_000;
+
 export class AuthService {
+  /** keyId → row and when it was read: a login reads its key twice without the database. */
+  private readonly keyCache = new Map<string, { row: KeyRow; readAt: number }>();
+
   constructor(private readonly deps: AuthServiceDeps) {}
 
   private date(): Date {
@@ -128,7 +140,7 @@ export class AuthService {
     // The challenge names the product, the key and the time, so a signature over it cannot be
     // replayed as a signature over anything else.
     const challenge = `securechannel-login:${key.keyId}:${issuedAt.getTime()}:${randomBytes(32).toString('hex')}`;
-    await this.deps.store.insertChallenge({ challenge, keyId, nonce, issuedAt, expiresAt });
+    await this.deps.challenges.put(challenge, { keyId: key.keyId, expiresAt: expiresAt.getTime() });
     return {
       challenge,
       nonce,
@@ -140,22 +152,19 @@ export class AuthService {
   /** Checks both signatures of a challenge against the registered keys and opens a session. */
   async verify(request: VerifyRequest): Promise<VerifyResponse> {
     await this.limitKey(request.keyId);
-    const challenge = await this.deps.store.takeChallenge(request.challenge, request.keyId);
-    if (!challenge || challenge.expiresAt.getTime() <= this.deps.now()) {
+    const challenge = await this.deps.challenges.take(request.challenge, request.keyId);
+    if (!challenge || challenge.expiresAt <= this.deps.now()) {
       throw new AppError('CHALLENGE_INVALID', 401, TEXT.challengeInvalid);
     }
     const key = await this.usableKey(request.keyId);
-    const message = utf8Encode(request.challenge);
-    const [ecdsaValid, dilithiumValid] = await Promise.all([
-      verifyEcdsa(numbersToBytes(request.ecdsaSignature), message, key.ecdsaPublicKey),
-      this.deps.verifier.verifyMlDsa(
-        numbersToBytes(request.dilithiumSignature),
-        message,
-        key.dilithiumPublicKey,
-      ),
-    ]);
-    if (!ecdsaValid || !dilithiumValid)
-      throw new AppError('SIGNATURE_INVALID', 401, TEXT.signatureInvalid);
+    const valid = await this.deps.verifier.verifyLogin({
+      message: utf8Encode(request.challenge),
+      mlDsaSignature: numbersToBytes(request.dilithiumSignature),
+      mlDsaPublicKey: key.dilithiumPublicKey,
+      ecdsaSignature: numbersToBytes(request.ecdsaSignature),
+      ecdsaPublicKey: key.ecdsaPublicKey,
+    });
+    if (!valid) throw new AppError('SIGNATURE_INVALID', 401, TEXT.signatureInvalid);
 
     const token = newToken();
     const createdAt = this.date();
@@ -205,8 +214,15 @@ export class AuthService {
   async revokeKey(keyId: string): Promise<number> {
     const ended = await this.deps.store.revokeKey(keyId, this.date());
     if (ended === null) throw new AppError('KEY_NOT_FOUND', 404, TEXT.keyNotRegistered);
-    this.deps.onRevoked(keyId);
+    await this.forgetKey(keyId);
+    await this.deps.onRevoked(keyId);
     return ended;
+  }
+
+  /** Drops what this process remembers of a key (its cached row and open challenges). */
+  async forgetKey(keyId: string): Promise<void> {
+    this.keyCache.delete(keyId);
+    await this.deps.challenges.forgetKey(keyId);
   }
 
   /** Key holders others can write to: usable keys only. */
@@ -229,8 +245,25 @@ export class AuthService {
     await this.deps.store.deleteExpired(this.date());
   }
 
+  private async findKey(keyId: string): Promise<KeyRow | null> {
+    const now = this.deps.now();
+    const cached = this.keyCache.get(keyId);
+    if (cached && now - cached.readAt < KEY_CACHE_TTL_MS) return cached.row;
+    const row = await this.deps.store.findKey(keyId);
+    // Unknown keys are not cached: a key registered a moment later must be usable at once.
+    if (row) {
+      this.keyCache.delete(keyId);
+      if (this.keyCache.size >= KEY_CACHE_CAP) {
+        const oldest = this.keyCache.keys().next();
+        if (!oldest.done) this.keyCache.delete(oldest.value);
+      }
+      this.keyCache.set(keyId, { row, readAt: now });
+    }
+    return row;
+  }
+
   private async usableKey(keyId: string): Promise<KeyRow> {
-    const key = await this.deps.store.findKey(keyId);
+    const key = await this.findKey(keyId);
     if (!key) throw new AppError('KEY_NOT_FOUND', 401, TEXT.keyNotRegistered);
     if (key.revokedAt) throw new AppError('KEY_REVOKED', 401, TEXT.keyRevoked);
     if (key.expiresAt && key.expiresAt.getTime() <= this.deps.now()) {

@@ -1,11 +1,10 @@
 /** Persistence of keys, login challenges and sessions (Drizzle over PGlite or PostgreSQL). */
 import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
-import { authChallenges, keys, sessions } from '../../db/schema.js';
+import { keys, sessions } from '../../db/schema.js';
 
 export type KeyRow = typeof keys.$inferSelect;
 export type NewKeyRow = typeof keys.$inferInsert;
-export type ChallengeRow = typeof authChallenges.$inferSelect;
 
 export interface SessionWithKey {
   tokenHash: string;
@@ -19,9 +18,6 @@ export interface AuthStore {
   listKeys(): Promise<KeyRow[]>;
   /** Marks a key revoked and deletes its sessions; returns how many sessions ended, or null if unknown. */
   revokeKey(keyId: string, at: Date): Promise<number | null>;
-  insertChallenge(row: ChallengeRow): Promise<void>;
-  /** Deletes and returns the challenge: single use even when two verifications race. */
-  takeChallenge(challenge: string, keyId: string): Promise<ChallengeRow | null>;
   insertSession(row: {
     tokenHash: string;
     keyId: string;
@@ -33,7 +29,55 @@ export interface AuthStore {
   deleteExpired(now: Date): Promise<void>;
 }
 
+type NewSessionRow = typeof sessions.$inferInsert;
+
+/**
+ * Session inserts that arrive together are written together: while one batch is being written,
+ * new sessions queue and go in the next multi-row INSERT. A burst of 500 logins then costs the
+ * database a handful of statements instead of 500 (the embedded database runs each statement on
+ * the event loop). Each caller still learns whether its own row was written.
+ */
+/** Rows per statement: large enough to absorb a burst, small enough that one write stays short. */
+const SESSION_BATCH_ROWS = 32;
+
+function sessionWriter(db: Db): (row: NewSessionRow) => Promise<void> {
+  const pending: { row: NewSessionRow; done: (error?: unknown) => void }[] = [];
+  let writing = false;
+  const flush = async () => {
+    writing = true;
+    while (pending.length > 0) {
+      const batch = pending.splice(0, SESSION_BATCH_ROWS);
+      try {
+        await db.insert(sessions).values(batch.map((entry) => entry.row));
+        for (const entry of batch) entry.done();
+      } catch (error) {
+        if (batch.length === 1) {
+          batch[0]!.done(error);
+          continue;
+        }
+        // One bad row must not fail the others: write them one by one.
+        for (const entry of batch) {
+          await db
+            .insert(sessions)
+            .values(entry.row)
+            .then(
+              () => entry.done(),
+              (rowError: unknown) => entry.done(rowError),
+            );
+        }
+      }
+    }
+    writing = false;
+  };
+  return (row) =>
+    new Promise<void>((resolve, reject) => {
+      pending.push({ row, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (!writing) void flush();
+    });
+}
+
 export function createAuthStore(db: Db): AuthStore {
+  const insertSession = sessionWriter(db);
   return {
     insertKey: async (row) => {
       const inserted = await db
@@ -64,22 +108,9 @@ export function createAuthStore(db: Db): AuthStore {
           .delete(sessions)
           .where(eq(sessions.keyId, keyId))
           .returning({ hash: sessions.tokenHash });
-        await tx.delete(authChallenges).where(eq(authChallenges.keyId, keyId));
         return ended.length;
       }),
-    insertChallenge: async (row) => {
-      await db.insert(authChallenges).values(row);
-    },
-    takeChallenge: async (challenge, keyId) =>
-      (
-        await db
-          .delete(authChallenges)
-          .where(and(eq(authChallenges.challenge, challenge), eq(authChallenges.keyId, keyId)))
-          .returning()
-      )[0] ?? null,
-    insertSession: async (row) => {
-      await db.insert(sessions).values(row);
-    },
+    insertSession,
     findSession: async (tokenHash, now) => {
       const rows = await db
         .select({ tokenHash: sessions.tokenHash, expiresAt: sessions.expiresAt, key: keys })
@@ -94,7 +125,6 @@ export function createAuthStore(db: Db): AuthStore {
     },
     deleteExpired: async (now) => {
       await db.delete(sessions).where(lt(sessions.expiresAt, now));
-      await db.delete(authChallenges).where(lt(authChallenges.expiresAt, now));
     },
   };
 }

@@ -1,20 +1,28 @@
 /**
- * A small pool of worker threads for ML-DSA-65 verification. Jobs queue when every worker is
- * busy; a worker that dies is replaced and its job fails closed (invalid).
+ * A small pool of worker threads that verify login signatures (ML-DSA-65 and ECDSA P-256), so the
+ * event loop only hands bytes over. Jobs queue when every worker is busy; a worker that dies is
+ * replaced and its job fails closed (invalid).
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
+/** Both signatures of a login over the same message, with the keys on record. */
+export interface LoginSignatures {
+  message: Uint8Array;
+  mlDsaSignature: Uint8Array;
+  mlDsaPublicKey: Uint8Array;
+  ecdsaSignature: Uint8Array;
+  ecdsaPublicKey: Uint8Array;
+}
+
 export interface SignatureVerifier {
-  verifyMlDsa(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): Promise<boolean>;
+  /** True only when both signatures are valid. */
+  verifyLogin(signatures: LoginSignatures): Promise<boolean>;
   close(): Promise<void>;
 }
 
-interface Job {
+interface Job extends LoginSignatures {
   id: number;
-  signature: Uint8Array;
-  message: Uint8Array;
-  publicKey: Uint8Array;
   resolve: (valid: boolean) => void;
 }
 
@@ -23,7 +31,7 @@ interface Slot {
   job: Job | null;
 }
 
-const WORKER_URL = new URL('./ml-dsa-verify-worker.mjs', import.meta.url);
+const WORKER_URL = new URL('./login-verify-worker.mjs', import.meta.url);
 
 export class VerifyPool implements SignatureVerifier {
   private readonly slots: Slot[] = [];
@@ -35,10 +43,10 @@ export class VerifyPool implements SignatureVerifier {
     for (let i = 0; i < size; i += 1) this.slots.push(this.spawn());
   }
 
-  verifyMlDsa(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): Promise<boolean> {
+  verifyLogin(signatures: LoginSignatures): Promise<boolean> {
     if (this.closed) return Promise.resolve(false);
     return new Promise((resolve) => {
-      this.queue.push({ id: this.nextId++, signature, message, publicKey, resolve });
+      this.queue.push({ ...signatures, id: this.nextId++, resolve });
       this.pump();
     });
   }
@@ -81,12 +89,8 @@ export class VerifyPool implements SignatureVerifier {
       if (slot.job || this.queue.length === 0) continue;
       const job = this.queue.shift()!;
       slot.job = job;
-      slot.worker.postMessage({
-        id: job.id,
-        signature: job.signature,
-        message: job.message,
-        publicKey: job.publicKey,
-      });
+      const { resolve: _resolve, ...message } = job;
+      slot.worker.postMessage(message);
     }
   }
 }

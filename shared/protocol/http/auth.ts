@@ -8,7 +8,31 @@ import { isByteValue } from '../../crypto/bytes.js';
 import { KeyCapabilitySchema, KeyPermissionLevelSchema } from '../../crypto/key-file-schema.js';
 import { KeyIdSchema } from '../../ids.js';
 
-const ByteArraySchema = z.array(z.number().refine(isByteValue, 'Expected an integer in 0..255'));
+/**
+ * Bytes as an array of numbers, checked in one pass: element-by-element schemas cost ~8× more on a
+ * 3,309-byte signature, and a login burst parses hundreds of them on the event loop. The metadata
+ * keeps the OpenAPI document exact.
+ */
+const byteArray = (length: { exactly: number } | { max: number }) => {
+  const [min, max] = 'exactly' in length ? [length.exactly, length.exactly] : [0, length.max];
+  return z
+    .custom<number[]>(
+      (value) =>
+        Array.isArray(value) &&
+        value.length >= min &&
+        value.length <= max &&
+        value.every(isByteValue),
+      min === max
+        ? `Expected ${min} integers in 0..255`
+        : `Expected at most ${max} integers in 0..255`,
+    )
+    .meta({
+      type: 'array',
+      items: { type: 'integer', minimum: 0, maximum: 255 },
+      minItems: min,
+      maxItems: max,
+    });
+};
 
 /** `POST /api/auth/challenge` body. */
 export const ChallengeRequestSchema = z.strictObject({ keyId: KeyIdSchema });
@@ -30,9 +54,9 @@ export type ChallengeResponse = z.infer<typeof ChallengeResponseSchema>;
 export const VerifyRequestSchema = z.strictObject({
   keyId: KeyIdSchema,
   challenge: z.string().min(1).max(200),
-  dilithiumSignature: ByteArraySchema.length(ML_DSA_65_SIGNATURE_BYTES),
-  ecdsaSignature: ByteArraySchema.length(ECDSA_P256_SIGNATURE_BYTES),
-  publicKey: ByteArraySchema.max(4096).optional(),
+  dilithiumSignature: byteArray({ exactly: ML_DSA_65_SIGNATURE_BYTES }),
+  ecdsaSignature: byteArray({ exactly: ECDSA_P256_SIGNATURE_BYTES }),
+  publicKey: byteArray({ max: 4096 }).optional(),
 });
 export type VerifyRequest = z.infer<typeof VerifyRequestSchema>;
 

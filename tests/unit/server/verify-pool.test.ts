@@ -1,0 +1,72 @@
+/**
+ * The login verifier's worker checks both signatures with its own code (node:crypto for ECDSA,
+ * @noble/post-quantum for ML-DSA-65): it must agree with the shared crypto the browser uses.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { VerifyPool, type LoginSignatures } from '../../../server/features/auth/verify-pool.js';
+import { numbersToBytes, utf8Encode } from '../../../shared/crypto/bytes.js';
+import { createKeyFile, signChallenge } from '../../../shared/crypto/key-file.js';
+
+const pool = new VerifyPool(1);
+afterAll(() => pool.close());
+
+async function signedLogin(): Promise<LoginSignatures> {
+  const key = await createKeyFile({ username: 'pool', level: 'user', validityDays: 1 });
+  const challenge = `securechannel-login:${key.keyId}:1:${'ab'.repeat(32)}`;
+  const signatures = await signChallenge(key, challenge);
+  return {
+    message: utf8Encode(challenge),
+    mlDsaSignature: signatures.dilithiumSignature,
+    mlDsaPublicKey: numbersToBytes(key.dilithiumPublicKey),
+    ecdsaSignature: signatures.ecdsaSignature,
+    ecdsaPublicKey: numbersToBytes(key.ecdsaPublicKey),
+  };
+}
+
+const flip = (bytes: Uint8Array, index: number) => {
+  const copy = bytes.slice();
+  copy[index] = copy[index]! ^ 0x01;
+  return copy;
+};
+
+describe('login signature verifier', () => {
+  it('accepts a login signed with both keys', async () => {
+    expect(await pool.verifyLogin(await signedLogin())).toBe(true);
+  });
+
+  it('refuses when either signature or the message changes', async () => {
+    const login = await signedLogin();
+    const cases: LoginSignatures[] = [
+      { ...login, ecdsaSignature: flip(login.ecdsaSignature, 10) },
+      { ...login, ecdsaSignature: flip(login.ecdsaSignature, 50) },
+      { ...login, mlDsaSignature: flip(login.mlDsaSignature, 100) },
+      { ...login, message: flip(login.message, 0) },
+    ];
+    for (const signatures of cases) expect(await pool.verifyLogin(signatures)).toBe(false);
+  });
+
+  it('refuses malformed keys and signatures instead of failing', async () => {
+    const login = await signedLogin();
+    const other = await signedLogin();
+    const offCurve = login.ecdsaPublicKey.slice();
+    offCurve[64] = offCurve[64]! ^ 0xff;
+    const cases: LoginSignatures[] = [
+      { ...login, ecdsaPublicKey: offCurve },
+      { ...login, ecdsaPublicKey: login.ecdsaPublicKey.subarray(1) },
+      { ...login, ecdsaSignature: login.ecdsaSignature.subarray(0, 63) },
+      { ...login, mlDsaSignature: login.mlDsaSignature.subarray(0, 3000) },
+      { ...login, ecdsaPublicKey: other.ecdsaPublicKey },
+      { ...login, mlDsaPublicKey: other.mlDsaPublicKey },
+    ];
+    for (const signatures of cases) expect(await pool.verifyLogin(signatures)).toBe(false);
+  });
+
+  it('answers many logins at once, each on its own merits', async () => {
+    const login = await signedLogin();
+    const bad = { ...login, ecdsaSignature: flip(login.ecdsaSignature, 3) };
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => pool.verifyLogin(i % 4 === 0 ? bad : login)),
+    );
+    expect(results).toEqual(Array.from({ length: 20 }, (_, i) => i % 4 !== 0));
+  });
+});
