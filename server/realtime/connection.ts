@@ -3,6 +3,7 @@
  * room logic knows nothing of the socket library (the tldraw `WebSocketMinimal` idea).
  */
 import { randomUUID } from 'node:crypto';
+import type { TokenBucket } from './token-bucket.js';
 
 /** What the hub needs from a socket: `ws` and test doubles both satisfy it. */
 export interface SocketLike {
@@ -30,12 +31,19 @@ const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 export class Connection {
   /** Random per connection; members see it, so it reveals nothing about the user. */
   readonly nodeId = `node_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
-  readonly connectedAt = new Date();
+  /** Milliseconds since the epoch. */
+  readonly connectedAt = Date.now();
   identity: ConnectionIdentity | null = null;
   username: string | null = null;
   roomId: string | null = null;
-  /** Free-form per-feature state, keyed by feature name. */
-  readonly state = new Map<string, unknown>();
+  /**
+   * The hub's bookkeeping, kept on the connection rather than in maps beside it (every open socket
+   * pays for it): the flood limit, rejections in the current flood, and the tail of the queue of
+   * frames being handled in order (null when idle).
+   */
+  bucket: TokenBucket | null = null;
+  rejectedFrames = 0;
+  frameQueue: Promise<void> | null = null;
 
   constructor(
     private readonly socket: SocketLike,

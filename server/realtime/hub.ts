@@ -50,18 +50,11 @@ export interface HubOptions {
   now?: () => number;
 }
 
-interface ConnectionLimits {
-  bucket: TokenBucket;
-  rejected: number;
-}
-
 export class Hub {
   private readonly handlers = new Map<ClientFrameType, FrameHandler<ClientFrameType>>();
   private readonly guards: FrameGuard[] = [];
   private readonly connectListeners: ConnectionListener[] = [];
   private readonly disconnectListeners: ConnectionListener[] = [];
-  private readonly limits = new Map<Connection, ConnectionLimits>();
-  private readonly queues = new Map<Connection, Promise<void>>();
   readonly connections = new Set<Connection>();
 
   constructor(private readonly options: HubOptions) {}
@@ -100,10 +93,7 @@ export class Hub {
     const connection = new Connection(socket, remoteAddress, path);
     const rate = this.options.rate ?? { perSecond: 20, burst: 40 };
     this.connections.add(connection);
-    this.limits.set(connection, {
-      bucket: new TokenBucket(rate.burst, rate.perSecond, this.options.now),
-      rejected: 0,
-    });
+    connection.bucket = new TokenBucket(rate.burst, rate.perSecond, this.options.now);
     this.options.metrics?.onConnectionsChanged(this.connections.size);
 
     socket.on('message', (data, isBinary) => {
@@ -114,8 +104,8 @@ export class Hub {
     });
     socket.on('close', () => {
       this.connections.delete(connection);
-      this.limits.delete(connection);
-      this.queues.delete(connection);
+      connection.bucket = null;
+      connection.frameQueue = null;
       this.options.metrics?.onConnectionsChanged(this.connections.size);
       for (const listener of this.disconnectListeners) {
         void Promise.resolve()
@@ -143,10 +133,17 @@ export class Hub {
   ): Promise<void> {
     // The rate check runs before anything else, so oversized frames count towards a flood too.
     if (!this.takeToken(connection)) return Promise.resolve();
-    const previous = this.queues.get(connection) ?? Promise.resolve();
     const receivedAt = (this.options.now ?? Date.now)();
-    const next = previous.then(() => this.process(connection, data, isBinary, receivedAt));
-    this.queues.set(connection, next);
+    const previous = connection.frameQueue;
+    const next = previous
+      ? previous.then(() => this.process(connection, data, isBinary, receivedAt))
+      : this.process(connection, data, isBinary, receivedAt);
+    connection.frameQueue = next;
+    // An idle connection holds no promise: the last frame clears the queue when it is done.
+    const clear = () => {
+      if (connection.frameQueue === next) connection.frameQueue = null;
+    };
+    void next.then(clear, clear);
     return next;
   }
 
@@ -222,19 +219,20 @@ export class Hub {
   }
 
   private takeToken(connection: Connection): boolean {
-    const limits = this.limits.get(connection);
-    if (!limits) return false;
-    if (limits.bucket.take()) {
-      limits.rejected = 0;
+    const bucket = connection.bucket;
+    if (!bucket) return false;
+    if (bucket.take()) {
+      connection.rejectedFrames = 0;
       return true;
     }
-    limits.rejected += 1;
-    if (limits.rejected >= (this.options.floodCloseAfter ?? 200)) {
+    connection.rejectedFrames += 1;
+    if (connection.rejectedFrames >= (this.options.floodCloseAfter ?? 200)) {
       connection.close(1008, 'Flood');
       return false;
     }
     // One error frame per flood is enough; answering every dropped frame would amplify it.
-    if (limits.rejected === 1) connection.send({ type: 'error', message: WS_ERROR.rateLimited });
+    if (connection.rejectedFrames === 1)
+      connection.send({ type: 'error', message: WS_ERROR.rateLimited });
     this.options.metrics?.onFrame('rate_limited', 'error');
     return false;
   }

@@ -1,6 +1,7 @@
 /** Mounts the hub on `/chat-ws` and `/ws` (both accept every frame type, DESIGN.md). */
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebSocket } from 'ws';
 import { LIMITS } from '../../shared/constants.js';
 import type { Hub } from './hub.js';
@@ -15,6 +16,7 @@ export const KEEPALIVE_INTERVAL_MS = 30_000;
 
 export async function registerRealtime(app: FastifyInstance, hub: Hub): Promise<void> {
   const alive = new WeakMap<WebSocket, boolean>();
+  const upgradeResponses = new WeakMap<IncomingMessage, ServerResponse>();
   await app.register(websocket, {
     // Frames above the soft limit get an error frame from the hub; this hard cap stops anything
     // larger before it is buffered, closing with 1009.
@@ -40,10 +42,28 @@ export async function registerRealtime(app: FastifyInstance, hub: Hub): Promise<
   keepalive.unref();
 
   for (const path of REALTIME_PATHS) {
-    app.get(path, { websocket: true, schema: { hide: true } }, (socket, request) => {
-      alive.set(socket, true);
-      socket.on('pong', () => alive.set(socket, true));
-      hub.attach(socket, request.ip, path);
-    });
+    app.get(
+      path,
+      {
+        websocket: true,
+        schema: { hide: true },
+        onRequest: (request, reply, done) => {
+          upgradeResponses.set(request.raw, reply.raw);
+          done();
+        },
+      },
+      (socket, request) => {
+        // The upgrade's HTTP objects are done with. @fastify/websocket leaves an error listener
+        // whose closure holds the request, the reply and their logger, and Node leaves the
+        // response attached to the TCP socket: together about 3 KB kept for every open
+        // connection. The hub installs its own error listener below.
+        socket.removeAllListeners('error');
+        upgradeResponses.get(request.raw)?.detachSocket(request.raw.socket);
+        upgradeResponses.delete(request.raw);
+        alive.set(socket, true);
+        socket.on('pong', () => alive.set(socket, true));
+        hub.attach(socket, request.ip, path);
+      },
+    );
   }
 }

@@ -4,6 +4,7 @@
  * flagged PLAINTEXT fallback (spec 000 §8).
  */
 import { randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Message } from '../../../shared/protocol/ws/chat.js';
 import type { ClientFrame } from '../../../shared/protocol/ws/index.js';
 import { AppError } from '../../errors.js';
@@ -126,13 +127,18 @@ export class MessageService {
     return this.deps.store.list(roomId, this.deps.now());
   }
 
-  /** Deletes expired messages on the server and tells their rooms. */
+  /**
+   * Deletes expired messages on the server and tells their rooms. The deletion is immediate; the
+   * notices go out one room per event-loop turn, so with many rooms the sweep never holds up the
+   * chat frames arriving meanwhile.
+   */
   async sweep(): Promise<number> {
     const expired = await this.deps.store.expire(this.deps.now());
     let total = 0;
     for (const [roomId, messageIds] of expired) {
       total += messageIds.length;
       await this.deps.channels.publish(roomId, { type: 'messages_expired', messageIds });
+      await nextTurn();
     }
     return total;
   }

@@ -104,7 +104,7 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
       status: 'online',
       role: roleOf(identity),
       isAuthenticated: identity !== null,
-      connectionTime: connection.connectedAt.toISOString(),
+      connectionTime: new Date(connection.connectedAt).toISOString(),
       lastSeen: at,
       isVoiceActive: false,
     });

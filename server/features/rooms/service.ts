@@ -57,7 +57,21 @@ export interface RoomServiceDeps {
   purgeBundles: (roomId: string) => Promise<void>;
 }
 
+/**
+ * How long a room row read from the database is reused (every join looks its room up). Rows
+ * change only when a timer is set or the room is destroyed. This process updates its own cache on
+ * both; a timer set on another process is seen within this time, and the shortest timer (30 s)
+ * is far longer, so no process can let a member into a room after its destruction. A cached row
+ * whose destruction time has passed is read again.
+ */
+export const ROOM_CACHE_TTL_MS = 5_000;
+const ROOM_CACHE_CAP = 10_000;
+
 export class RoomService {
+  /** id → row and when it was read; secure id → id. */
+  private readonly cache = new Map<string, { row: RoomRow; readAt: number }>();
+  private readonly secureIds = new Map<string, string>();
+
   constructor(private readonly deps: RoomServiceDeps) {}
 
   /** Creates the default public room on first start; later starts find it. */
@@ -174,7 +188,11 @@ export class RoomService {
       throw new AppError('ROOM_LOCKED', 403, ROOM_TEXT.timerNotAllowed);
     const destructionAt = minutes ? new Date(this.deps.now() + minutes * 60_000) : null;
     const updated = await this.deps.store.setTimer(row.id, minutes, destructionAt);
-    if (!updated) throw new AppError('ROOM_NOT_FOUND', 404, TEXT.roomNotFound);
+    if (!updated) {
+      this.forget(row.id);
+      throw new AppError('ROOM_NOT_FOUND', 404, TEXT.roomNotFound);
+    }
+    this.remember(updated);
     const room = toRoom(updated);
     await this.deps.channels.publish(room.id, { type: 'room_updated', room });
     return room;
@@ -188,6 +206,7 @@ export class RoomService {
   async destroyDueRooms(): Promise<Room[]> {
     const due = await this.deps.store.deleteDue(new Date(this.deps.now()));
     for (const row of due) {
+      this.forget(row.id);
       await this.deps.purgeMessages(row.id);
       await this.deps.grants.purgeRoom(row.id);
       await this.deps.presence.purgeRoom(row.id);
@@ -202,8 +221,39 @@ export class RoomService {
   }
 
   private async findRow(idOrSecureId: string): Promise<RoomRow | null> {
-    if (isRoomSecureId(idOrSecureId)) return this.deps.store.findBySecureId(idOrSecureId);
-    if (UUID.test(idOrSecureId)) return this.deps.store.findById(idOrSecureId);
-    return null;
+    const isSecureId = isRoomSecureId(idOrSecureId);
+    if (!isSecureId && !UUID.test(idOrSecureId)) return null;
+    const now = this.deps.now();
+    const id = isSecureId ? this.secureIds.get(idOrSecureId) : idOrSecureId;
+    const cached = id === undefined ? undefined : this.cache.get(id);
+    if (
+      cached &&
+      now - cached.readAt < ROOM_CACHE_TTL_MS &&
+      !(cached.row.destructionAt && cached.row.destructionAt.getTime() <= now)
+    ) {
+      return cached.row;
+    }
+    const row = isSecureId
+      ? await this.deps.store.findBySecureId(idOrSecureId)
+      : await this.deps.store.findById(idOrSecureId);
+    if (row) this.remember(row);
+    else if (id !== undefined) this.forget(id);
+    return row;
+  }
+
+  private remember(row: RoomRow): void {
+    this.cache.delete(row.id);
+    if (this.cache.size >= ROOM_CACHE_CAP) {
+      const oldest = this.cache.entries().next();
+      if (!oldest.done) this.forget(oldest.value[0]);
+    }
+    this.cache.set(row.id, { row, readAt: this.deps.now() });
+    this.secureIds.set(row.secureId, row.id);
+  }
+
+  private forget(id: string): void {
+    const cached = this.cache.get(id);
+    if (cached) this.secureIds.delete(cached.row.secureId);
+    this.cache.delete(id);
   }
 }
