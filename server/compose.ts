@@ -23,7 +23,7 @@ import {
 import { createAbuseFeature } from './features/abuse/index.js';
 import { createImagesFeature, fileIdOf } from './features/images/index.js';
 import { createDmFeature } from './features/dm/index.js';
-import { createMessagesFeature } from './features/messages/index.js';
+import { createMessagesFeature, EXPIRY_NOTICE_INTERVAL_MS } from './features/messages/index.js';
 import { createSecurityFeature } from './features/security/index.js';
 import { ACCESS_ATTEMPTS, createRoomsFeature } from './features/rooms/index.js';
 import { systemRoutes } from './features/system/index.js';
@@ -244,6 +244,10 @@ export async function composeFeatures(deps: ComposeDeps) {
     );
   const timers = [
     setInterval(() => void messages.service.sweep().catch(logFailure('messages')), 1000),
+    setInterval(
+      () => void messages.service.announceExpired().catch(logFailure('messages')),
+      EXPIRY_NOTICE_INTERVAL_MS,
+    ),
     setInterval(() => void images.store.expire(now()).catch(logFailure('images')), 1000),
     setInterval(() => void dm.service.sweep().catch(logFailure('direct-messages')), 1000),
     setInterval(() => void rooms.service.destroyDueRooms().catch(logFailure('rooms')), 1000),

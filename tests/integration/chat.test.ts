@@ -119,8 +119,9 @@ describe('realtime chat', () => {
     clockOffset = 31_000;
     const { joined: middle } = await join(room.secureId, 'Node6');
     expect((middle.messages as { content: string }[]).map((m) => m.content)).toEqual(['second']);
-    // History hides it; the sweep deletes it and tells the room.
+    // History hides it; the sweep deletes it and the next notice tells the room.
     expect(await server.messages.sweep()).toBeGreaterThanOrEqual(1);
+    expect(await server.messages.announceExpired()).toBeGreaterThanOrEqual(1);
     const expired = await alice.nextOfType('messages_expired');
     expect((expired.messageIds as string[]).length).toBe(1);
     clockOffset = 46_000;

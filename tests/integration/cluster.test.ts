@@ -121,7 +121,8 @@ describe('three processes on PostgreSQL and Redis', () => {
     expect((joined.messages as { content: string }[]).map((m) => m.content)).toEqual([
       'hello from process A',
     ]);
-    const expired = await bob.nextOfType('messages_expired', 10_000);
+    // Deleted within a second of expiresAt (4 s); rooms hear of it within 5 s more.
+    const expired = await bob.nextOfType('messages_expired', 15_000);
     expect(expired.messageIds).toEqual([(atBob.message as { id: string }).id]);
     const late = await TestSocket.connect(wsUrl(b));
     sockets.push(late);

@@ -21,45 +21,50 @@ export const BOT_LIMITS = {
 export type BotSignal = 'burst' | 'repetition' | 'join_flood';
 
 export class BotDetector {
-  private readonly messageTimes: number[] = [];
-  private readonly bodies = new Map<string, number[]>();
-  private readonly joinTimes: number[] = [];
+  // Created on first use: most connections join once and many never send, and every open
+  // connection has a detector.
+  private messageTimes: number[] | null = null;
+  private bodies: Map<string, number[]> | null = null;
+  private joinTimes: number[] | null = null;
 
   constructor(private readonly now: () => number) {}
 
   /** Records a message; returns the signal it raises, if any. */
   onMessage(body: string, now: number = this.now()): BotSignal | null {
-    this.messageTimes.push(now);
-    prune(this.messageTimes, now - BOT_LIMITS.burstWindowMs);
-    if (this.messageTimes.length > BOT_LIMITS.burstMessages) return 'burst';
+    const messageTimes = (this.messageTimes ??= []);
+    messageTimes.push(now);
+    prune(messageTimes, now - BOT_LIMITS.burstWindowMs);
+    if (messageTimes.length > BOT_LIMITS.burstMessages) return 'burst';
 
+    const bodies = (this.bodies ??= new Map());
     const digest = createHash('sha256').update(body).digest('base64');
-    const times = this.bodies.get(digest) ?? [];
+    const times = bodies.get(digest) ?? [];
     times.push(now);
     prune(times, now - BOT_LIMITS.repeatWindowMs);
-    this.bodies.set(digest, times);
-    if (this.bodies.size > 500) this.forgetOldBodies(now);
+    bodies.set(digest, times);
+    if (bodies.size > 500) this.forgetOldBodies(bodies, now);
     return times.length >= BOT_LIMITS.repeatCount ? 'repetition' : null;
   }
 
   /** Records a join; returns the signal it raises, if any. */
   onJoin(now: number = this.now()): BotSignal | null {
-    this.joinTimes.push(now);
-    prune(this.joinTimes, now - BOT_LIMITS.joinWindowMs);
-    return this.joinTimes.length > BOT_LIMITS.joinCount ? 'join_flood' : null;
+    const joinTimes = (this.joinTimes ??= []);
+    joinTimes.push(now);
+    prune(joinTimes, now - BOT_LIMITS.joinWindowMs);
+    return joinTimes.length > BOT_LIMITS.joinCount ? 'join_flood' : null;
   }
 
   /** After a passed challenge the counters start afresh. */
   reset(): void {
-    this.messageTimes.length = 0;
-    this.joinTimes.length = 0;
-    this.bodies.clear();
+    this.messageTimes = null;
+    this.joinTimes = null;
+    this.bodies = null;
   }
 
-  private forgetOldBodies(now: number): void {
-    for (const [digest, times] of this.bodies) {
+  private forgetOldBodies(bodies: Map<string, number[]>, now: number): void {
+    for (const [digest, times] of bodies) {
       prune(times, now - BOT_LIMITS.repeatWindowMs);
-      if (times.length === 0) this.bodies.delete(digest);
+      if (times.length === 0) bodies.delete(digest);
     }
   }
 }

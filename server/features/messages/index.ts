@@ -4,7 +4,7 @@ import type { RoomChannels } from '../../realtime/room-channels.js';
 import { MessageService, type MessageServiceDeps } from './service.js';
 import { MemoryMessageStore, type EphemeralMessageStore } from './store.js';
 
-export { MessageService, MESSAGE_TEXT } from './service.js';
+export { EXPIRY_NOTICE_INTERVAL_MS, MessageService, MESSAGE_TEXT } from './service.js';
 export { MemoryMessageStore, MAX_MESSAGES_PER_ROOM, type EphemeralMessageStore } from './store.js';
 
 export interface MessagesFeatureDeps {

@@ -32,7 +32,13 @@ export interface MessageServiceDeps {
   now: () => number;
 }
 
+/** How often the rooms hear which of their messages expired (the sweep itself runs every second). */
+export const EXPIRY_NOTICE_INTERVAL_MS = 5_000;
+
 export class MessageService {
+  /** Room id → ids the sweeps deleted and the room has not heard about yet. */
+  private readonly unannounced = new Map<string, string[]>();
+
   constructor(private readonly deps: MessageServiceDeps) {}
 
   /** Validates, stamps, stores and relays one message from `connection`. */
@@ -128,22 +134,40 @@ export class MessageService {
   }
 
   /**
-   * Deletes expired messages on the server and tells their rooms. The deletion is immediate; the
-   * notices go out one room per event-loop turn, so with many rooms the sweep never holds up the
-   * chat frames arriving meanwhile.
+   * Deletes expired messages on the server (called every second). Their rooms hear of it at the
+   * next {@link announceExpired}: members' clients already drop each message at its own
+   * `expiresAt`, so the notice is a backstop for a client whose countdown went wrong, and
+   * batching it keeps busy rooms from getting an extra frame every second.
    */
   async sweep(): Promise<number> {
     const expired = await this.deps.store.expire(this.deps.now());
     let total = 0;
     for (const [roomId, messageIds] of expired) {
       total += messageIds.length;
-      await this.deps.channels.publish(roomId, { type: 'messages_expired', messageIds });
-      await nextTurn();
+      const pending = this.unannounced.get(roomId);
+      if (pending) pending.push(...messageIds);
+      else this.unannounced.set(roomId, [...messageIds]);
     }
     return total;
   }
 
+  /**
+   * Sends each room one `messages_expired` for what the sweeps deleted since the last call, one
+   * room per event-loop turn, so with many rooms it never holds up the chat frames arriving
+   * meanwhile.
+   */
+  async announceExpired(): Promise<number> {
+    const batch = [...this.unannounced];
+    this.unannounced.clear();
+    for (const [roomId, messageIds] of batch) {
+      await this.deps.channels.publish(roomId, { type: 'messages_expired', messageIds });
+      await nextTurn();
+    }
+    return batch.length;
+  }
+
   purgeRoom(roomId: string): Promise<void> {
+    this.unannounced.delete(roomId);
     return this.deps.store.purgeRoom(roomId);
   }
 }
