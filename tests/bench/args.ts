@@ -1,14 +1,16 @@
 /** Command-line options of `npm run bench`. */
 import path from 'node:path';
 
+/** The scenarios `--scenario` selects; a run without options runs them all. */
 export const SCENARIOS = ['fanout', 'memory', 'connect', 'logins', 'crypto'] as const;
-export type ScenarioName = (typeof SCENARIOS)[number];
+/** Every scenario: the selectable ones and `cluster`, which `--cluster` runs on its own. */
+export type ScenarioName = (typeof SCENARIOS)[number] | 'cluster';
 
 export interface BenchArgs {
   scenarios: ScenarioName[];
   /** Tiny sizes: a smoke test of the harness in well under 30 s. */
   isQuick: boolean;
-  /** Reserved for the multi-process (Redis) scenario of a later issue. */
+  /** Runs the cluster scenario (several processes sharing Redis) and nothing else. */
   isCluster: boolean;
   /** Where the JSON results go. */
   out: string;
@@ -25,7 +27,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --quick           tiny sizes: a smoke test of the harness (< 30 s)
   --out PATH        where to write the JSON results (default ${DEFAULT_OUT})
   --profile DIR     servers under test write V8 CPU profiles (node --cpu-prof) into DIR
-  --cluster         reserved: several server processes sharing Redis (not available yet)
+  --cluster         the cluster scenario alone: bare ws, one process, one process with Redis and
+                    two processes sharing Redis, fan-out and connect (about 4 min); combines with
+                    --quick, --out and --profile, not with --scenario
   --help            this text
 `;
 
@@ -79,6 +83,10 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
       default:
         throw new Error(`unknown option "${raw}"`);
     }
+  }
+  if (args.isCluster) {
+    if (args.scenarios.length > 0) throw new Error('--cluster runs alone: drop --scenario');
+    args.scenarios = ['cluster'];
   }
   if (args.scenarios.length === 0) args.scenarios = [...SCENARIOS];
   return args;

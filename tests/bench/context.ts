@@ -29,7 +29,19 @@ export interface BenchContext {
   progress(message: string): void;
   /** A server of `kind` with at least `rooms` rooms (room 0 included), idle. */
   acquireServer(kind: ServerKind, rooms: number): Promise<RunningServer>;
-  /** Hands a server back: a full run stops it, a quick run keeps it for the next scenario. */
+  /**
+   * A fresh server of `kind`, never shared, with `rooms` rooms (room 0 included) and `env` added
+   * to the bench's (DATABASE_URL, REDIS_URL …). releaseServer stops it, in a quick run too.
+   */
+  startFreshServer(
+    kind: ServerKind,
+    rooms: number,
+    env?: Record<string, string>,
+  ): Promise<RunningServer>;
+  /**
+   * Hands a server back: a full run stops it, a quick run keeps a shared one for the next
+   * scenario.
+   */
   releaseServer(server: RunningServer): Promise<void>;
   /** Stops whatever is still running. */
   close(): Promise<void>;
@@ -38,14 +50,19 @@ export interface BenchContext {
 export function createContext(isQuick: boolean, profileDir: string | null): BenchContext {
   const adminPassword = `bench-${randomBytes(12).toString('hex')}`;
   const shared = new Map<ServerKind, Promise<RunningServer>>();
+  const sharedServers = new Set<RunningServer>();
   const running = new Set<RunningServer>();
-  const start = async (kind: ServerKind, rooms: number) => {
+  const start = async (kind: ServerKind, rooms: number, env: Record<string, string> = {}) => {
     const server = await startServer({
       kind,
       rooms: rooms - 1,
       cpu: 0,
       profileDir,
-      env: { ADMIN_PASSWORD: adminPassword, MESSAGE_TTL_SECONDS: String(BENCH_TTL_SECONDS) },
+      env: {
+        ADMIN_PASSWORD: adminPassword,
+        MESSAGE_TTL_SECONDS: String(BENCH_TTL_SECONDS),
+        ...env,
+      },
     });
     running.add(server);
     return server;
@@ -62,13 +79,17 @@ export function createContext(isQuick: boolean, profileDir: string | null): Benc
         throw new Error(`a quick run has ${QUICK_ROOMS} rooms, not ${rooms}`);
       let server = shared.get(kind);
       if (!server) {
-        server = start(kind, QUICK_ROOMS);
+        server = start(kind, QUICK_ROOMS).then((started) => {
+          sharedServers.add(started);
+          return started;
+        });
         shared.set(kind, server);
       }
       return server;
     },
+    startFreshServer: (kind, rooms, env) => start(kind, rooms, env),
     releaseServer: async (server) => {
-      if (isQuick) return;
+      if (sharedServers.has(server)) return;
       running.delete(server);
       await server.stop();
     },

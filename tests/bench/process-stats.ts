@@ -117,7 +117,8 @@ export function machineBusyMs(): number {
   return (busy * 1000) / clockTicksPerSecond();
 }
 
-function cpuMsOrZero(pid: number): number {
+/** CPU time of a process in ms, or 0 when it is gone (or not visible). */
+export function cpuMsOrZero(pid: number): number {
   try {
     return cpuMs(pid);
   } catch {
@@ -139,9 +140,13 @@ export class OtherLoadMeter {
     this.startOurs = this.ours();
   }
 
-  share(): number {
+  /**
+   * `knownMs`: CPU milliseconds that further processes of the bench's own (redis-server, database
+   * backends) used in the window, measured elsewhere; it is not counted as other load.
+   */
+  share(knownMs = 0): number {
     const wall = performance.now() - this.startWall;
-    const other = machineBusyMs() - this.startMachine - (this.ours() - this.startOurs);
+    const other = machineBusyMs() - this.startMachine - (this.ours() - this.startOurs) - knownMs;
     return wall > 0 ? Math.max(0, other) / wall : 0;
   }
 

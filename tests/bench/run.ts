@@ -9,6 +9,7 @@ import { parseArgs, USAGE, type ScenarioName } from './args.js';
 import { createContext, OTHER_LOAD_LIMIT, sleep, type BenchContext } from './context.js';
 import { OtherLoadMeter, pinSelf, raisePriority } from './process-stats.js';
 import { formatScenario, formatSummary, writeResults, type ScenarioReport } from './report.js';
+import { runCluster } from './scenarios/cluster.js';
 import { runConnect } from './scenarios/connect.js';
 import { runCrypto } from './scenarios/crypto.js';
 import { runFanout } from './scenarios/fanout.js';
@@ -21,6 +22,7 @@ const RUNNERS: Record<ScenarioName, (context: BenchContext) => Promise<ScenarioR
   connect: runConnect,
   logins: runLogins,
   crypto: runCrypto,
+  cluster: runCluster,
 };
 
 /** Servers and load generator run at this nice value when allowed (they inherit it). */
@@ -40,10 +42,6 @@ async function main(): Promise<number> {
   if (args.isHelp) {
     process.stdout.write(USAGE);
     return 0;
-  }
-  if (args.isCluster) {
-    process.stdout.write('cluster scenario not available yet\n');
-    return 2;
   }
   const watchdog = setTimeout(
     () => {
@@ -72,7 +70,9 @@ async function main(): Promise<number> {
         : '') +
       '\n' +
       (args.isQuick
-        ? 'quick run: tiny sizes and one server of each kind shared by all scenarios; a smoke test of the harness, not a measurement\n'
+        ? args.isCluster
+          ? 'quick run: tiny sizes and one set of servers per setup; a smoke test of the harness, not a measurement\n'
+          : 'quick run: tiny sizes and one server of each kind shared by all scenarios; a smoke test of the harness, not a measurement\n'
         : ''),
   );
   const reports: ScenarioReport[] = [];

@@ -1,15 +1,21 @@
 /**
- * The SecureChannel server as the bench runs it: the real buildServer with an in-memory PGlite,
- * quiet logs (to stderr) and login/room-creation limits raised so that the load generator, which
- * is one machine, is not mistaken for an attacker. Everything else (hub frame limits, global
- * per-address HTTP limit, validation, presence, storage) is the product as shipped.
+ * The SecureChannel server as the bench runs it: the real buildServer with an in-memory PGlite
+ * (or PostgreSQL when DATABASE_URL is set), quiet logs (to stderr) and login/room-creation limits
+ * raised so that the load generator, which is one machine, is not mistaken for an attacker.
+ * Everything else (hub frame limits, global per-address HTTP limit, validation, presence,
+ * storage) is the product as shipped. With REDIS_URL the shared state (fan-out, presence,
+ * messages, limits) lives in Redis under REDIS_PREFIX, as in a multi-process deployment.
  *
- * Env: ADMIN_PASSWORD, MESSAGE_TTL_SECONDS, LOG_LEVEL (default warn), BENCH_ROOMS (extra public
- * rooms to create before listening). Prints one JSON line on stdout:
- * `{"url":"http://127.0.0.1:<port>","wsPath":"/chat-ws","rooms":[<room ids>]}`.
+ * Env: ADMIN_PASSWORD, MESSAGE_TTL_SECONDS, LOG_LEVEL (default warn), DATABASE_URL, REDIS_URL,
+ * REDIS_PREFIX, BENCH_ROOMS (extra public rooms to create before listening; with a database
+ * shared by several processes, one of them creates the rooms and the others get 0). Prints one
+ * JSON line on stdout:
+ * `{"url":"http://127.0.0.1:<port>","wsPath":"/chat-ws","rooms":[<room ids>]}` (the default room
+ * and the rooms this process created).
  * Stops on SIGTERM, SIGINT or when its stdin closes (the bench went away).
  */
 import path from 'node:path';
+import { collectOnSignal } from './gc-on-signal.js';
 import pino from 'pino';
 import { buildServer } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
@@ -27,10 +33,17 @@ async function main(): Promise<void> {
       ADMIN_PASSWORD: process.env.ADMIN_PASSWORD,
       MESSAGE_TTL_SECONDS: process.env.MESSAGE_TTL_SECONDS,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      DATABASE_URL: process.env.DATABASE_URL,
+      REDIS_URL: process.env.REDIS_URL,
+      REDIS_PREFIX: process.env.REDIS_PREFIX,
     },
     ROOT,
   );
-  const database = await openDatabase({ databaseUrl: null, dataDir: '', inMemory: true });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: '',
+    inMemory: config.databaseUrl === null,
+  });
   const server = await buildServer(config, {
     database,
     logStream: pino.destination(2),
@@ -70,6 +83,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  collectOnSignal();
   process.stdin.on('end', stop);
   process.stdin.resume();
 }

@@ -71,6 +71,7 @@ export function startServer(options: ServerOptions, timeoutMs = 60_000): Promise
       script,
       'sh',
       process.execPath,
+      '--expose-gc',
       ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []),
       '--import',
       'tsx',

@@ -105,7 +105,14 @@ export class BenchClient {
 }
 
 export interface ConnectManyOptions {
+  /** The server to connect to; its count of sockets opened sets the source addresses. */
   server: RunningServer;
+  /**
+   * The process the `index`-th socket connects to, when the service has several (default
+   * `server`). Source addresses are still counted on `server` alone: processes sharing Redis
+   * share one per-address HTTP limit.
+   */
+  serverFor?: (index: number) => RunningServer;
   /** How many sockets to open. */
   count: number;
   /** The room the `index`-th socket joins. */
@@ -134,8 +141,9 @@ export async function connectMany(options: ConnectManyOptions): Promise<ConnectM
     while (next < options.count) {
       const index = next++;
       const begin = performance.now();
-      const client = await BenchClient.connect(server.wsUrl, sourceAddress(firstIndex + index));
-      await client.join(server.kind, options.roomFor(index));
+      const target = options.serverFor?.(index) ?? server;
+      const client = await BenchClient.connect(target.wsUrl, sourceAddress(firstIndex + index));
+      await client.join(target.kind, options.roomFor(index));
       joinMs[index] = performance.now() - begin;
       clients[index] = client;
     }

@@ -5,30 +5,42 @@
  */
 import { OTHER_LOAD_LIMIT, type BenchContext } from '../context.js';
 import { closeAll, connectMany } from '../load/clients.js';
-import { CpuMeter, OtherLoadMeter } from '../process-stats.js';
 import { fixed, percent, times, type ScenarioReport } from '../report.js';
 import { SERVER_LABEL, type ServerKind } from '../server-process.js';
 import { distribution, ratio, type Distribution } from '../stats.js';
+import {
+  addressCounter,
+  listDatabasePids,
+  processFor,
+  ServiceMeter,
+  singleServer,
+  type ServiceTarget,
+} from '../target.js';
 
-interface ConnectSettings {
+export interface ConnectSettings {
   sockets: number;
   roomSize: number;
   concurrency: number;
 }
 
-function settingsFor(isQuick: boolean): ConnectSettings {
+export function connectSettingsFor(isQuick: boolean): ConnectSettings {
   return isQuick
     ? { sockets: 300, roomSize: 10, concurrency: 50 }
     : { sockets: 10_000, roomSize: 10, concurrency: 200 };
 }
 
-interface ConnectRun {
+export interface ConnectRun {
   server: ServerKind;
   wallMs: number;
   joinsPerSecond: number;
   joinMs: Distribution;
+  /** CPU of the service's server processes, summed. */
   serverCpuMs: number;
   serverCpuUsPerJoin: number;
+  /** redis-server's CPU meanwhile (null: no Redis, or not measured). */
+  redisCpuMs: number | null;
+  /** The PostgreSQL backends' CPU meanwhile (null: no PostgreSQL). */
+  databaseCpuMs: number | null;
   otherCpuShare: number;
 }
 
@@ -40,33 +52,49 @@ async function measure(
   context.progress(`${SERVER_LABEL[kind]}: ${settings.sockets} sockets connect and join`);
   const server = await context.acquireServer(kind, Math.ceil(settings.sockets / settings.roomSize));
   try {
-    const meter = new CpuMeter(server.pid);
-    const other = new OtherLoadMeter([server.pid, process.pid]);
-    const result = await connectMany({
-      server,
-      count: settings.sockets,
-      roomFor: (index) => server.rooms[Math.floor(index / settings.roomSize)]!,
-      concurrency: settings.concurrency,
-    });
-    const serverCpuMs = meter.usedMs();
-    const otherCpuShare = other.share();
-    await closeAll(result.clients);
-    return {
-      server: kind,
-      wallMs: result.wallMs,
-      joinsPerSecond: (settings.sockets * 1000) / result.wallMs,
-      joinMs: distribution(result.joinMs),
-      serverCpuMs,
-      serverCpuUsPerJoin: (serverCpuMs * 1000) / settings.sockets,
-      otherCpuShare,
-    };
+    return await measureConnect(singleServer(server), settings);
   } finally {
     await context.releaseServer(server);
   }
 }
 
+/**
+ * Opens `settings.sockets` sockets to a running service, each joining its room (rooms of
+ * `roomSize`; with several processes, consecutive sockets alternate between them), and closes
+ * them again.
+ */
+export async function measureConnect(
+  target: ServiceTarget,
+  settings: ConnectSettings,
+): Promise<ConnectRun> {
+  const roomOf = (index: number) => Math.floor(index / settings.roomSize);
+  if (target.rooms.length < roomOf(settings.sockets - 1) + 1)
+    throw new Error(`${settings.sockets} sockets need more rooms than ${target.rooms.length}`);
+  const meter = await ServiceMeter.start(target);
+  const result = await connectMany({
+    server: addressCounter(target),
+    serverFor: (index) => processFor(target, 0, index),
+    count: settings.sockets,
+    roomFor: (index) => target.rooms[roomOf(index)]!,
+    concurrency: settings.concurrency,
+  });
+  const cpu = meter.read(await listDatabasePids(target));
+  await closeAll(result.clients);
+  return {
+    server: target.kind,
+    wallMs: result.wallMs,
+    joinsPerSecond: (settings.sockets * 1000) / result.wallMs,
+    joinMs: distribution(result.joinMs),
+    serverCpuMs: cpu.serverCpuMs,
+    serverCpuUsPerJoin: (cpu.serverCpuMs * 1000) / settings.sockets,
+    redisCpuMs: cpu.redisCpuMs,
+    databaseCpuMs: cpu.databaseCpuMs,
+    otherCpuShare: cpu.wallMs > 0 ? cpu.otherCpuMs / cpu.wallMs : 0,
+  };
+}
+
 export async function runConnect(context: BenchContext): Promise<ScenarioReport> {
-  const settings = settingsFor(context.isQuick);
+  const settings = connectSettingsFor(context.isQuick);
   const secure = await measure(context, 'securechannel', settings);
   const bare = await measure(context, 'bare', settings);
   const row = (run: ConnectRun) => [

@@ -1,13 +1,22 @@
 /**
- * One fan-out measurement: a fresh server of one kind, R rooms × M members, chat load, and the
- * server's CPU over the window; and the pooling of several such runs.
+ * One fan-out measurement: R rooms × M members on a service (a fresh server of one kind, or
+ * several processes of one service), chat load, and the service's CPU over the window; and the
+ * pooling of several such runs.
  */
 import { sleep, type BenchContext } from '../context.js';
 import { closeAll, connectMany, type BenchClient } from '../load/clients.js';
 import { runChatLoad } from '../load/chat-load.js';
-import { CpuMeter, OtherLoadMeter } from '../process-stats.js';
 import { SERVER_LABEL, type ServerKind } from '../server-process.js';
 import { distribution, ratio, type Distribution } from '../stats.js';
+import {
+  addressCounter,
+  listDatabasePids,
+  processFor,
+  ServiceMeter,
+  singleServer,
+  type ServiceCpu,
+  type ServiceTarget,
+} from '../target.js';
 
 export interface FanoutConfig {
   label: string;
@@ -38,7 +47,12 @@ export interface FanoutRun {
   delivered: number;
   receivedInWindow: number;
   framesInWindow: number;
+  /** CPU of the service's server processes over the window, summed. */
   serverCpuMs: number;
+  /** redis-server's CPU over the window (null: no Redis, or not measured). */
+  redisCpuMs: number | null;
+  /** The PostgreSQL backends' CPU over the window (null: no PostgreSQL). */
+  databaseCpuMs: number | null;
   generatorCpuMs: number;
   /** CPU used by processes other than the bench's during the window. */
   otherCpuMs: number;
@@ -60,48 +74,70 @@ export async function runFanoutOnce(
   context.progress(`${config.label}: ${SERVER_LABEL[kind]} #${round}`);
   const server = await context.acquireServer(kind, config.rooms);
   try {
-    const connected = await connectMany({
-      server,
-      count: config.rooms * config.members,
-      roomFor: (index) => server.rooms[Math.floor(index / config.members)]!,
-      concurrency: 100,
-    });
+    return await measureFanout(singleServer(server), config, timing, `#${round}`);
+  } finally {
+    await context.releaseServer(server);
+  }
+}
+
+/**
+ * One fan-out run on a running service: connects and joins the members (member m of room r on
+ * processFor(target, r, m)), lets presence settle, runs the chat load, closes the members.
+ */
+export async function measureFanout(
+  target: ServiceTarget,
+  config: FanoutConfig,
+  timing: FanoutTiming,
+  round: string,
+): Promise<FanoutRun> {
+  if (target.rooms.length < config.rooms)
+    throw new Error(
+      `${config.label} needs ${config.rooms} rooms, the service has ${target.rooms.length}`,
+    );
+  const roomOf = (index: number) => Math.floor(index / config.members);
+  const connected = await connectMany({
+    server: addressCounter(target),
+    serverFor: (index) => processFor(target, roomOf(index), index % config.members),
+    count: config.rooms * config.members,
+    roomFor: (index) => target.rooms[roomOf(index)]!,
+    concurrency: 100,
+  });
+  try {
     const rooms: BenchClient[][] = [];
     for (let room = 0; room < config.rooms; room += 1) {
       rooms.push(connected.clients.slice(room * config.members, (room + 1) * config.members));
     }
     await sleep(timing.settleMs);
-    let meter: CpuMeter | null = null;
-    let other: OtherLoadMeter | null = null;
-    let serverCpuMs = 0;
-    let otherCpuMs = 0;
+    const databasePids = await listDatabasePids(target);
+    let meter: ServiceMeter | null = null;
+    const inWindow: { cpu: ServiceCpu | null } = { cpu: null };
     const load = await runChatLoad({
       rooms,
       sendersPerRoom: config.sendersPerRoom,
       ratePerSender: config.ratePerSender,
       ...timing,
       onWindowStart: () => {
-        meter = new CpuMeter(server.pid);
-        other = new OtherLoadMeter([server.pid, process.pid]);
+        meter = new ServiceMeter(target, databasePids);
       },
       onWindowEnd: () => {
-        serverCpuMs = meter?.usedMs() ?? 0;
-        otherCpuMs = (other?.share() ?? 0) * timing.windowMs;
+        inWindow.cpu = meter?.read() ?? null;
       },
     });
-    await closeAll(connected.clients);
+    const measured = inWindow.cpu;
     return {
-      server: kind,
-      round: `#${round}`,
+      server: target.kind,
+      round,
       windowMs: load.windowMs,
       sent: load.sent,
       expectedDeliveries: load.expectedDeliveries,
       delivered: load.delivered,
       receivedInWindow: load.receivedInWindow,
       framesInWindow: load.framesInWindow,
-      serverCpuMs,
+      serverCpuMs: measured?.serverCpuMs ?? 0,
+      redisCpuMs: measured?.redisCpuMs ?? null,
+      databaseCpuMs: measured?.databaseCpuMs ?? null,
       generatorCpuMs: load.generatorCpuMs,
-      otherCpuMs,
+      otherCpuMs: measured?.otherCpuMs ?? 0,
       errorFrames: load.errorFrames,
       errorSamples: load.errorSamples,
       botChallenges: load.botChallenges,
@@ -109,13 +145,15 @@ export async function runFanoutOnce(
       latencies: load.latencySamples(),
     };
   } finally {
-    await context.releaseServer(server);
+    await closeAll(connected.clients);
   }
 }
 
 /** Several runs of one server as one: sums, and the latency distribution of all samples. */
 export function poolRuns(runs: readonly FanoutRun[]): FanoutRun {
   const sum = (pick: (run: FanoutRun) => number) => runs.reduce((a, run) => a + pick(run), 0);
+  const sumOrNull = (pick: (run: FanoutRun) => number | null) =>
+    runs.some((run) => pick(run) === null) ? null : sum((run) => pick(run) ?? 0);
   const latencies = new Float64Array(sum((run) => run.latencies.length));
   let offset = 0;
   for (const run of runs) {
@@ -132,6 +170,8 @@ export function poolRuns(runs: readonly FanoutRun[]): FanoutRun {
     receivedInWindow: sum((run) => run.receivedInWindow),
     framesInWindow: sum((run) => run.framesInWindow),
     serverCpuMs: sum((run) => run.serverCpuMs),
+    redisCpuMs: sumOrNull((run) => run.redisCpuMs),
+    databaseCpuMs: sumOrNull((run) => run.databaseCpuMs),
     generatorCpuMs: sum((run) => run.generatorCpuMs),
     otherCpuMs: sum((run) => run.otherCpuMs),
     errorFrames: sum((run) => run.errorFrames),
@@ -150,6 +190,12 @@ export function derive(run: FanoutRun) {
     framesPerSecond: (run.framesInWindow * 1000) / run.windowMs,
     serverCpuShare: run.serverCpuMs / run.windowMs,
     cpuUsPerDelivery: ratio(run.serverCpuMs * 1000, run.receivedInWindow),
+    redisCpuUsPerDelivery:
+      run.redisCpuMs === null ? Number.NaN : ratio(run.redisCpuMs * 1000, run.receivedInWindow),
+    databaseCpuUsPerDelivery:
+      run.databaseCpuMs === null
+        ? Number.NaN
+        : ratio(run.databaseCpuMs * 1000, run.receivedInWindow),
     generatorCpuShare: run.generatorCpuMs / run.windowMs,
     otherCpuShare: run.otherCpuMs / run.windowMs,
   };

@@ -19,7 +19,7 @@ import {
   type FanoutTiming,
 } from './fanout-run.js';
 
-interface FanoutSettings {
+export interface FanoutSettings {
   configs: FanoutConfig[];
   /** Runs of each server per configuration, alternating SecureChannel and bare. */
   rounds: number;
@@ -39,7 +39,7 @@ function config(
   return { label, rooms, members, sendersPerRoom, ratePerSender, cpuTarget };
 }
 
-function settingsFor(isQuick: boolean): FanoutSettings {
+export function fanoutSettingsFor(isQuick: boolean): FanoutSettings {
   return isQuick
     ? {
         configs: [config(1, 10, 2, 10, 1.2), config(5, 4, 1, 10, 1.4)],
@@ -96,27 +96,29 @@ function row(run: FanoutRun): string[] {
 }
 
 function notesFor(label: string, runs: readonly FanoutRun[]): string[] {
+  return runs.flatMap((run) => runNotes(`${label} ${SERVER_LABEL[run.server]} ${run.round}`, run));
+}
+
+/** Warnings about one run (saturation, a busy generator or machine, bot challenges, errors). */
+export function runNotes(name: string, run: FanoutRun): string[] {
   const notes: string[] = [];
-  for (const run of runs) {
-    const name = `${label} ${SERVER_LABEL[run.server]} ${run.round}`;
-    const figures = derive(run);
-    if (figures.serverCpuShare > 0.9) notes.push(`${name}: server CPU above 90% (saturated)`);
-    if (figures.generatorCpuShare > 0.8)
-      notes.push(`${name}: load generator above 80% CPU; latency includes its queueing`);
-    if (figures.otherCpuShare > OTHER_LOAD_LIMIT)
-      notes.push(
-        `${name}: other processes used ${percent(figures.otherCpuShare, 0)} of a core during the window; its figures are disturbed`,
-      );
-    if (run.botChallenges > 0)
-      notes.push(`${name}: ${run.botChallenges} sender(s) challenged as bots by the abuse control`);
-    if (run.errorFrames > 0)
-      notes.push(`${name}: ${run.errorFrames} error frames, e.g. ${run.errorSamples[0] ?? ''}`);
-  }
+  const figures = derive(run);
+  if (figures.serverCpuShare > 0.9) notes.push(`${name}: server CPU above 90% (saturated)`);
+  if (figures.generatorCpuShare > 0.8)
+    notes.push(`${name}: load generator above 80% CPU; latency includes its queueing`);
+  if (figures.otherCpuShare > OTHER_LOAD_LIMIT)
+    notes.push(
+      `${name}: other processes used ${percent(figures.otherCpuShare, 0)} of a core during the window; its figures are disturbed`,
+    );
+  if (run.botChallenges > 0)
+    notes.push(`${name}: ${run.botChallenges} sender(s) challenged as bots by the abuse control`);
+  if (run.errorFrames > 0)
+    notes.push(`${name}: ${run.errorFrames} error frames, e.g. ${run.errorSamples[0] ?? ''}`);
   return notes;
 }
 
 export async function runFanout(context: BenchContext): Promise<ScenarioReport> {
-  const settings = settingsFor(context.isQuick);
+  const settings = fanoutSettingsFor(context.isQuick);
   const { timing } = settings;
   const tables: Table[] = [];
   const checks: Check[] = [];
