@@ -12,19 +12,44 @@ import { MessageSchema } from '../../shared/protocol/ws/chat.js';
 import { MAX_MESSAGES_PER_ROOM, type EphemeralMessageStore } from '../features/messages/index.js';
 import type { RedisHandles } from './connect.js';
 
-/** Removes and returns the ids with score ≤ now (KEYS[1] = zset; ARGV[1] = now). */
-const CLAIM_EXPIRED = `
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-if #ids > 0 then redis.call('ZREM', KEYS[1], unpack(ids)) end
+/*
+ * Both scripts name message keys they build from ARGV (a room's key prefix plus an id): fine on
+ * one Redis server, which is what REDIS_URL points at (not Redis Cluster).
+ */
+
+/**
+ * Stores a message, indexes it, and evicts the room's oldest beyond the cap, in one round trip.
+ * KEYS: message key, room index, rooms set. ARGV: message JSON, TTL ms, expiresAt ms, id,
+ * room id, cap, message-key prefix of the room. Returns the evicted ids.
+ */
+const ADD_MESSAGE = `
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[2]) + 60000)
+redis.call('SADD', KEYS[3], ARGV[5])
+local excess = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[6])
+if excess <= 0 then return {} end
+local popped = redis.call('ZPOPMIN', KEYS[2], excess)
+local ids = {}
+for i = 1, #popped, 2 do
+  ids[#ids + 1] = popped[i]
+  redis.call('DEL', ARGV[7] .. popped[i])
+end
 return ids`;
 
-/** Keeps the newest ARGV[1] members; returns the evicted ids (KEYS[1] = zset). */
-const EVICT_OLDEST = `
-local excess = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[1])
-if excess <= 0 then return {} end
-local popped = redis.call('ZPOPMIN', KEYS[1], excess)
-local ids = {}
-for i = 1, #popped, 2 do ids[#ids + 1] = popped[i] end
+/**
+ * Removes and returns a room's ids with score ≤ now, deletes their keys (Redis has usually done so
+ * by TTL already) and drops the room from the rooms set when nothing is left, in one round trip:
+ * one process claims each expired message. KEYS: room index, rooms set. ARGV: now, room id,
+ * message-key prefix of the room.
+ */
+const CLAIM_EXPIRED = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if #ids > 0 then
+  redis.call('ZREM', KEYS[1], unpack(ids))
+  for i = 1, #ids do redis.call('DEL', ARGV[3] .. ids[i]) end
+end
+if redis.call('ZCARD', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[2]) end
 return ids`;
 
 export class RedisMessageStore implements EphemeralMessageStore {
@@ -35,7 +60,10 @@ export class RedisMessageStore implements EphemeralMessageStore {
   ) {}
 
   private key(roomId: string, id: string) {
-    return `${this.redis.prefix}msg:${roomId}:${id}`;
+    return `${this.keyPrefix(roomId)}${id}`;
+  }
+  private keyPrefix(roomId: string) {
+    return `${this.redis.prefix}msg:${roomId}:`;
   }
   private index(roomId: string) {
     return `${this.redis.prefix}msgs:${roomId}`;
@@ -47,22 +75,20 @@ export class RedisMessageStore implements EphemeralMessageStore {
   async add(message: Message): Promise<string[]> {
     const expiresAt = Date.parse(message.expiresAt);
     const ttl = Math.max(1, expiresAt - this.now());
-    await this.redis.client
-      .multi()
-      .set(this.key(message.roomId, message.id), JSON.stringify(message), 'PX', ttl)
-      .zadd(this.index(message.roomId), expiresAt, message.id)
-      .pexpire(this.index(message.roomId), ttl + 60_000)
-      .sadd(this.rooms, message.roomId)
-      .exec();
-    const evicted = (await this.redis.client.eval(
-      EVICT_OLDEST,
-      1,
+    return (await this.redis.client.eval(
+      ADD_MESSAGE,
+      3,
+      this.key(message.roomId, message.id),
       this.index(message.roomId),
+      this.rooms,
+      JSON.stringify(message),
+      ttl,
+      expiresAt,
+      message.id,
+      message.roomId,
       this.maxPerRoom,
+      this.keyPrefix(message.roomId),
     )) as string[];
-    if (evicted.length > 0)
-      await this.redis.client.del(...evicted.map((id) => this.key(message.roomId, id)));
-    return evicted;
   }
 
   async list(roomId: string, now: number): Promise<Message[]> {
@@ -78,20 +104,26 @@ export class RedisMessageStore implements EphemeralMessageStore {
 
   async expire(now: number): Promise<Map<string, string[]>> {
     const expired = new Map<string, string[]>();
-    for (const roomId of await this.redis.client.smembers(this.rooms)) {
-      const ids = (await this.redis.client.eval(
-        CLAIM_EXPIRED,
-        1,
-        this.index(roomId),
-        now,
-      )) as string[];
-      if (ids.length > 0) {
-        expired.set(roomId, ids);
-        await this.redis.client.del(...ids.map((id) => this.key(roomId, id)));
-      }
-      if ((await this.redis.client.zcard(this.index(roomId))) === 0)
-        await this.redis.client.srem(this.rooms, roomId);
-    }
+    const roomIds = await this.redis.client.smembers(this.rooms);
+    // One script per room, sent together (the client pipelines them).
+    const claimed = await Promise.all(
+      roomIds.map(
+        (roomId) =>
+          this.redis.client.eval(
+            CLAIM_EXPIRED,
+            2,
+            this.index(roomId),
+            this.rooms,
+            now,
+            roomId,
+            this.keyPrefix(roomId),
+          ) as Promise<string[]>,
+      ),
+    );
+    roomIds.forEach((roomId, index) => {
+      const ids = claimed[index]!;
+      if (ids.length > 0) expired.set(roomId, ids);
+    });
     return expired;
   }
 

@@ -14,7 +14,14 @@ import { roomRoutes } from './routes.js';
 import { RoomService } from './service.js';
 import { createRoomStore } from './store.js';
 
-export { RoomService, DEFAULT_ROOM_NAME, ROOM_TEXT, toRoom } from './service.js';
+export {
+  RoomService,
+  DEFAULT_ROOM_NAME,
+  ROOM_CACHE_TTL_MS,
+  ROOM_TEXT,
+  toRoom,
+  type RoomServiceDeps,
+} from './service.js';
 export { MemoryPresenceStore, type PresenceStore, type PresenceMember } from './presence.js';
 export { MemoryAccessGrantStore, type AccessGrantStore } from './access-grants.js';
 export { ROOM_ACCESS_HEADER } from './routes.js';

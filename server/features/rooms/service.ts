@@ -71,6 +71,9 @@ export class RoomService {
   /** id → row and when it was read; secure id → id. */
   private readonly cache = new Map<string, { row: RoomRow; readAt: number }>();
   private readonly secureIds = new Map<string, string>();
+  /** Lookups on their way to the database, by the id or secure id asked for: ten members of a
+   * room joining at once make one query, not ten. */
+  private readonly inFlight = new Map<string, Promise<RoomRow | null>>();
 
   constructor(private readonly deps: RoomServiceDeps) {}
 
@@ -233,12 +236,22 @@ export class RoomService {
     ) {
       return cached.row;
     }
-    const row = isSecureId
-      ? await this.deps.store.findBySecureId(idOrSecureId)
-      : await this.deps.store.findById(idOrSecureId);
-    if (row) this.remember(row);
-    else if (id !== undefined) this.forget(id);
-    return row;
+    const pending = this.inFlight.get(idOrSecureId);
+    if (pending) return pending;
+    const lookup = (async () => {
+      try {
+        const row = isSecureId
+          ? await this.deps.store.findBySecureId(idOrSecureId)
+          : await this.deps.store.findById(idOrSecureId);
+        if (row) this.remember(row);
+        else if (id !== undefined) this.forget(id);
+        return row;
+      } finally {
+        this.inFlight.delete(idOrSecureId);
+      }
+    })();
+    this.inFlight.set(idOrSecureId, lookup);
+    return lookup;
   }
 
   private remember(row: RoomRow): void {
