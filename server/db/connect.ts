@@ -77,15 +77,14 @@ async function openPglite(folder: string | null) {
  */
 function takeTurnsWithSockets(client: PGlite): void {
   const turns = new TurnQueue();
-  const inTurn = <T>(task: () => Promise<T>): Promise<T> => turns.run(task);
   const query = client.query.bind(client);
   const exec = client.exec.bind(client);
   const transaction = client.transaction.bind(client);
   client.query = ((...args: Parameters<typeof query>) =>
-    inTurn(() => query(...args))) as typeof client.query;
-  client.exec = (...args) => inTurn(() => exec(...args));
+    turns.run(() => query(...args))) as typeof client.query;
+  client.exec = (...args) => turns.run(() => exec(...args));
   client.transaction = ((...args: Parameters<typeof transaction>) =>
-    inTurn(() => transaction(...args))) as typeof client.transaction;
+    turns.run(() => transaction(...args))) as typeof client.transaction;
 }
 
 function openPostgres(url: string) {

@@ -10,21 +10,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export class TurnQueue {
   private tail: Promise<unknown> = Promise.resolve();
-  private waiting = 0;
-
-  /** Tasks queued and not yet finished. */
-  get size(): number {
-    return this.waiting;
-  }
 
   run<T>(task: () => T | Promise<T>): Promise<T> {
-    this.waiting += 1;
-    const result = this.tail
-      .then(() => nextTurn())
-      .then(task)
-      .finally(() => {
-        this.waiting -= 1;
-      });
+    const result = this.tail.then(() => nextTurn()).then(task);
     this.tail = result.catch(() => undefined);
     return result;
   }

@@ -14,21 +14,14 @@
  * Last, three wrong admin passwords show the server's lockout text.
  */
 import { readFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { parseKeyFileText, type KeyFile } from '../../shared/crypto/key-file-schema.js';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { AdminKeyListSchema, VerifyResponseSchema } from '../../shared/protocol/http/auth.js';
 import { BOT_LIMITS } from '../../server/features/abuse/index.js';
 import { adminToken, login, makeRegisteredKey } from '../support/keys.js';
-import { TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.js';
-import {
-  keepEvidence,
-  launchBrowser,
-  newActor,
-  startAppServer,
-  type Actor,
-} from './support/browser.js';
+import { TEST_ADMIN_PASSWORD } from '../support/server.js';
+import { browserSuite, newActor } from './support/browser.js';
 import { AdminPanelObject, BotChallengeObject, EmergencyPanelObject } from './pages/admin.js';
 import { CHAT_URL, ChatPageObject } from './pages/chat-page.js';
 
@@ -43,35 +36,23 @@ interface MaintenanceWindow {
 }
 
 describe('administration in the browser', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let actors: Actor[] = [];
-
-  beforeAll(async () => {
-    server = await startAppServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await keepEvidence(context.task.name, actors, server);
-    for (const actor of actors) await actor.context.close();
-    actors = [];
-    if (server.serviceState.isShutDown) await server.adminOperations.restore('test-cleanup');
+  const suite = browserSuite();
+  afterEach(async () => {
+    if (suite.server.serviceState.isShutDown)
+      await suite.server.adminOperations.restore('test-cleanup');
   });
 
   /** A key holder of `level`, logged in through a stored session and joined to the chat. */
   async function keyHolder(name: string, level: 'admin' | 'user') {
-    const key = await makeRegisteredKey(server.baseUrl, { username: name, level });
-    const token = VerifyResponseSchema.parse((await login(server.baseUrl, key)).body).sessionToken;
-    const actor = await newActor(browser, name, {
+    const key = await makeRegisteredKey(suite.server.baseUrl, { username: name, level });
+    const token = VerifyResponseSchema.parse(
+      (await login(suite.server.baseUrl, key)).body,
+    ).sessionToken;
+    const actor = await newActor(suite.browser, name, {
       storage: { securechannel_access_mode: 'authenticated', securechannel_session: token },
     });
-    actors.push(actor);
-    await actor.page.goto(`${server.baseUrl}/`);
+    suite.actors.push(actor);
+    await actor.page.goto(`${suite.server.baseUrl}/`);
     const chat = new ChatPageObject(actor.page);
     await chat.waitUntilJoined();
     return { actor, chat, key };
@@ -79,23 +60,23 @@ describe('administration in the browser', () => {
 
   /** An anonymous visitor in the public channel. */
   async function visitor(name: string) {
-    const actor = await newActor(browser, name, { storage: PUBLIC });
-    actors.push(actor);
-    await actor.page.goto(`${server.baseUrl}/`);
+    const actor = await newActor(suite.browser, name, { storage: PUBLIC });
+    suite.actors.push(actor);
+    await actor.page.goto(`${suite.server.baseUrl}/`);
     const chat = new ChatPageObject(actor.page);
     await chat.waitUntilJoined();
     return { actor, chat };
   }
 
   async function registeredKeys() {
-    const response = await fetch(`${server.baseUrl}/api/admin/keys`, {
-      headers: { authorization: `Bearer ${await adminToken(server.baseUrl)}` },
+    const response = await fetch(`${suite.server.baseUrl}/api/admin/keys`, {
+      headers: { authorization: `Bearer ${await adminToken(suite.server.baseUrl)}` },
     });
     return AdminKeyListSchema.parse(await response.json()).keys;
   }
 
   it('opens the admin panel for an admin, generates a key that downloads once, and revokes a key', async () => {
-    const bobKey = await makeRegisteredKey(server.baseUrl, { username: 'bob-revokee' });
+    const bobKey = await makeRegisteredKey(suite.server.baseUrl, { username: 'bob-revokee' });
     const { actor: alice, chat } = await keyHolder('alice-admin', 'admin');
     const admin = new AdminPanelObject(alice.page);
 
@@ -130,7 +111,7 @@ describe('administration in the browser', () => {
       permissions: { level: 'user' },
       revoked: false,
     });
-    expect((await login(server.baseUrl, carolFile)).status).toBe(200);
+    expect((await login(suite.server.baseUrl, carolFile)).status).toBe(200);
     // Nothing of the private key was kept in the page's storage.
     const storage = await alice.page.evaluate(
       () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
@@ -148,7 +129,7 @@ describe('administration in the browser', () => {
       .filter({ hasText: 'revoked' })
       .waitFor();
     expect((await registeredKeys()).find((key) => key.keyId === bobKey.keyId)?.revoked).toBe(true);
-    expect((await login(server.baseUrl, bobKey)).status).not.toBe(200);
+    expect((await login(suite.server.baseUrl, bobKey)).status).not.toBe(200);
   });
 
   it('runs console commands, lists connected users, shows Tor as not enabled and the audit log', async () => {
@@ -219,7 +200,7 @@ describe('administration in the browser', () => {
 
     await dave.page.waitForURL(/\/emergency-shutdown$/, { timeout: 10_000 });
     await dave.page.getByTestId('emergency-shutdown-notice').waitFor();
-    expect(server.serviceState.isShutDown).toBe(true);
+    expect(suite.server.serviceState.isShutDown).toBe(true);
 
     // alice's own chat was closed too; she restores from the page she landed on.
     await alice.page.waitForURL(/\/emergency-shutdown$/, { timeout: 10_000 });
@@ -231,23 +212,23 @@ describe('administration in the browser', () => {
     await dave.page.getByTestId('service-restored').waitFor({ timeout: 10_000 });
     await dave.page.waitForURL(CHAT_URL, { timeout: 10_000 });
     await new ChatPageObject(dave.page).waitUntilJoined();
-    expect(server.serviceState.isShutDown).toBe(false);
+    expect(suite.server.serviceState.isShutDown).toBe(false);
   });
 
   it('restores the service from the maintenance page console commands', async () => {
-    const token = await adminToken(server.baseUrl);
-    await fetch(`${server.baseUrl}/api/admin/emergency-shutdown`, {
+    const token = await adminToken(suite.server.baseUrl);
+    await fetch(`${suite.server.baseUrl}/api/admin/emergency-shutdown`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ reason: 'Console drill' }),
     });
-    const operator = await newActor(browser, 'operator', { storage: PUBLIC });
-    actors.push(operator);
+    const operator = await newActor(suite.browser, 'operator', { storage: PUBLIC });
+    suite.actors.push(operator);
     const printed: string[] = [];
     operator.page.on('console', (message) => {
       if (message.type() === 'info') printed.push(message.text());
     });
-    await operator.page.goto(`${server.baseUrl}/maintenance-mode`);
+    await operator.page.goto(`${suite.server.baseUrl}/maintenance-mode`);
     await operator.page.getByTestId('maintenance-notice').waitFor();
     // The callbacks run in the page, where MaintenancePage has installed the commands.
     await operator.page.waitForFunction(
@@ -286,13 +267,13 @@ describe('administration in the browser', () => {
     // frame rate limit from a browser, and end-to-end encrypted repeats differ by their IVs; a
     // member who hops channels faster than BOT_LIMITS.joinCount joins in 30 s is what a browser
     // can do to earn a challenge.
-    const side = await server.rooms.createRoom({
+    const side = await suite.server.rooms.createRoom({
       name: `hop-${Date.now().toString(36)}`,
       isPrivate: false,
       securityLevel: 'public',
       selfDestructTimer: null,
     });
-    const home = await server.rooms.defaultRoom();
+    const home = await suite.server.rooms.defaultRoom();
     const { actor: erin, chat } = await visitor('erin');
     const dialog = new BotChallengeObject(erin.page);
     const channels = erin.page.getByRole('navigation', { name: 'Channels' });
@@ -321,9 +302,9 @@ describe('administration in the browser', () => {
 
   // Locks 127.0.0.1 out of admin access for five minutes on this server: keep it last.
   it("shows the server's lockout text after three wrong admin passwords", async () => {
-    const operator = await newActor(browser, 'operator', { storage: PUBLIC });
-    actors.push(operator);
-    await operator.page.goto(`${server.baseUrl}/maintenance-mode`);
+    const operator = await newActor(suite.browser, 'operator', { storage: PUBLIC });
+    suite.actors.push(operator);
+    await operator.page.goto(`${suite.server.baseUrl}/maintenance-mode`);
     await operator.page.getByTestId('admin-access').click();
     const emergency = new EmergencyPanelObject(operator.page);
     for (let i = 0; i < 3; i += 1) {

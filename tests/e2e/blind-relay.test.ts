@@ -14,21 +14,14 @@
  * key: sender keys, message keys, image keys); and no HTTP body names a `clientKey`.
  */
 import { crc32, deflateSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { serializeKeyFile } from '../../shared/crypto/key-file-schema.js';
 import { makeRegisteredKey } from '../support/keys.js';
-import type { TestServer } from '../support/server.js';
 import { ChatPageObject } from './pages/chat-page.js';
 import { LandingPageObject } from './pages/landing-page.js';
 import { SecurityStatusObject } from './pages/security-status.js';
-import {
-  keepEvidence,
-  launchBrowser,
-  newActor,
-  startAppServer,
-  type Actor,
-} from './support/browser.js';
+import { browserSuite, newActor } from './support/browser.js';
 
 /** One thing the server received or sent. */
 interface Recorded {
@@ -160,24 +153,7 @@ function dumpRows(rows: unknown[]): string {
 }
 
 describe('the server is a blind relay', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let actors: Actor[] = [];
-
-  beforeAll(async () => {
-    server = await startAppServer({ env: { LOG_LEVEL: 'trace' } });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await keepEvidence(context.task.name, actors, server);
-    for (const actor of actors) await actor.context.close();
-    actors = [];
-  });
+  const suite = browserSuite({ env: { LOG_LEVEL: 'trace' } });
 
   it('never receives, stores, logs or relays a plaintext or a content key during a chat', async () => {
     const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
@@ -191,23 +167,23 @@ describe('the server is a blind relay', () => {
     const frames: unknown[] = [];
 
     // alice logs in with her key file; bob is anonymous. Both are recorded from the first request.
-    const keyFile = await makeRegisteredKey(server.baseUrl, {
+    const keyFile = await makeRegisteredKey(suite.server.baseUrl, {
       username: `relay${Date.now() % 100000}`,
     });
-    const alice = await newActor(browser, 'alice');
-    const bob = await newActor(browser, 'bob', {
+    const alice = await newActor(suite.browser, 'alice');
+    const bob = await newActor(suite.browser, 'bob', {
       storage: { securechannel_access_mode: 'public' },
     });
-    actors.push(alice, bob);
+    suite.actors.push(alice, bob);
     recordTraffic(alice.page, 'alice', record, frames);
     recordTraffic(bob.page, 'bob', record, frames);
-    const landing = new LandingPageObject(alice.page, server.baseUrl);
+    const landing = new LandingPageObject(alice.page, suite.server.baseUrl);
     await landing.open();
     await landing.chooseKeyFile('alice.sck', serializeKeyFile(keyFile));
     await landing.authenticateButton().click();
     const aliceChat = new ChatPageObject(alice.page);
     await aliceChat.waitUntilJoined();
-    await bob.page.goto(`${server.baseUrl}/`);
+    await bob.page.goto(`${suite.server.baseUrl}/`);
     const bobChat = new ChatPageObject(bob.page);
     await bobChat.waitUntilJoined();
     await new SecurityStatusObject(alice.page).waitUntilEncrypting();
@@ -235,15 +211,15 @@ describe('the server is a blind relay', () => {
     await bob.page.getByTestId('image-thumbnail').first().waitFor();
 
     // Everything the server holds right now.
-    const room = await server.rooms.defaultRoom();
-    const history = await server.messages.history(room.id);
-    const tables = await server.database.query<{ table_schema: string; table_name: string }>(
+    const room = await suite.server.rooms.defaultRoom();
+    const history = await suite.server.messages.history(room.id);
+    const tables = await suite.server.database.query<{ table_schema: string; table_name: string }>(
       `SELECT table_schema, table_name FROM information_schema.tables
        WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
     );
     expect(tables.length).toBeGreaterThan(0);
     for (const table of tables) {
-      const rows = await server.database.query(
+      const rows = await suite.server.database.query(
         `SELECT * FROM "${table.table_schema}"."${table.table_name}"`,
       );
       record.push({
@@ -256,7 +232,7 @@ describe('the server is a blind relay', () => {
     const fileIds = [...new Set(imageUrls.flatMap((url) => (url ? [url.split('/')[3]!] : [])))];
     expect(fileIds.length).toBe(1);
     for (const fileId of fileIds) {
-      const stored = await server.images.get(fileId, Date.now());
+      const stored = await suite.server.images.get(fileId, Date.now());
       expect(stored).not.toBeNull();
       for (const part of [stored!.image, stored!.thumbnail]) {
         if (part)
@@ -269,8 +245,8 @@ describe('the server is a blind relay', () => {
     }
     // Answers still in flight are part of the record too.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    record.push({ where: 'server log', text: server.logs.text() });
-    expect(server.logs.lines.length).toBeGreaterThan(10);
+    record.push({ where: 'server log', text: suite.server.logs.text() });
+    expect(suite.server.logs.lines.length).toBeGreaterThan(10);
 
     // 1. No plaintext, in any encoding, anywhere.
     const leaks: string[] = [];

@@ -9,48 +9,22 @@
  *
  * The server runs with MESSAGE_TTL_SECONDS=4, so expiry is observed without long waits.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { TEXT } from '../../shared/protocol/errors.js';
-import type { TestServer } from '../support/server.js';
-import {
-  keepEvidence,
-  launchBrowser,
-  newActor,
-  seriousAxeViolations,
-  startAppServer,
-  type Actor,
-} from './support/browser.js';
+import { type Actor, browserSuite, newActor, seriousAxeViolations } from './support/browser.js';
 import { ChatPageObject } from './pages/chat-page.js';
 
 const PUBLIC = { securechannel_access_mode: 'public' };
 
 describe('live chat in the browser', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let actors: Actor[] = [];
+  const suite = browserSuite({ env: { MESSAGE_TTL_SECONDS: '4' } });
   let serial = 0;
-
-  beforeAll(async () => {
-    server = await startAppServer({ env: { MESSAGE_TTL_SECONDS: '4' } });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await keepEvidence(context.task.name, actors, server);
-    for (const actor of actors) await actor.context.close();
-    actors = [];
-  });
 
   /** A visitor in the public channel, joined and ready to type. */
   async function enter(name: string): Promise<{ actor: Actor; chat: ChatPageObject }> {
-    const actor = await newActor(browser, name, { storage: PUBLIC });
-    actors.push(actor);
-    await actor.page.goto(`${server.baseUrl}/`);
+    const actor = await newActor(suite.browser, name, { storage: PUBLIC });
+    suite.actors.push(actor);
+    await actor.page.goto(`${suite.server.baseUrl}/`);
     const chat = new ChatPageObject(actor.page);
     await chat.waitUntilJoined();
     return { actor, chat };
@@ -148,7 +122,7 @@ describe('live chat in the browser', () => {
   });
 
   it('switches channel from the channel list and talks only in the new one', async () => {
-    const room = await server.rooms.createRoom({
+    const room = await suite.server.rooms.createRoom({
       name: unique('side-room').replace(/[^a-z0-9-]/gi, '-'),
       isPrivate: false,
       securityLevel: 'public',
@@ -199,7 +173,7 @@ describe('live chat in the browser', () => {
     const { chat: bob } = await enter('bob');
 
     // An abnormal close: the banner shows, then the automatic retry (after 3 s) brings it back.
-    server.hub.closeAll(4000, 'test');
+    suite.server.hub.closeAll(4000, 'test');
     await alice.connectionBanner().waitFor();
     expect(await alice.connectionStatus().textContent()).toBe('CONNECTION_LOST');
     expect(await alice.input().isDisabled()).toBe(true);
@@ -207,7 +181,7 @@ describe('live chat in the browser', () => {
     await alice.waitUntilJoined();
 
     // A normal close is not retried: the banner stays until RECONNECT.
-    server.hub.closeAll(1000, 'test');
+    suite.server.hub.closeAll(1000, 'test');
     await alice.connectionBanner().waitFor();
     await alice.reconnect();
     await alice.connectionBanner().waitFor({ state: 'detached' });
@@ -225,32 +199,15 @@ describe('live chat in the browser', () => {
 describe('chat screen accessibility', () => {
   // The default 30 s lifetime: a message that is fading out (its last 3 s) is meant to lose
   // contrast, so axe looks at one in its readable life.
-  let server: TestServer;
-  let browser: Browser;
-  let actors: Actor[] = [];
-
-  beforeAll(async () => {
-    server = await startAppServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await keepEvidence(context.task.name, actors, server);
-    for (const actor of actors) await actor.context.close();
-    actors = [];
-  });
+  const suite = browserSuite();
 
   it('has no serious or critical violations with messages and a system line on screen', async () => {
-    const alice = await newActor(browser, 'alice', { storage: PUBLIC });
-    const bob = await newActor(browser, 'bob', { storage: PUBLIC });
-    actors.push(alice, bob);
+    const alice = await newActor(suite.browser, 'alice', { storage: PUBLIC });
+    const bob = await newActor(suite.browser, 'bob', { storage: PUBLIC });
+    suite.actors.push(alice, bob);
     const aliceChat = new ChatPageObject(alice.page);
     const bobChat = new ChatPageObject(bob.page);
-    for (const actor of [alice, bob]) await actor.page.goto(`${server.baseUrl}/`);
+    for (const actor of [alice, bob]) await actor.page.goto(`${suite.server.baseUrl}/`);
     await aliceChat.waitUntilJoined();
     await bobChat.waitUntilJoined();
 

@@ -13,21 +13,13 @@
  * Then bob reloads: the key file is gone from memory, and the screen asks him to unlock his
  * conversations with his .sck; someone else's key file is refused.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { serializeKeyFile, type KeyFile } from '../../shared/crypto/key-file-schema.js';
 import { secureIdForKey } from '../../shared/ids.js';
 import { TEXT } from '../../shared/protocol/errors.js';
-import type { TestServer } from '../support/server.js';
 import { makeRegisteredKey } from '../support/keys.js';
-import {
-  keepEvidence,
-  launchBrowser,
-  newActor,
-  seriousAxeViolations,
-  startAppServer,
-  type Actor,
-} from './support/browser.js';
+import { type Actor, browserSuite, newActor, seriousAxeViolations } from './support/browser.js';
 import { LandingPageObject } from './pages/landing-page.js';
 import { ChatPageObject } from './pages/chat-page.js';
 import { DirectMessagesPageObject } from './pages/direct-messages.js';
@@ -61,39 +53,25 @@ async function logInAndOpenDirectMessages(actor: Actor, baseUrl: string, key: Ke
 }
 
 describe('direct messages in the browser', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const suite = browserSuite();
   let aliceKey: KeyFile;
   let bobKey: KeyFile;
-  let actors: Actor[] = [];
 
   beforeAll(async () => {
-    server = await startAppServer();
-    browser = await launchBrowser();
     [aliceKey, bobKey] = await Promise.all([
-      makeRegisteredKey(server.baseUrl, { username: 'alice' }),
-      makeRegisteredKey(server.baseUrl, { username: 'bob' }),
+      makeRegisteredKey(suite.server.baseUrl, { username: 'alice' }),
+      makeRegisteredKey(suite.server.baseUrl, { username: 'bob' }),
     ]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await keepEvidence(context.task.name, actors, server);
-    for (const actor of actors) await actor.context.close();
-    actors = [];
   });
 
   it('lets alice and bob talk end to end, and the KILL SWITCH closes the thread on both sides', async () => {
-    const alice = await newActor(browser, 'alice');
-    const bob = await newActor(browser, 'bob');
-    actors.push(alice, bob);
+    const alice = await newActor(suite.browser, 'alice');
+    const bob = await newActor(suite.browser, 'bob');
+    suite.actors.push(alice, bob);
     const aliceSent = recordOutgoing(alice.page);
     const bobSent = recordOutgoing(bob.page);
-    const bobDms = await logInAndOpenDirectMessages(bob, server.baseUrl, bobKey);
-    const aliceDms = await logInAndOpenDirectMessages(alice, server.baseUrl, aliceKey);
+    const bobDms = await logInAndOpenDirectMessages(bob, suite.server.baseUrl, bobKey);
+    const aliceDms = await logInAndOpenDirectMessages(alice, suite.server.baseUrl, aliceKey);
     await bob.page.getByText(TEXT.dmNoConversations).waitFor();
     expect(await aliceDms.mySecureId().textContent()).toBe(secureIdForKey(aliceKey.keyId));
     expect(await seriousAxeViolations(bob.page)).toEqual([]);
@@ -159,9 +137,9 @@ describe('direct messages in the browser', () => {
   });
 
   it('asks for the key file again after a reload and refuses someone else’s', async () => {
-    const bob = await newActor(browser, 'bob');
-    actors.push(bob);
-    const dms = await logInAndOpenDirectMessages(bob, server.baseUrl, bobKey);
+    const bob = await newActor(suite.browser, 'bob');
+    suite.actors.push(bob);
+    const dms = await logInAndOpenDirectMessages(bob, suite.server.baseUrl, bobKey);
     await dms.list().waitFor();
 
     await bob.page.reload();

@@ -12,24 +12,17 @@
  * lists alice as verified by her key. After alice reloads (her key file is gone from memory) her
  * new bundle has no identity: bob sees her unverified, with the hint to reload the key file.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { serializeKeyFile } from '../../shared/crypto/key-file-schema.js';
 import { ENCRYPTION_TYPE_SEQUENCE } from '../../shared/crypto/room/index.js';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { makeRegisteredKey } from '../support/keys.js';
-import type { TestServer } from '../support/server.js';
 import { CHAT_URL, ChatPageObject } from './pages/chat-page.js';
 import { LandingPageObject } from './pages/landing-page.js';
 import { AccessTerminalObject, CreateChannelDialogObject } from './pages/room-dialogs.js';
 import { SecurityStatusObject, signatureOf } from './pages/security-status.js';
-import {
-  keepEvidence,
-  launchBrowser,
-  newActor,
-  startAppServer,
-  type Actor,
-} from './support/browser.js';
+import { type Actor, browserSuite, newActor } from './support/browser.js';
 
 const PUBLIC = { securechannel_access_mode: 'public' };
 const ACCESS_CODE = 'lima-kilo-0417-zulu';
@@ -54,28 +47,11 @@ function recordNewMessages(page: Page): RelayedMessage[] {
 }
 
 describe('end-to-end encryption in the browser', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let actors: Actor[] = [];
-
-  beforeAll(async () => {
-    server = await startAppServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await keepEvidence(context.task.name, actors, server);
-    for (const actor of actors) await actor.context.close();
-    actors = [];
-  });
+  const suite = browserSuite();
 
   async function actor(name: string): Promise<Actor> {
-    const created = await newActor(browser, name, { storage: PUBLIC });
-    actors.push(created);
+    const created = await newActor(suite.browser, name, { storage: PUBLIC });
+    suite.actors.push(created);
     return created;
   }
 
@@ -84,7 +60,7 @@ describe('end-to-end encryption in the browser', () => {
 
   it('decrypts every message of all seven types in the other browser', async () => {
     const alice = await actor('alice');
-    await alice.page.goto(`${server.baseUrl}/`);
+    await alice.page.goto(`${suite.server.baseUrl}/`);
     const aliceChat = new ChatPageObject(alice.page);
     await aliceChat.waitUntilJoined();
     const name = `cipher-${Date.now().toString(36)}`;
@@ -99,7 +75,7 @@ describe('end-to-end encryption in the browser', () => {
 
     const bob = await actor('bob');
     const bobFrames = recordNewMessages(bob.page);
-    await bob.page.goto(`${server.baseUrl}/room/${aliceChat.secureId()}`);
+    await bob.page.goto(`${suite.server.baseUrl}/room/${aliceChat.secureId()}`);
     const terminal = new AccessTerminalObject(bob.page);
     await terminal.enter(ACCESS_CODE);
     await terminal.dialog().waitFor({ state: 'detached' });
@@ -157,11 +133,11 @@ describe('end-to-end encryption in the browser', () => {
   });
 
   it("shows a key holder's messages as verified, and unverified after a reload without the key file", async () => {
-    const keyFile = await makeRegisteredKey(server.baseUrl, {
+    const keyFile = await makeRegisteredKey(suite.server.baseUrl, {
       username: `holder${Date.now() % 100000}`,
     });
     const alice = await actor('alice');
-    const landing = new LandingPageObject(alice.page, server.baseUrl);
+    const landing = new LandingPageObject(alice.page, suite.server.baseUrl);
     await landing.open();
     await landing.chooseKeyFile('alice.sck', serializeKeyFile(keyFile));
     await landing.authenticateButton().click();
@@ -177,7 +153,7 @@ describe('end-to-end encryption in the browser', () => {
     ).toContain('bundle signed with key SCK_');
 
     const bob = await actor('bob');
-    await bob.page.goto(`${server.baseUrl}/`);
+    await bob.page.goto(`${suite.server.baseUrl}/`);
     const bobChat = new ChatPageObject(bob.page);
     await bobChat.waitUntilJoined();
     const bobSecurity = new SecurityStatusObject(bob.page);

@@ -4,17 +4,8 @@
  * Scenario: a visitor opens the landing page, enters the public channel, keeps their callsign
  * across a reload, regenerates it, switches theme, and meets the destroyed-channel and 404 pages.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import type { TestServer } from '../support/server.js';
-import {
-  keepEvidence,
-  launchBrowser,
-  newActor,
-  seriousAxeViolations,
-  startAppServer,
-  type Actor,
-} from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { browserSuite, newActor, seriousAxeViolations } from './support/browser.js';
 import { LandingPageObject } from './pages/landing-page.js';
 import { CHAT_URL, ChatPageObject } from './pages/chat-page.js';
 
@@ -22,40 +13,25 @@ const CALLSIGN = /^(Agent|User|Op|Node|Unit|Ghost|Shadow|Cipher)([1-9][0-9]{0,3}
 const PUBLIC = { securechannel_access_mode: 'public' };
 
 describe('foundation in the browser', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let actors: Actor[] = [];
-
-  beforeAll(async () => {
-    server = await startAppServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await keepEvidence(context.task.name, actors, server);
-    for (const actor of actors) await actor.context.close();
-    actors = [];
-  });
+  const suite = browserSuite();
 
   async function actor(name: string, options: Parameters<typeof newActor>[2] = {}) {
-    const created = await newActor(browser, name, options);
-    actors.push(created);
+    const created = await newActor(suite.browser, name, options);
+    suite.actors.push(created);
     return created;
   }
 
   it('takes a visitor from the landing page into the public channel', async () => {
     const alice = await actor('alice');
-    const landing = new LandingPageObject(alice.page, server.baseUrl);
+    const landing = new LandingPageObject(alice.page, suite.server.baseUrl);
     await landing.open();
     await landing.enterPublicChannel();
     await alice.page.waitForURL(CHAT_URL);
     const chat = new ChatPageObject(alice.page);
     await chat.waitUntilLoaded();
-    const { secureId } = (await (await fetch(`${server.baseUrl}/api/default-room`)).json()) as {
+    const { secureId } = (await (
+      await fetch(`${suite.server.baseUrl}/api/default-room`)
+    ).json()) as {
       secureId: string;
     };
     expect(chat.secureId()).toBe(secureId);
@@ -64,7 +40,7 @@ describe('foundation in the browser', () => {
 
   it('gives a callsign of the spec pattern that survives a reload and can be regenerated', async () => {
     const bob = await actor('bob', { storage: PUBLIC });
-    await bob.page.goto(`${server.baseUrl}/`);
+    await bob.page.goto(`${suite.server.baseUrl}/`);
     const chat = new ChatPageObject(bob.page);
     await chat.waitUntilLoaded();
     const first = (await chat.callsign().textContent()) ?? '';
@@ -86,7 +62,7 @@ describe('foundation in the browser', () => {
 
   it('keeps the chosen theme across a reload and applies its colours', async () => {
     const carol = await actor('carol', { storage: PUBLIC });
-    await carol.page.goto(`${server.baseUrl}/themes`);
+    await carol.page.goto(`${suite.server.baseUrl}/themes`);
     await carol.page.getByRole('heading', { name: 'SecureChannel Themes' }).waitFor();
     await carol.page.getByTestId('theme-card-matrix').click();
     const read = () =>
@@ -115,7 +91,7 @@ describe('foundation in the browser', () => {
     const dave = await actor('dave', {
       storage: { ...PUBLIC, 'secure-channel-theme': 'vaporwave' },
     });
-    await dave.page.goto(`${server.baseUrl}/themes`);
+    await dave.page.goto(`${suite.server.baseUrl}/themes`);
     await dave.page.getByRole('heading', { name: 'SecureChannel Themes' }).waitFor();
     expect(await dave.page.evaluate(() => document.body.classList.contains('theme-classic'))).toBe(
       true,
@@ -124,7 +100,7 @@ describe('foundation in the browser', () => {
 
   it('sends an unknown room id to /channel-destroyed', async () => {
     const erin = await actor('erin', { storage: PUBLIC });
-    await erin.page.goto(`${server.baseUrl}/chat/${'0'.repeat(64)}`);
+    await erin.page.goto(`${suite.server.baseUrl}/chat/${'0'.repeat(64)}`);
     await erin.page.waitForURL(/\/channel-destroyed$/);
     await erin.page.getByText('CHANNEL NOT FOUND').waitFor();
     await erin.page.getByRole('button', { name: /RETURN_TO_PUBLIC_CHANNEL/ }).click();
@@ -133,7 +109,7 @@ describe('foundation in the browser', () => {
 
   it('shows the 404 text for an unknown path', async () => {
     const frank = await actor('frank', { storage: PUBLIC });
-    await frank.page.goto(`${server.baseUrl}/no/such/page`);
+    await frank.page.goto(`${suite.server.baseUrl}/no/such/page`);
     await frank.page.getByText('404 Page Not Found').waitFor();
     await frank.page.getByText('Did you forget to add the page to the router?').waitFor();
   });
@@ -149,27 +125,27 @@ describe('foundation in the browser', () => {
       '/channel-destroyed',
       '/nowhere',
     ]) {
-      await grace.page.goto(`${server.baseUrl}${path}`);
+      await grace.page.goto(`${suite.server.baseUrl}${path}`);
       await grace.page.waitForURL(/\/landing$/);
     }
-    await grace.page.goto(`${server.baseUrl}/get-key`);
+    await grace.page.goto(`${suite.server.baseUrl}/get-key`);
     await grace.page.getByRole('heading', { level: 1 }).waitFor();
     expect(new URL(grace.page.url()).pathname).toBe('/get-key');
   });
 
   it('has no serious or critical accessibility violations on the landing page and the chat screen', async () => {
     const heidi = await actor('heidi');
-    await new LandingPageObject(heidi.page, server.baseUrl).open();
+    await new LandingPageObject(heidi.page, suite.server.baseUrl).open();
     expect(await seriousAxeViolations(heidi.page)).toEqual([]);
     await heidi.page.evaluate(() => localStorage.setItem('securechannel_access_mode', 'public'));
-    await heidi.page.goto(`${server.baseUrl}/`);
+    await heidi.page.goto(`${suite.server.baseUrl}/`);
     await new ChatPageObject(heidi.page).waitUntilLoaded();
     expect(await seriousAxeViolations(heidi.page)).toEqual([]);
   });
 
   it('reaches ENTER PUBLIC CHANNEL by keyboard alone', async () => {
     const ivan = await actor('ivan');
-    await new LandingPageObject(ivan.page, server.baseUrl).open();
+    await new LandingPageObject(ivan.page, suite.server.baseUrl).open();
     let focused = '';
     for (let i = 0; i < 40 && !/ENTER PUBLIC CHANNEL/.test(focused); i += 1) {
       await ivan.page.keyboard.press('Tab');

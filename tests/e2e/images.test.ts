@@ -12,42 +12,16 @@
  *
  * The server runs with MESSAGE_TTL_SECONDS=8, so expiry is observed without long waits.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { FORBIDDEN_UPLOAD_FIELDS } from '../../shared/protocol/http/images.js';
-import type { TestServer } from '../support/server.js';
-import {
-  keepEvidence,
-  launchBrowser,
-  newActor,
-  seriousAxeViolations,
-  startAppServer,
-  type Actor,
-} from './support/browser.js';
+import { browserSuite, newActor, seriousAxeViolations } from './support/browser.js';
 import { ChatPageObject } from './pages/chat-page.js';
 import { ImagesPageObject, testCardPng, type UploadFile } from './pages/images.js';
 
 const PUBLIC = { securechannel_access_mode: 'public' };
 
 describe('encrypted images in the browser', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let actors: Actor[] = [];
-
-  beforeAll(async () => {
-    server = await startAppServer({ env: { MESSAGE_TTL_SECONDS: '8' } });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await keepEvidence(context.task.name, actors, server);
-    for (const actor of actors) await actor.context.close();
-    actors = [];
-  });
+  const suite = browserSuite({ env: { MESSAGE_TTL_SECONDS: '8' } });
 
   /** What one browser sent: HTTP request bodies by path, and WebSocket frames. */
   interface Outgoing {
@@ -60,8 +34,8 @@ describe('encrypted images in the browser', () => {
    * from the first request on is kept there.
    */
   async function enter(name: string, sent: Outgoing | null = null) {
-    const actor = await newActor(browser, name, { storage: PUBLIC });
-    actors.push(actor);
+    const actor = await newActor(suite.browser, name, { storage: PUBLIC });
+    suite.actors.push(actor);
     if (sent) {
       // Routed, so that multipart bodies with files are captured too.
       await actor.page.route('**/api/**', async (route) => {
@@ -73,7 +47,7 @@ describe('encrypted images in the browser', () => {
         socket.on('framesent', ({ payload }) => sent.frames.push(payload.toString()));
       });
     }
-    await actor.page.goto(`${server.baseUrl}/`);
+    await actor.page.goto(`${suite.server.baseUrl}/`);
     const chat = new ChatPageObject(actor.page);
     await chat.waitUntilJoined();
     return { actor, chat, images: new ImagesPageObject(actor.page) };
@@ -193,7 +167,7 @@ describe('encrypted images in the browser', () => {
     // Expiry: the image leaves both screens and the server keeps nothing.
     await bob.messages().nth(before).waitFor({ state: 'detached', timeout: 15_000 });
     await alice.messages().last().waitFor({ state: 'detached', timeout: 15_000 });
-    await expect.poll(() => server.images.bytes(), { timeout: 5_000 }).toBe(0);
+    await expect.poll(() => suite.server.images.bytes(), { timeout: 5_000 }).toBe(0);
   });
 
   it('shows IMAGE DESTROYED when the server no longer has the image', async () => {
@@ -207,7 +181,7 @@ describe('encrypted images in the browser', () => {
     await alice.modal().waitFor({ state: 'detached', timeout: 15_000 });
     await bob.thumbnail().last().waitFor({ timeout: 15_000 });
 
-    await server.images.purgeRoom((await server.rooms.defaultRoom()).id);
+    await suite.server.images.purgeRoom((await suite.server.rooms.defaultRoom()).id);
     await bobActor.page.getByTestId('image-open').last().click();
     await bob.destroyed().waitFor();
     expect(await bob.destroyed().textContent()).toContain('IMAGE DESTROYED');

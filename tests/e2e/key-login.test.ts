@@ -5,47 +5,25 @@
  * a file that is not JSON, then her key), authenticates, arrives in the chat under her username,
  * keeps her session across a reload, and forgets her key to return to /landing.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { serializeKeyFile, type KeyFile } from '../../shared/crypto/key-file-schema.js';
-import type { TestServer } from '../support/server.js';
 import { makeRegisteredKey } from '../support/keys.js';
-import {
-  keepEvidence,
-  launchBrowser,
-  newActor,
-  startAppServer,
-  type Actor,
-} from './support/browser.js';
+import { browserSuite, newActor } from './support/browser.js';
 import { LandingPageObject } from './pages/landing-page.js';
 import { ChatPageObject } from './pages/chat-page.js';
 
 describe('key login in the browser', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const suite = browserSuite();
   let aliceKey: KeyFile;
-  let actors: Actor[] = [];
 
   beforeAll(async () => {
-    server = await startAppServer();
-    browser = await launchBrowser();
-    aliceKey = await makeRegisteredKey(server.baseUrl, { username: 'alice', level: 'user' });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await keepEvidence(context.task.name, actors, server);
-    for (const actor of actors) await actor.context.close();
-    actors = [];
+    aliceKey = await makeRegisteredKey(suite.server.baseUrl, { username: 'alice', level: 'user' });
   });
 
   it('shows the spec texts for a wrong file type and for a file that is not JSON', async () => {
-    const alice = await newActor(browser, 'alice');
-    actors.push(alice);
-    const landing = new LandingPageObject(alice.page, server.baseUrl);
+    const alice = await newActor(suite.browser, 'alice');
+    suite.actors.push(alice);
+    const landing = new LandingPageObject(alice.page, suite.server.baseUrl);
     await landing.open();
     await landing.chooseKeyFile('alice.txt', serializeKeyFile(aliceKey));
     await alice.page.getByText('Invalid File Type').first().waitFor();
@@ -61,9 +39,9 @@ describe('key login in the browser', () => {
   });
 
   it('logs in with a .sck file, keeps the session across a reload, and Forget Key returns to /landing', async () => {
-    const alice = await newActor(browser, 'alice');
-    actors.push(alice);
-    const landing = new LandingPageObject(alice.page, server.baseUrl);
+    const alice = await newActor(suite.browser, 'alice');
+    suite.actors.push(alice);
+    const landing = new LandingPageObject(alice.page, suite.server.baseUrl);
     await landing.open();
     await landing.chooseKeyFile('alice.sck', serializeKeyFile(aliceKey));
     await landing.authenticateButton().click();
@@ -98,21 +76,21 @@ describe('key login in the browser', () => {
       token: localStorage.getItem('securechannel_session'),
     }));
     expect(after).toEqual({ mode: null, token: null });
-    const session = await fetch(`${server.baseUrl}/api/auth/session`, {
+    const session = await fetch(`${suite.server.baseUrl}/api/auth/session`, {
       headers: { authorization: `Bearer ${stored.token}` },
     });
     expect(await session.json()).toEqual({ valid: false, user: null });
   });
 
   it('drops a stored session the server no longer accepts and shows the key page', async () => {
-    const bob = await newActor(browser, 'bob', {
+    const bob = await newActor(suite.browser, 'bob', {
       storage: {
         securechannel_access_mode: 'authenticated',
         securechannel_session: 'stale-token-value-123456',
       },
     });
-    actors.push(bob);
-    await bob.page.goto(`${server.baseUrl}/`);
+    suite.actors.push(bob);
+    await bob.page.goto(`${suite.server.baseUrl}/`);
     await bob.page.getByRole('heading', { name: 'KEY AUTHENTICATION' }).waitFor();
     expect(await bob.page.evaluate(() => localStorage.getItem('securechannel_session'))).toBeNull();
   });

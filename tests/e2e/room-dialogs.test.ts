@@ -11,18 +11,9 @@
  * sent back where she came from; dave is refused a timer on the public channel; erin cannot
  * create a classified channel without a code.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { TEXT } from '../../shared/protocol/errors.js';
-import type { TestServer } from '../support/server.js';
-import {
-  keepEvidence,
-  launchBrowser,
-  newActor,
-  seriousAxeViolations,
-  startAppServer,
-  type Actor,
-} from './support/browser.js';
+import { type Actor, browserSuite, newActor, seriousAxeViolations } from './support/browser.js';
 import { CHAT_URL, ChatPageObject } from './pages/chat-page.js';
 import {
   AccessTerminalObject,
@@ -36,35 +27,18 @@ const PUBLIC = { securechannel_access_mode: 'public' };
 const ACCESS_CODE = 'nightfall-7731';
 
 describe('channel dialogs in the browser', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let actors: Actor[] = [];
-
-  beforeAll(async () => {
-    server = await startAppServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await keepEvidence(context.task.name, actors, server);
-    for (const actor of actors) await actor.context.close();
-    actors = [];
-  });
+  const suite = browserSuite();
 
   async function actor(name: string): Promise<Actor> {
-    const created = await newActor(browser, name, { storage: PUBLIC });
-    actors.push(created);
+    const created = await newActor(suite.browser, name, { storage: PUBLIC });
+    suite.actors.push(created);
     return created;
   }
 
   /** An anonymous visitor, joined to the public channel. */
   async function inPublicChannel(name: string) {
     const person = await actor(name);
-    await person.page.goto(`${server.baseUrl}/`);
+    await person.page.goto(`${suite.server.baseUrl}/`);
     const chat = new ChatPageObject(person.page);
     await chat.waitUntilJoined();
     return { person, chat };
@@ -102,7 +76,7 @@ describe('channel dialogs in the browser', () => {
     ).toBe(0);
 
     const bob = await actor('bob');
-    await bob.page.goto(`${server.baseUrl}/room/${secureId}`);
+    await bob.page.goto(`${suite.server.baseUrl}/room/${secureId}`);
     const terminal = new AccessTerminalObject(bob.page);
     await terminal.dialog().waitFor();
     expect(await terminal.attempts().textContent()).toBe('FAILED ATTEMPTS 0/3');
@@ -159,7 +133,7 @@ describe('channel dialogs in the browser', () => {
     // carol is in the public channel when she follows a link to the locked one.
     const { person: carol, chat } = await inPublicChannel('carol');
     const publicSecureId = chat.secureId();
-    await carol.page.goto(`${server.baseUrl}/room/${secureId}`);
+    await carol.page.goto(`${suite.server.baseUrl}/room/${secureId}`);
     const terminal = new AccessTerminalObject(carol.page);
     await terminal.dialog().waitFor();
     for (const attempt of [1, 2, 3]) {

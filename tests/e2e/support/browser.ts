@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startServer, type StartOptions, type TestServer } from '../../support/server.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -36,6 +37,51 @@ export async function startAppServer(options: StartOptions = {}): Promise<TestSe
     throw new Error('dist/client is missing: run `npm run build` before the browser tests');
   }
   return startServer({ ...options, env: { CLIENT_DIST: 'dist/client', ...options.env } });
+}
+
+/** A describe block's server, browser and actors, with the hooks every browser suite needs. */
+export interface BrowserSuite {
+  readonly server: TestServer;
+  readonly browser: Browser;
+  /** Actors of the running test: closed after it, and kept as evidence when it fails. */
+  readonly actors: Actor[];
+}
+
+/**
+ * Starts the app server and Chromium before the describe block's tests and stops them after;
+ * after each test, keeps the evidence of a failure and closes that test's actors. Call it at the
+ * top of a `describe`.
+ */
+export function browserSuite(options: StartOptions = {}): BrowserSuite {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  const actors: Actor[] = [];
+  beforeAll(async () => {
+    server = await startAppServer(options);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail' && server)
+      await keepEvidence(context.task.name, actors, server);
+    for (const actor of actors.splice(0)) await actor.context.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the browser suite has not started');
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    get browser() {
+      return started(browser);
+    },
+    actors,
+  };
 }
 
 export interface Actor {
