@@ -90,8 +90,10 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   const now = deps.now ?? Date.now;
   const shared = await createSharedState(config, now);
   const fanout: Fanout = shared.fanout;
-  const metrics = createMetrics();
-  const hub = new Hub({ logger: app.log, metrics: metrics.hub, now });
+  // Collected only when someone can read them: the event-loop monitor, the GC observer and the
+  // per-frame counters cost CPU on every process.
+  const metrics = config.metricsToken ? createMetrics() : null;
+  const hub = new Hub({ logger: app.log, metrics: metrics?.hub, now });
   const verifier = new VerifyPool();
 
   // Cross-cutting plugins first, in a fixed order.
@@ -145,7 +147,10 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   await app.register(multipart, {
     limits: { fileSize: LIMITS.httpBodyBytes, files: 1, fields: 20 },
   });
-  registerMetrics(app, metrics, config.metricsToken);
+  registerMetrics(
+    app,
+    metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,
+  );
 
   // Features, in a fixed order, then the realtime endpoints and the client.
   const channels = new RoomChannels(fanout);

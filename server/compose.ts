@@ -235,8 +235,10 @@ export async function composeFeatures(deps: ComposeDeps) {
   await app.register(security.routes);
   await app.register(dm.routes);
 
-  // Housekeeping: expired messages leave the server every second, due rooms are destroyed, and
-  // expired sessions, challenges and admin sessions are swept now and then.
+  // Housekeeping: expired messages leave the server every second; due rooms are destroyed and
+  // expired direct messages deleted within a second of their time (the database is asked only
+  // when something is due, lib/due-sweep.ts); expired sessions, challenges and admin sessions are
+  // swept now and then.
   const logFailure = (task: string) => (error: unknown) =>
     app.log.error(
       { task, err: error instanceof Error ? { name: error.name } : {} },
@@ -249,8 +251,8 @@ export async function composeFeatures(deps: ComposeDeps) {
       EXPIRY_NOTICE_INTERVAL_MS,
     ),
     setInterval(() => void images.store.expire(now()).catch(logFailure('images')), 1000),
-    setInterval(() => void dm.service.sweep().catch(logFailure('direct-messages')), 1000),
-    setInterval(() => void rooms.service.destroyDueRooms().catch(logFailure('rooms')), 1000),
+    setInterval(() => void dm.service.sweepIfDue().catch(logFailure('direct-messages')), 1000),
+    setInterval(() => void rooms.service.destroyDueRoomsIfAny().catch(logFailure('rooms')), 1000),
     setInterval(() => {
       void auth.service.sweepExpired().catch(logFailure('sessions'));
       void admin.credentials.sweepExpired().catch(logFailure('admin-sessions'));

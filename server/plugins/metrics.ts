@@ -1,6 +1,6 @@
 /**
- * Prometheus metrics. Off unless METRICS_TOKEN is set; then `GET /metrics` needs
- * `Authorization: Bearer <METRICS_TOKEN>`. Each server instance has its own registry so that
+ * Prometheus metrics. Off unless METRICS_TOKEN is set (nothing is collected then); with it,
+ * `GET /metrics` needs `Authorization: Bearer <METRICS_TOKEN>`. Each server instance has its own registry so that
  * tests can run several in one process.
  */
 import { timingSafeEqual } from 'node:crypto';
@@ -52,24 +52,30 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Records request durations and serves `/metrics` when a token is configured. */
+/**
+ * Serves `/metrics` and records request durations when a token is configured (`enabled`); without
+ * one nothing is recorded and `/metrics` answers 404.
+ */
 export function registerMetrics(
   app: FastifyInstance,
-  metrics: Metrics,
-  token: string | null,
+  enabled: { metrics: Metrics; token: string } | null,
 ): void {
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (!enabled) return reply.code(404).send({ error: 'Metrics are disabled: set METRICS_TOKEN' });
+    const header = request.headers.authorization ?? '';
+    const given = header.startsWith('Bearer ') ? header.slice(7) : '';
+    if (!sameSecret(given, enabled.token))
+      return reply.code(401).send({ error: TEXT.unauthorized });
+    const { registry } = enabled.metrics;
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
+  if (!enabled) return;
+  const { metrics } = enabled;
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.httpDuration.observe(
       { method: request.method, route, status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
-  });
-  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    if (!token) return reply.code(404).send({ error: 'Metrics are disabled: set METRICS_TOKEN' });
-    const header = request.headers.authorization ?? '';
-    const given = header.startsWith('Bearer ') ? header.slice(7) : '';
-    if (!sameSecret(given, token)) return reply.code(401).send({ error: TEXT.unauthorized });
-    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 }

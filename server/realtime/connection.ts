@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TokenBucket } from './token-bucket.js';
+import type { SharedFrame } from './ws-frame.js';
 
 /** What the hub needs from a socket: `ws` and test doubles both satisfy it. */
 export interface SocketLike {
@@ -11,6 +12,16 @@ export interface SocketLike {
   readonly bufferedAmount: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
+}
+
+/**
+ * The TCP socket under a WebSocket (`request.socket` of the upgrade). Frames encoded once for a
+ * whole room are written to it directly; `ws` writes everything else to the same socket, so the
+ * order of frames is kept (docs/decisions.md).
+ */
+export interface FrameTransport {
+  readonly writable: boolean;
+  write(frame: Uint8Array): boolean;
 }
 
 /** The identity a key holder proved with a session token. */
@@ -49,6 +60,8 @@ export class Connection {
     private readonly socket: SocketLike,
     readonly remoteAddress: string,
     readonly path: string,
+    /** Null for sockets without one (test doubles): shared frames then go through `send`. */
+    private readonly transport: FrameTransport | null = null,
   ) {}
 
   get isOpen(): boolean {
@@ -60,15 +73,27 @@ export class Connection {
     this.sendRaw(JSON.stringify(frame));
   }
 
-  /** Sends a payload serialized once for many receivers. */
+  /** Sends an already-serialized payload. */
   sendRaw(payload: string): void {
-    if (!this.isOpen) return;
+    if (this.canSend()) this.socket.send(payload);
+  }
+
+  /** Sends a frame encoded once for many receivers: its bytes go straight to the TCP socket. */
+  sendShared(frame: SharedFrame): void {
+    if (!this.canSend()) return;
+    if (this.transport?.writable) this.transport.write(frame.bytes());
+    else this.socket.send(frame.text);
+  }
+
+  private canSend(): boolean {
+    if (!this.isOpen) return false;
+    // `ws` counts what waits in the TCP socket's buffer, shared frames included.
     if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       // A reader this far behind would make the server hold unbounded memory for it.
       this.socket.close(1013, 'Too slow');
-      return;
+      return false;
     }
-    this.socket.send(payload);
+    return true;
   }
 
   close(code: number, reason: string): void {

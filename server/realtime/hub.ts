@@ -16,8 +16,14 @@ import {
   type ClientFrameType,
 } from '../../shared/protocol/ws/index.js';
 import { isAppError } from '../errors.js';
-import { Connection, type OutgoingFrame, type SocketLike } from './connection.js';
+import {
+  Connection,
+  type FrameTransport,
+  type OutgoingFrame,
+  type SocketLike,
+} from './connection.js';
 import { TokenBucket } from './token-bucket.js';
+import { SharedFrame } from './ws-frame.js';
 
 export type FrameHandler<T extends ClientFrameType> = (
   connection: Connection,
@@ -89,8 +95,9 @@ export class Hub {
     },
     remoteAddress: string,
     path: string,
+    transport: FrameTransport | null = null,
   ): Connection {
-    const connection = new Connection(socket, remoteAddress, path);
+    const connection = new Connection(socket, remoteAddress, path, transport);
     const rate = this.options.rate ?? { perSecond: 20, burst: 40 };
     this.connections.add(connection);
     connection.bucket = new TokenBucket(rate.burst, rate.perSecond, this.options.now);
@@ -192,11 +199,11 @@ export class Hub {
 
   /** Sends a frame to every open connection (service notices). */
   broadcastAll(frame: OutgoingFrame): number {
-    const payload = JSON.stringify(frame);
+    const shared = new SharedFrame(JSON.stringify(frame));
     let count = 0;
     for (const connection of this.connections) {
       if (!connection.isOpen) continue;
-      connection.sendRaw(payload);
+      connection.sendShared(shared);
       count += 1;
     }
     return count;

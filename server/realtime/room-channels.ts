@@ -1,7 +1,7 @@
 /**
  * Room fan-out. A room event is serialized once and published on the room's channel; every
  * process with local members of that room receives it once and writes the same string to each
- * local socket. With the in-process fan-out that is one process; with Redis, any number.
+ * local socket, framed once (ws-frame.ts). With the in-process fan-out that is one process; with Redis, any number.
  *
  * Wire form of a published payload: `<excluded nodeId>|<0 or 1>|<only nodeId>\n<frame JSON>`, so a
  * sender can be left out (typing indicators) or one member addressed (sender keys) without
@@ -10,6 +10,7 @@
  */
 import type { Connection, OutgoingFrame } from './connection.js';
 import type { Fanout } from './fanout.js';
+import { SharedFrame } from './ws-frame.js';
 
 const channelOf = (roomId: string) => `room:${roomId}`;
 
@@ -71,11 +72,11 @@ export class RoomChannels {
     if (!members) return;
     const split = payload.indexOf('\n');
     const [excluded = '', close = '0', only = ''] = payload.slice(0, split).split('|');
-    const frame = payload.slice(split + 1);
+    const frame = new SharedFrame(payload.slice(split + 1));
     for (const member of members) {
       if (member.nodeId === excluded) continue;
       if (only && member.nodeId !== only) continue;
-      member.sendRaw(frame);
+      member.sendShared(frame);
     }
     if (close === '1') {
       for (const member of members) if (member.roomId === roomId) member.roomId = null;

@@ -20,6 +20,8 @@ export async function registerRealtime(app: FastifyInstance, hub: Hub): Promise<
   await app.register(websocket, {
     // Frames above the soft limit get an error frame from the hub; this hard cap stops anything
     // larger before it is buffered, closing with 1009.
+    // Compression stays off: room frames are encoded once and written to the TCP socket beside
+    // `ws` (ws-frame.ts), which is only in order while `ws` queues nothing of its own.
     options: { maxPayload: LIMITS.wsHardFrameBytes, perMessageDeflate: false },
     // On shutdown every socket hears "going away" (1001), so clients know to reconnect elsewhere.
     preClose(done) {
@@ -62,7 +64,7 @@ export async function registerRealtime(app: FastifyInstance, hub: Hub): Promise<
         upgradeResponses.delete(request.raw);
         alive.set(socket, true);
         socket.on('pong', () => alive.set(socket, true));
-        hub.attach(socket, request.ip, path);
+        hub.attach(socket, request.ip, path, request.raw.socket);
       },
     );
   }

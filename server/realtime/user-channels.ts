@@ -4,6 +4,7 @@
  */
 import type { Connection, OutgoingFrame } from './connection.js';
 import type { Fanout } from './fanout.js';
+import { SharedFrame } from './ws-frame.js';
 
 const channelOf = (keyId: string) => `user:${keyId}`;
 
@@ -25,7 +26,8 @@ export class UserChannels {
       this.unsubscribers.set(
         keyId,
         this.fanout.subscribe(channelOf(keyId), (payload) => {
-          for (const socket of this.local.get(keyId) ?? []) socket.sendRaw(payload);
+          const frame = new SharedFrame(payload);
+          for (const socket of this.local.get(keyId) ?? []) socket.sendShared(frame);
         }),
       );
     }

@@ -281,9 +281,9 @@ describe('realtime chat', () => {
     alice.send(text('before the end'));
     await bob.nextOfType('new_message');
     expect(await server.rooms.destroyDueRooms()).toEqual([]);
+    // The housekeeping timer (every second) destroys the room once its time has passed: the time
+    // noted at creation wakes it, with no direct call here.
     clockOffset = 31_000;
-    const destroyed = await server.rooms.destroyDueRooms();
-    expect(destroyed.map((r) => r.id)).toEqual([room.id]);
     expect(await alice.nextOfType('room_destroyed')).toMatchObject({ roomId: room.id });
     expect(await bob.nextOfType('room_destroyed')).toMatchObject({ roomId: room.id });
     expect((await http(`/api/rooms/${room.secureId}`)).status).toBe(404);

@@ -10,6 +10,7 @@ import { secureIdForKey } from '../../../shared/ids.js';
 import { DM_DEFAULT_TIMER_SECONDS } from '../../../shared/constants.js';
 import type { DirectMessage, DmRecipientKey, DmThread } from '../../../shared/protocol/http/dm.js';
 import { AppError } from '../../errors.js';
+import { DueSweep } from '../../lib/due-sweep.js';
 import type { DmStore, KeyRow, MessageRow, ThreadRow } from './store.js';
 
 export const DM_TEXT = {
@@ -32,11 +33,22 @@ export interface DmNotifier {
 }
 
 export class DmService {
+  /** Deletes what expired, querying only once a known expiry has passed. */
+  private readonly due: DueSweep;
+
   constructor(
     private readonly store: DmStore,
     private readonly notifier: DmNotifier,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.due = new DueSweep({
+      now,
+      sweep: async () => {
+        await this.sweep();
+        return (await store.earliestExpiry())?.getTime() ?? null;
+      },
+    });
+  }
 
   private static hasEncryptionKey(key: KeyRow): boolean {
     return (
@@ -120,6 +132,7 @@ export class DmService {
       expiresAt: new Date(createdAt.getTime() + DM_DEFAULT_TIMER_SECONDS * 1000),
     };
     await this.store.insertThread(row);
+    this.due.note(row.expiresAt.getTime());
     await this.notifier.notify(recipientKeyId, {
       type: 'dm_thread_updated',
       threadId: row.id,
@@ -158,6 +171,7 @@ export class DmService {
       expiresAt: new Date(expiresAt),
     };
     await this.store.insertMessage(row);
+    this.due.note(expiresAt);
     // A thread lives at least as long as its newest message.
     const threadExpiry = new Date(Math.max(thread.expiresAt.getTime(), expiresAt));
     await this.store.touchThread(thread.id, row.sentAt, threadExpiry);
@@ -190,6 +204,11 @@ export class DmService {
       threadId,
       reason: 'deleted',
     });
+  }
+
+  /** The housekeeping timer's call, every second: sweeps when something may have expired. */
+  sweepIfDue(): Promise<void> {
+    return this.due.tick();
   }
 
   /** Deletes expired messages and threads on the server and tells both participants of each thread. */

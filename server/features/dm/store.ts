@@ -1,5 +1,5 @@
 /** Direct-message persistence: threads and ciphertext messages (Drizzle). */
-import { and, asc, eq, gt, lte, or } from 'drizzle-orm';
+import { and, asc, eq, gt, lte, min, or } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
 import { dmMessages, dmThreads, keys } from '../../db/schema.js';
 
@@ -19,6 +19,8 @@ export interface DmStore {
   messagesOf(threadId: string, now: Date): Promise<MessageRow[]>;
   /** Deletes expired messages and threads; returns the deleted threads. */
   deleteExpired(now: Date): Promise<ThreadRow[]>;
+  /** The earliest expiry of any message or thread (null: none stored). */
+  earliestExpiry(): Promise<Date | null>;
 }
 
 export function createDmStore(db: Db): DmStore {
@@ -66,6 +68,12 @@ export function createDmStore(db: Db): DmStore {
     deleteExpired: async (now) => {
       await db.delete(dmMessages).where(lte(dmMessages.expiresAt, now));
       return db.delete(dmThreads).where(lte(dmThreads.expiresAt, now)).returning();
+    },
+    earliestExpiry: async () => {
+      const [messages] = await db.select({ at: min(dmMessages.expiresAt) }).from(dmMessages);
+      const [threads] = await db.select({ at: min(dmThreads.expiresAt) }).from(dmThreads);
+      const times = [messages?.at, threads?.at].filter((at): at is Date => at instanceof Date);
+      return times.length === 0 ? null : new Date(Math.min(...times.map((at) => at.getTime())));
     },
   };
 }

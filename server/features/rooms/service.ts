@@ -4,6 +4,7 @@ import { generateRoomSecureId, isRoomSecureId } from '../../../shared/ids.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import type { CreateRoomRequest, Room } from '../../../shared/protocol/http/rooms.js';
 import { AppError } from '../../errors.js';
+import { DueSweep } from '../../lib/due-sweep.js';
 import { hashSecret, verifySecret } from '../../lib/password-hash.js';
 import type { RateLimiter } from '../../lib/rate-limiter.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
@@ -75,7 +76,18 @@ export class RoomService {
    * room joining at once make one query, not ten. */
   private readonly inFlight = new Map<string, Promise<RoomRow | null>>();
 
-  constructor(private readonly deps: RoomServiceDeps) {}
+  /** Destroys due rooms, querying only once a known destruction time has passed. */
+  private readonly due: DueSweep;
+
+  constructor(private readonly deps: RoomServiceDeps) {
+    this.due = new DueSweep({
+      now: deps.now,
+      sweep: async () => {
+        await this.destroyDueRooms();
+        return (await deps.store.earliestDue())?.getTime() ?? null;
+      },
+    });
+  }
 
   /** Creates the default public room on first start; later starts find it. */
   async ensureDefaultRoom(): Promise<Room> {
@@ -137,6 +149,7 @@ export class RoomService {
         : null,
       createdAt: new Date(now),
     });
+    this.due.note(row.destructionAt?.getTime());
     return toRoom(row);
   }
 
@@ -196,6 +209,7 @@ export class RoomService {
       throw new AppError('ROOM_NOT_FOUND', 404, TEXT.roomNotFound);
     }
     this.remember(updated);
+    this.due.note(updated.destructionAt?.getTime());
     const room = toRoom(updated);
     await this.deps.channels.publish(room.id, { type: 'room_updated', room });
     return room;
@@ -206,6 +220,12 @@ export class RoomService {
    * list go, and members are told. The delete returns each room to one caller only, so with
    * several processes each room is destroyed exactly once.
    */
+  /** The housekeeping timer's call, every second: destroys due rooms when there may be some. */
+  destroyDueRoomsIfAny(): Promise<void> {
+    return this.due.tick();
+  }
+
+  /** Destroys every room whose destruction time has passed; returns them. */
   async destroyDueRooms(): Promise<Room[]> {
     const due = await this.deps.store.deleteDue(new Date(this.deps.now()));
     for (const row of due) {

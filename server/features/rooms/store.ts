@@ -1,5 +1,5 @@
 /** Room persistence behind a small interface: Drizzle over PGlite or PostgreSQL. */
-import { and, eq, isNotNull, lte } from 'drizzle-orm';
+import { and, eq, isNotNull, lte, min } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
 import { rooms } from '../../db/schema.js';
 
@@ -21,6 +21,8 @@ export interface RoomStore {
   ): Promise<RoomRow | null>;
   /** Deletes the rooms due for destruction and returns them; each row is returned to one caller only. */
   deleteDue(now: Date): Promise<RoomRow[]>;
+  /** The earliest destruction time still set (null: no room has a timer). */
+  earliestDue(): Promise<Date | null>;
 }
 
 export function createRoomStore(db: Db): RoomStore {
@@ -66,6 +68,13 @@ export function createRoomStore(db: Db): RoomStore {
           ),
         )
         .returning(),
+    earliestDue: async () => {
+      const [row] = await db
+        .select({ at: min(rooms.destructionAt) })
+        .from(rooms)
+        .where(eq(rooms.isDefault, false));
+      return row?.at ?? null;
+    },
   };
   return store;
 }

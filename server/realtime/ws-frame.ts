@@ -1,0 +1,43 @@
+/**
+ * WebSocket frames encoded once for many receivers. A room event goes to every member as the
+ * same bytes, so the frame (RFC 6455 §5.2: unmasked, unfragmented, text) is built once per event
+ * and the one buffer is written to each member's TCP socket, instead of `ws` converting the
+ * string and framing it again for every member. docs/decisions.md explains why this is safe
+ * beside `ws`'s own writes.
+ */
+
+const FIN_TEXT = 0x81;
+const LENGTH_16 = 126;
+const LENGTH_64 = 127;
+
+/** The bytes of one final text frame carrying `payload`, as a server sends it (no mask). */
+export function encodeTextFrame(payload: string): Buffer {
+  const length = Buffer.byteLength(payload, 'utf8');
+  const headerLength = length < LENGTH_16 ? 2 : length <= 0xffff ? 4 : 10;
+  const frame = Buffer.allocUnsafe(headerLength + length);
+  frame[0] = FIN_TEXT;
+  if (length < LENGTH_16) {
+    frame[1] = length;
+  } else if (length <= 0xffff) {
+    frame[1] = LENGTH_16;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = LENGTH_64;
+    frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2);
+    frame.writeUInt32BE(length >>> 0, 6);
+  }
+  frame.write(payload, headerLength, 'utf8');
+  return frame;
+}
+
+/** One serialized frame for many receivers: the text, and its frame bytes built on first use. */
+export class SharedFrame {
+  private encoded: Buffer | null = null;
+
+  constructor(readonly text: string) {}
+
+  bytes(): Buffer {
+    this.encoded ??= encodeTextFrame(this.text);
+    return this.encoded;
+  }
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import type { Writable } from 'node:stream';
+import { SharedFrame, encodeTextFrame } from '../../../server/realtime/ws-frame.js';
+import {
+  Connection,
+  type FrameTransport,
+  type SocketLike,
+} from '../../../server/realtime/connection.js';
+
+/**
+ * `ws`'s own framing and parsing, which it exports at run time but its type definitions do not
+ * describe; typed here with the members this test uses.
+ */
+interface WsInternals {
+  Sender: {
+    frame(
+      data: Buffer,
+      options: { fin: boolean; rsv1: boolean; opcode: number; mask: boolean; readOnly: boolean },
+    ): Buffer[];
+  };
+  Receiver: new (options: { isServer: boolean }) => Writable;
+}
+const { Sender, Receiver } = createRequire(import.meta.url)('ws') as WsInternals;
+
+/** What `ws` itself writes for `payload`: its header and payload chunks, joined. */
+function framedByWs(payload: string): Buffer {
+  const chunks = Sender.frame(Buffer.from(payload), {
+    fin: true,
+    rsv1: false,
+    opcode: 1,
+    mask: false,
+    readOnly: false,
+  });
+  return Buffer.concat(chunks);
+}
+
+/** Decodes frames as a client would (`ws`'s own receiver, client side). */
+function decode(bytes: Buffer): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const messages: string[] = [];
+    const receiver = new Receiver({ isServer: false });
+    receiver.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isBinary) reject(new Error('binary frame'));
+      messages.push(data.toString('utf8'));
+    });
+    receiver.on('error', reject);
+    receiver.write(bytes, () => resolve(messages));
+  });
+}
+
+const SIZES = [0, 1, 125, 126, 127, 65_535, 65_536, 200_000];
+
+describe('encodeTextFrame', () => {
+  it.each(SIZES)('matches ws byte for byte for a %i-byte payload', (size) => {
+    const payload = 'x'.repeat(size);
+    expect(encodeTextFrame(payload).equals(framedByWs(payload))).toBe(true);
+  });
+
+  it('counts the length in UTF-8 bytes, not characters', async () => {
+    // 42 characters, 126 bytes: the first length that needs the 16-bit form.
+    const payload = '€'.repeat(42);
+    const frame = encodeTextFrame(payload);
+    expect(frame.equals(framedByWs(payload))).toBe(true);
+    expect(await decode(frame)).toEqual([payload]);
+  });
+
+  it('decodes back to the same text, frames one after another', async () => {
+    const payloads = ['{"type":"new_message"}', 'ü'.repeat(40_000), ''];
+    const bytes = Buffer.concat(payloads.map(encodeTextFrame));
+    expect(await decode(bytes)).toEqual(payloads);
+  });
+});
+
+describe('Connection.sendShared', () => {
+  function connection(options: { transport: boolean; readyState?: number; buffered?: number }) {
+    const sent: string[] = [];
+    const written: Uint8Array[] = [];
+    const closed: number[] = [];
+    const socket: SocketLike = {
+      readyState: options.readyState ?? 1,
+      bufferedAmount: options.buffered ?? 0,
+      send: (data) => sent.push(data),
+      close: (code) => closed.push(code ?? 0),
+    };
+    const transport: FrameTransport = {
+      writable: true,
+      write: (frame) => written.push(frame) > 0,
+    };
+    const member = new Connection(socket, '127.0.0.1', '/ws', options.transport ? transport : null);
+    return { member, sent, written, closed };
+  }
+
+  it('writes one encoded buffer, the same object, to every member with a transport', () => {
+    const frame = new SharedFrame('{"type":"new_message"}');
+    const a = connection({ transport: true });
+    const b = connection({ transport: true });
+    a.member.sendShared(frame);
+    b.member.sendShared(frame);
+    expect(a.written).toHaveLength(1);
+    expect(a.written[0]).toBe(b.written[0]);
+    expect(a.sent).toEqual([]);
+  });
+
+  it('falls back to the socket for members without a transport', () => {
+    const plain = connection({ transport: false });
+    plain.member.sendShared(new SharedFrame('{"type":"x"}'));
+    expect(plain.sent).toEqual(['{"type":"x"}']);
+  });
+
+  it('writes nothing to a closing socket and closes a reader too far behind', () => {
+    const closing = connection({ transport: true, readyState: 2 });
+    closing.member.sendShared(new SharedFrame('{}'));
+    expect(closing.written).toEqual([]);
+    const slow = connection({ transport: true, buffered: 5 * 1024 * 1024 });
+    slow.member.sendShared(new SharedFrame('{}'));
+    expect(slow.written).toEqual([]);
+    expect(slow.closed).toEqual([1013]);
+  });
+});
