@@ -7,7 +7,7 @@
  *   replayed frame, since every honest encryption uses a fresh IV);
  * - a join flood: more than 6 joins within 30 seconds.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export const BOT_LIMITS = {
   burstMessages: 32,
@@ -24,7 +24,7 @@ export class BotDetector {
   // Created on first use: most connections join once and many never send, and every open
   // connection has a detector.
   private messageTimes: number[] | null = null;
-  private bodies: Map<string, number[]> | null = null;
+  private recentBodies: RecentBodies | null = null;
   private joinTimes: number[] | null = null;
 
   constructor(private readonly now: () => number) {}
@@ -36,14 +36,9 @@ export class BotDetector {
     prune(messageTimes, now - BOT_LIMITS.burstWindowMs);
     if (messageTimes.length > BOT_LIMITS.burstMessages) return 'burst';
 
-    const bodies = (this.bodies ??= new Map());
-    const digest = createHash('sha256').update(body).digest('base64');
-    const times = bodies.get(digest) ?? [];
-    times.push(now);
-    prune(times, now - BOT_LIMITS.repeatWindowMs);
-    bodies.set(digest, times);
-    if (bodies.size > 500) this.forgetOldBodies(bodies, now);
-    return times.length >= BOT_LIMITS.repeatCount ? 'repetition' : null;
+    this.recentBodies ??= new RecentBodies(BOT_LIMITS.repeatWindowMs);
+    const seen = this.recentBodies.add(hash('sha256', body, 'base64'), now);
+    return seen >= BOT_LIMITS.repeatCount ? 'repetition' : null;
   }
 
   /** Records a join; returns the signal it raises, if any. */
@@ -58,14 +53,43 @@ export class BotDetector {
   reset(): void {
     this.messageTimes = null;
     this.joinTimes = null;
-    this.bodies = null;
+    this.recentBodies = null;
   }
+}
 
-  private forgetOldBodies(bodies: Map<string, number[]>, now: number): void {
-    for (const [digest, times] of bodies) {
-      prune(times, now - BOT_LIMITS.repeatWindowMs);
-      if (times.length === 0) bodies.delete(digest);
+/**
+ * Digests of the bodies seen within the window, in arrival order, with a count per digest.
+ * Arrival times only grow, so the oldest leave from the front: each message costs the same
+ * however many distinct bodies the window holds. Its size is bounded by the hub's rate limit
+ * (at most 20 a second sustained, 1,200 a minute).
+ */
+class RecentBodies {
+  private readonly times: number[] = [];
+  private readonly digests: string[] = [];
+  private readonly counts = new Map<string, number>();
+
+  constructor(private readonly windowMs: number) {}
+
+  /** Records one body at `now`; returns how often it was seen within the window, this one included. */
+  add(digest: string, now: number): number {
+    const cutoff = now - this.windowMs;
+    let drop = 0;
+    while (drop < this.times.length && this.times[drop]! <= cutoff) {
+      const old = this.digests[drop]!;
+      const left = (this.counts.get(old) ?? 1) - 1;
+      if (left > 0) this.counts.set(old, left);
+      else this.counts.delete(old);
+      drop += 1;
     }
+    if (drop > 0) {
+      this.times.splice(0, drop);
+      this.digests.splice(0, drop);
+    }
+    this.times.push(now);
+    this.digests.push(digest);
+    const seen = (this.counts.get(digest) ?? 0) + 1;
+    this.counts.set(digest, seen);
+    return seen;
   }
 }
 
