@@ -93,6 +93,51 @@ describe('realtime chat', () => {
     expect(Date.parse(message.createdAt!)).toBeGreaterThanOrEqual(sentAt - 5);
   });
 
+  it('relays the largest allowed message intact, and a run of messages in order beside replies', async () => {
+    // Room frames are framed once and written straight to each socket (server/realtime/ws-frame.ts);
+    // replies to one member still go through ws. Both must arrive whole and in order.
+    const { socket: alice } = await join(defaultRoom, 'Agent15');
+    const { socket: bob } = await join(defaultRoom, 'Ghost16');
+    await alice.next((frame) => frame.type === 'user_joined' && frame.username === 'Ghost16');
+    // 48,000 characters (the schema's limit), 63,000 bytes: within the 64 KiB frame limit.
+    const largest = 'ü'.repeat(5_000) + 'A'.repeat(38_000) + '€'.repeat(5_000);
+    alice.send(cipher(largest));
+    const big = await bob.nextOfType('new_message');
+    expect((big.message as Record<string, string>).encryptedContent).toBe(largest);
+
+    const sent = Array.from({ length: 8 }, (_, i) => `c2VxdWVuY2U${i}`);
+    for (const [i, body] of sent.entries()) {
+      alice.send(cipher(body));
+      // An invalid frame between them: its error goes to alice alone, through ws.
+      if (i === 3) alice.send({ type: 'send_message', content: 42 });
+    }
+    const received: string[] = [];
+    while (received.length < sent.length) {
+      const frame = await bob.nextOfType('new_message');
+      received.push((frame.message as Record<string, string>).encryptedContent!);
+    }
+    expect(received).toEqual(sent);
+    // Alice's own frames are handled one after another: her error lands between the echoes of
+    // the fourth and fifth messages, exactly where she sent the bad frame.
+    const seenByAlice: string[] = [];
+    while (seenByAlice.length < sent.length + 2) {
+      const frame = await alice.next(
+        (candidate) => candidate.type === 'new_message' || candidate.type === 'error',
+      );
+      seenByAlice.push(
+        frame.type === 'error'
+          ? 'error'
+          : (frame.message as Record<string, string>).encryptedContent!.slice(0, 12),
+      );
+    }
+    expect(seenByAlice).toEqual([
+      largest.slice(0, 12),
+      ...sent.slice(0, 4),
+      'error',
+      ...sent.slice(4),
+    ]);
+  });
+
   it('relays typing to the others only', async () => {
     const { socket: alice } = await join(defaultRoom, 'Agent3');
     const { socket: bob } = await join(defaultRoom, 'Unit4');
