@@ -92,8 +92,10 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   const fanout: Fanout = shared.fanout;
   // Collected only when someone can read them: the event-loop monitor, the GC observer and the
   // per-frame counters cost CPU on every process.
-  const metrics = config.metricsToken ? createMetrics() : null;
-  const hub = new Hub({ logger: app.log, metrics: metrics?.hub, now });
+  const metrics = config.metricsToken
+    ? { metrics: createMetrics(), token: config.metricsToken }
+    : null;
+  const hub = new Hub({ logger: app.log, metrics: metrics?.metrics.hub, now });
   const verifier = new VerifyPool();
 
   // Cross-cutting plugins first, in a fixed order.
@@ -147,10 +149,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   await app.register(multipart, {
     limits: { fileSize: LIMITS.httpBodyBytes, files: 1, fields: 20 },
   });
-  registerMetrics(
-    app,
-    metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,
-  );
+  registerMetrics(app, metrics);
 
   // Features, in a fixed order, then the realtime endpoints and the client.
   const channels = new RoomChannels(fanout);

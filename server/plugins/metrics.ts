@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics. Off unless METRICS_TOKEN is set (nothing is collected then); with it,
- * `GET /metrics` needs `Authorization: Bearer <METRICS_TOKEN>`. Each server instance has its own registry so that
- * tests can run several in one process.
+ * `GET /metrics` needs `Authorization: Bearer <METRICS_TOKEN>`. Each server instance has its own
+ * registry so that tests can run several in one process.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';

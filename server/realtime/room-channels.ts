@@ -1,7 +1,8 @@
 /**
  * Room fan-out. A room event is serialized once and published on the room's channel; every
- * process with local members of that room receives it once and writes the same string to each
- * local socket, framed once (ws-frame.ts). With the in-process fan-out that is one process; with Redis, any number.
+ * process with local members of that room receives it once, frames it once (ws-frame.ts) and
+ * writes the same bytes to each local socket. With the in-process fan-out that is one process;
+ * with Redis, any number.
  *
  * Wire form of a published payload: `<excluded nodeId>|<0 or 1>|<only nodeId>\n<frame JSON>`, so a
  * sender can be left out (typing indicators) or one member addressed (sender keys) without

@@ -70,10 +70,12 @@ export function createDmStore(db: Db): DmStore {
       return db.delete(dmThreads).where(lte(dmThreads.expiresAt, now)).returning();
     },
     earliestExpiry: async () => {
+      // Both: a thread outlives its messages, but an older message can expire before its thread.
       const [messages] = await db.select({ at: min(dmMessages.expiresAt) }).from(dmMessages);
       const [threads] = await db.select({ at: min(dmThreads.expiresAt) }).from(dmThreads);
-      const times = [messages?.at, threads?.at].filter((at): at is Date => at instanceof Date);
-      return times.length === 0 ? null : new Date(Math.min(...times.map((at) => at.getTime())));
+      const a = messages?.at ?? null;
+      const b = threads?.at ?? null;
+      return a && b ? (a < b ? a : b) : (a ?? b);
     },
   };
 }

@@ -215,17 +215,16 @@ export class RoomService {
     return room;
   }
 
-  /**
-   * Destroys every room whose time has come: the row, its messages, its grants and its member
-   * list go, and members are told. The delete returns each room to one caller only, so with
-   * several processes each room is destroyed exactly once.
-   */
   /** The housekeeping timer's call, every second: destroys due rooms when there may be some. */
   destroyDueRoomsIfAny(): Promise<void> {
     return this.due.tick();
   }
 
-  /** Destroys every room whose destruction time has passed; returns them. */
+  /**
+   * Destroys every room whose time has come: the row, its messages, its grants and its member
+   * list go, and members are told. The delete returns each room to one caller only, so with
+   * several processes each room is destroyed exactly once.
+   */
   async destroyDueRooms(): Promise<Room[]> {
     const due = await this.deps.store.deleteDue(new Date(this.deps.now()));
     for (const row of due) {
