@@ -15,11 +15,12 @@ import {
 } from 'fastify-type-provider-zod';
 import pino, { type DestinationStream } from 'pino';
 import { LIMITS } from '../shared/constants.js';
-import type { Config } from './config.js';
+import type { Config, TrustProxySetting } from './config.js';
 import { openDatabase, type Database } from './db/connect.js';
 import { composeFeatures } from './compose.js';
 import { TurnQueue } from './lib/turns.js';
 import { VerifyPool } from './features/auth/index.js';
+import type { PrivacyLookup } from './features/privacy/index.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { createMetrics, registerMetrics } from './plugins/metrics.js';
 import { REDACT_PATHS, serializeRequest } from './plugins/redaction.js';
@@ -46,6 +47,8 @@ export interface ServerDeps {
   roomCreationsPerTenMinutes?: number;
   /** Where a generated admin password is printed once; stdout by default. */
   announce?: (message: string) => void;
+  /** Replaces the configured IP-information lookup of the privacy check; null for none. */
+  privacyLookup?: PrivacyLookup | null;
 }
 
 export type Server = ServerCore & Omit<Awaited<ReturnType<typeof composeFeatures>>, 'stopTimers'>;
@@ -71,7 +74,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   );
   const app = Fastify({
     loggerInstance: logger,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: LIMITS.httpBodyBytes,
     ...(config.tls
       ? {
@@ -168,6 +171,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     loginRatePerMinute: deps.loginRatePerMinute ?? 30,
     keyLoginRatePerMinute: deps.keyLoginRatePerMinute ?? 20,
     roomCreationsPerTenMinutes: deps.roomCreationsPerTenMinutes ?? 10,
+    ...(deps.privacyLookup !== undefined ? { privacyLookup: deps.privacyLookup } : {}),
   });
   await registerRealtime(app, hub);
   await registerSpa(app, config.clientDist);
@@ -192,6 +196,19 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     config,
     ...features,
   };
+}
+
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes a function trusting the first `n` hops
+ * (the socket's peer and the `n − 1` nearest X-Forwarded-For entries), as Express counts hops:
+ * Fastify itself no longer honours a bare number.
+ */
+export function fastifyTrustProxy(
+  setting: TrustProxySetting,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting !== 'number') return setting;
+  const hops = setting;
+  return (_address, hop) => hop < hops;
 }
 
 /** Bodies from this size on are parsed (and validated and handled) one per event-loop turn. */

@@ -24,6 +24,7 @@ import { createAbuseFeature } from './features/abuse/index.js';
 import { createImagesFeature, fileIdOf } from './features/images/index.js';
 import { createDmFeature } from './features/dm/index.js';
 import { createMessagesFeature, EXPIRY_NOTICE_INTERVAL_MS } from './features/messages/index.js';
+import { createPrivacyFeature, type PrivacyLookup } from './features/privacy/index.js';
 import { createSecurityFeature } from './features/security/index.js';
 import { ACCESS_ATTEMPTS, createRoomsFeature } from './features/rooms/index.js';
 import { systemRoutes } from './features/system/index.js';
@@ -47,6 +48,8 @@ export interface ComposeDeps {
   loginRatePerMinute: number;
   keyLoginRatePerMinute: number;
   roomCreationsPerTenMinutes: number;
+  /** Replaces the configured IP-information lookup (tests); null for none. */
+  privacyLookup?: PrivacyLookup | null;
 }
 
 export async function composeFeatures(deps: ComposeDeps) {
@@ -147,7 +150,13 @@ export async function composeFeatures(deps: ComposeDeps) {
   });
   roomsRef = rooms;
   await rooms.service.ensureDefaultRoom();
-  const security = createSecurityFeature({ now, certPath: deps.config.tls?.certPath ?? null });
+  const security = createSecurityFeature({ now });
+  const privacy = await createPrivacyFeature({
+    config: deps.config,
+    db: database.db,
+    now,
+    ...(deps.privacyLookup !== undefined ? { lookup: deps.privacyLookup } : {}),
+  });
   const dm = createDmFeature({
     db: database.db,
     hub,
@@ -233,6 +242,7 @@ export async function composeFeatures(deps: ComposeDeps) {
   await app.register(rooms.routes);
   await app.register(images.routes);
   await app.register(security.routes);
+  await app.register(privacy.routes);
   await app.register(dm.routes);
 
   // Housekeeping: expired messages leave the server every second; due rooms are destroyed and

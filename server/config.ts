@@ -2,18 +2,62 @@
  * The environment, parsed by a schema once at start-up (DESIGN.md, operator contract).
  * Nothing else in server/ reads process.env.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_MESSAGE_TTL_SECONDS } from '../shared/constants.js';
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
-const booleanFlag = z.preprocess(
+
+/** The named address ranges Fastify's `trustProxy` (proxy-addr) understands. */
+const TRUST_PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** True for an IPv4/IPv6 address or a CIDR block with a prefix length that fits it. */
+function isAddressOrCidr(token: string): boolean {
+  const [address, prefix, ...rest] = token.split('/');
+  if (rest.length > 0 || address === undefined) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * `TRUST_PROXY`, in the forms Fastify's `trustProxy` accepts and operators write:
+ * `true`/`yes` (trust every hop: only behind a proxy that overwrites X-Forwarded-For),
+ * `false`/`no` (default), a hop count (`1` = one proxy in front), or a comma-separated list of
+ * `loopback`, `linklocal`, `uniquelocal`, addresses and CIDR blocks.
+ */
+export type TrustProxySetting = boolean | number | string[];
+
+const trustProxySetting = z.preprocess(
   emptyToUndefined,
   z
-    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .string()
     .optional()
-    .transform((value) => value === 'true' || value === '1' || value === 'yes'),
+    .transform((raw, context): TrustProxySetting => {
+      if (raw === undefined) return false;
+      const value = raw.trim().toLowerCase();
+      if (value === 'true' || value === 'yes') return true;
+      if (value === 'false' || value === 'no' || value === '0') return false;
+      if (/^\d{1,2}$/.test(value)) return Number(value);
+      const tokens = value.split(',').map((token) => token.trim());
+      if (
+        tokens.length > 0 &&
+        tokens.length <= 64 &&
+        tokens.every((token) => TRUST_PROXY_RANGES.has(token) || isAddressOrCidr(token))
+      ) {
+        return tokens;
+      }
+      context.addIssue({
+        code: 'custom',
+        message:
+          'expected true, false, a hop count, or a comma-separated list of loopback, linklocal, uniquelocal, addresses and CIDR blocks',
+      });
+      return z.NEVER;
+    }),
 );
 
 export const ConfigSchema = z.object({
@@ -40,7 +84,7 @@ export const ConfigSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1).max(86_400).default(DEFAULT_MESSAGE_TTL_SECONDS),
   ),
-  TRUST_PROXY: booleanFlag,
+  TRUST_PROXY: trustProxySetting,
   TLS_CERT: optionalString,
   TLS_KEY: optionalString,
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
@@ -67,8 +111,13 @@ export interface Config {
   redisPrefix: string;
   adminPassword: string | null;
   messageTtlSeconds: number;
-  trustProxy: boolean;
+  trustProxy: TrustProxySetting;
   tls: { certPath: string; keyPath: string } | null;
+  /**
+   * The certificate a TLS proxy in front of the server presents (`TLS_CERT` without `TLS_KEY`):
+   * its fingerprint is what `GET /api/certificate-info` reports; the server itself speaks HTTP.
+   */
+  proxyCertPath: string | null;
   metricsToken: string | null;
   torBin: string | null;
   paymentProvider: string;
@@ -85,8 +134,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
   const problems = parsed.success
     ? []
     : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`);
-  if (Boolean(env.TLS_CERT) !== Boolean(env.TLS_KEY)) {
-    problems.push('TLS_CERT, TLS_KEY: TLS_CERT and TLS_KEY must be set together');
+  if (env.TLS_KEY && !env.TLS_CERT) {
+    problems.push('TLS_KEY: TLS_KEY needs TLS_CERT');
   }
   if (!parsed.success || problems.length > 0) {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -103,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     messageTtlSeconds: e.MESSAGE_TTL_SECONDS,
     trustProxy: e.TRUST_PROXY,
     tls: e.TLS_CERT && e.TLS_KEY ? { certPath: e.TLS_CERT, keyPath: e.TLS_KEY } : null,
+    proxyCertPath: e.TLS_CERT && !e.TLS_KEY ? e.TLS_CERT : null,
     metricsToken: e.METRICS_TOKEN ?? null,
     torBin: e.TOR_BIN ?? null,
     paymentProvider: e.PAYMENT_PROVIDER,

@@ -14,7 +14,6 @@ import {
 import {
   PfsExchangeResponseSchema,
   EntropyResponseSchema,
-  CertificateInfoSchema,
 } from '../../shared/protocol/http/security.js';
 import { UploadResponseSchema } from '../../shared/protocol/http/images.js';
 import { startServer, type TestServer } from '../support/server.js';
@@ -176,13 +175,6 @@ describe('end-to-end encryption support on the server', () => {
     });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: 'PFS key exchange failed' });
-  });
-
-  it('reports no certificate without TLS', async () => {
-    const info = CertificateInfoSchema.parse(
-      await (await fetch(`${server.baseUrl}/api/certificate-info`)).json(),
-    );
-    expect(info).toEqual({ fingerprint: null, tls: false });
   });
 
   describe('encrypted images', () => {

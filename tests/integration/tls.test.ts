@@ -67,8 +67,9 @@ describe('TLS', () => {
 
   it('serves HTTPS with the fingerprint of its certificate', async () => {
     expect(server.baseUrl).toMatch(/^https:/);
-    expect(await getJson(`${server.baseUrl}/api/certificate-info`)).toEqual({
+    expect(await getJson(`${server.baseUrl}/api/certificate-info`)).toMatchObject({
       fingerprint: expected,
+      source: 'tls',
       tls: true,
     });
   });

@@ -1,12 +1,10 @@
-/** Key-exchange helpers and certificate info (spec 000 §7). */
-import { randomBytes, X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+/** Key-exchange helpers (spec 000 §7). Certificate info is the privacy feature's. */
+import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { PBKDF2_ITERATIONS } from '../../../shared/constants.js';
 import { ErrorBodySchema } from '../../../shared/protocol/errors.js';
 import {
-  CertificateInfoSchema,
   EntropyRequestSchema,
   EntropyResponseSchema,
   PfsExchangeRequestSchema,
@@ -14,18 +12,7 @@ import {
 } from '../../../shared/protocol/http/security.js';
 import type { PfsKeyRing } from './pfs-keys.js';
 
-/** SHA-256 of the certificate's DER bytes, lowercase hex; null without TLS. */
-export function certificateFingerprint(certPath: string | null): string | null {
-  if (!certPath) return null;
-  const certificate = new X509Certificate(readFileSync(certPath));
-  return certificate.fingerprint256.replaceAll(':', '').toLowerCase();
-}
-
-export function securityRoutes(deps: {
-  pfs: PfsKeyRing;
-  certPath: string | null;
-}): FastifyPluginAsync {
-  const fingerprint = certificateFingerprint(deps.certPath);
+export function securityRoutes(deps: { pfs: PfsKeyRing }): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -62,19 +49,6 @@ export function securityRoutes(deps: {
         },
       },
       (request) => deps.pfs.exchange(request.body.clientPublicKey, request.body.clientKeyId),
-    );
-
-    app.get(
-      '/api/certificate-info',
-      {
-        schema: {
-          tags: ['security'],
-          summary:
-            'SHA-256 fingerprint of the TLS certificate the server presents (null without TLS)',
-          response: { 200: CertificateInfoSchema },
-        },
-      },
-      () => ({ fingerprint, tls: fingerprint !== null }),
     );
   };
 }

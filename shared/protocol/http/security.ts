@@ -36,13 +36,3 @@ export const PfsExchangeResponseSchema = z.object({
   confirmation: z.string(),
 });
 export type PfsExchangeResponse = z.infer<typeof PfsExchangeResponseSchema>;
-
-/** `GET /api/certificate-info`: the SHA-256 fingerprint (hex) of the TLS certificate, if any. */
-export const CertificateInfoSchema = z.object({
-  fingerprint: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
-    .nullable(),
-  tls: z.boolean(),
-});
-export type CertificateInfo = z.infer<typeof CertificateInfoSchema>;

@@ -1,0 +1,46 @@
+/**
+ * Connection privacy and the server's pinnable identity: `GET /api/privacy/check` and
+ * `GET /api/certificate-info`.
+ */
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/connect.js';
+import { createIdentityStore } from './identity-store.js';
+import { HttpPrivacyLookup, type PrivacyLookup } from './lookup.js';
+import { privacyRoutes } from './routes.js';
+import { ServerIdentity } from './server-identity.js';
+import { PrivacyService } from './service.js';
+
+export { PrivacyService, isLocalAddress, isOnionRequest } from './service.js';
+export { HttpPrivacyLookup, type PrivacyLookup, type LookupAnswer } from './lookup.js';
+export { ServerIdentity, certificateFingerprint } from './server-identity.js';
+
+/** How long the server waits for the IP-information service. */
+export const PRIVACY_LOOKUP_TIMEOUT_MS = 5_000;
+
+export async function createPrivacyFeature(deps: {
+  config: Config;
+  db: Db;
+  now: () => number;
+  /** Replaces the configured lookup (tests). */
+  lookup?: PrivacyLookup | null;
+}) {
+  const { config } = deps;
+  const lookup =
+    deps.lookup !== undefined
+      ? deps.lookup
+      : config.privacyLookupUrl
+        ? new HttpPrivacyLookup({
+            url: config.privacyLookupUrl,
+            key: config.privacyLookupKey,
+            timeoutMs: PRIVACY_LOOKUP_TIMEOUT_MS,
+          })
+        : null;
+  const privacy = new PrivacyService({ lookup, now: deps.now });
+  const keyPair = await createIdentityStore(deps.db, deps.now).load();
+  const certificatePath = config.tls?.certPath ?? config.proxyCertPath;
+  const identity = new ServerIdentity(
+    keyPair,
+    certificatePath ? { path: certificatePath, isTerminatedHere: config.tls !== null } : null,
+  );
+  return { privacy, identity, routes: privacyRoutes({ privacy, identity }) };
+}
