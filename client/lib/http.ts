@@ -53,12 +53,28 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+let blockedReason: string | null = null;
+
+/**
+ * Stops every API call until lifted (null): set when the server's identity failed its check, so
+ * nothing is sent to a server whose pin failed until the user resets it.
+ */
+export function blockRequests(reason: string | null): void {
+  blockedReason = reason;
+}
+
+/** The reason API calls are blocked, or null. */
+export function requestsBlockedReason(): string | null {
+  return blockedReason;
+}
+
 /** Calls the API and parses the JSON answer with `schema`. */
 export async function apiRequest<S extends z.ZodType>(
   path: string,
   schema: S,
   options: RequestOptions = {},
 ): Promise<z.infer<S>> {
+  if (blockedReason !== null) throw new Error(blockedReason);
   const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const token = options.auth === false ? null : readStorage(STORAGE_KEYS.session);

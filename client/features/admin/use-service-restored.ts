@@ -16,6 +16,7 @@ import {
   type ServerFrameType,
 } from '../../lib/realtime/chat-socket.js';
 import { type OnFrame, type SendFrame } from './admin-socket.js';
+import { waitForServerTrust } from '../privacy/server-trust.js';
 
 /** How long 'SERVICE RESTORED' shows before the page goes to `/` (spec 001 §4). */
 export const SERVICE_RESTORED_RELOAD_MS = 2000;
@@ -28,7 +29,13 @@ export interface ServiceRestoredState {
 }
 
 export function useServiceRestored(): ServiceRestoredState {
-  const [socket] = useState(() => new ChatSocket({ url: chatSocketUrl(window.location) }));
+  const [socket] = useState(
+    () =>
+      new ChatSocket({
+        beforeOpen: waitForServerTrust,
+        url: chatSocketUrl(window.location),
+      }),
+  );
   const [restoredMessage, setRestoredMessage] = useState<string | null>(null);
 
   useEffect(() => {

@@ -8,6 +8,7 @@ import { navigate as navigateBrowser } from 'wouter/use-browser-location';
 import { ChatSocket, chatSocketUrl } from '../../lib/realtime/chat-socket.js';
 import { type OnFrame, type SendFrame } from '../admin/admin-socket.js';
 import { logDmError } from './dm-errors.js';
+import { waitForServerTrust } from '../privacy/server-trust.js';
 
 /** online: connected and authenticated, so notices arrive. */
 export type DmLinkStatus = 'connecting' | 'online' | 'offline';
@@ -23,6 +24,7 @@ export function useDmSocket(sessionToken: string): DmSocket {
   const [socket] = useState(
     () =>
       new ChatSocket({
+        beforeOpen: waitForServerTrust,
         url: chatSocketUrl(window.location),
         onServiceRedirect: (path) => navigateBrowser(path, { replace: true }),
       }),

@@ -11,6 +11,8 @@ import { CERTIFICATE_TEXT, formatAge, TRUST_TEXT } from './security-text.js';
 import { type MemberTrust } from './room-members.js';
 import { type RoomE2ee } from './use-room-e2ee.js';
 import { useNow } from './use-now.js';
+import { describePrivacy } from '../privacy/connection-privacy.js';
+import { useConnectionPrivacy } from '../privacy/use-connection-privacy.js';
 
 const TRUST_CLASS: Record<MemberTrust, string> = {
   checking: 'text-muted',
@@ -41,6 +43,7 @@ export function SecurityDetailsPanel({ id, e2ee, identity }: SecurityDetailsPane
   const { status, transport } = e2ee;
   const pfs = transport.pfs;
   const isCertFail = transport.certificate === 'invalid';
+  const privacy = useConnectionPrivacy();
 
   return (
     <div
@@ -75,6 +78,9 @@ export function SecurityDetailsPanel({ id, e2ee, identity }: SecurityDetailsPane
               </button>
             </span>
           ) : null}
+        </Row>
+        <Row term="CONNECTION" testId="details-privacy">
+          {describePrivacy(privacy)}
         </Row>
         <Row term="FORWARD SECRECY" testId="details-pfs">
           {pfs.key ? (

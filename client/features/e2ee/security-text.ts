@@ -3,7 +3,7 @@
  * details panel and the Security Protocols modal say the same thing.
  */
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { type CertificateStatus } from './certificate-pinning.js';
+import { type CertificateStatus } from '../privacy/certificate-pinning.js';
 import { type MemberTrust } from './room-members.js';
 
 /** The certificate status as the status bar shows it (spec 000 §4 "Certificate status"). */
@@ -13,7 +13,7 @@ export const CERTIFICATE_TEXT: Record<CertificateStatus, string> = {
   pinned: 'PINNED (FIRST USE)',
   valid: 'VALID',
   invalid: TEXT.certFail,
-  unavailable: 'NO TLS CERTIFICATE',
+  unavailable: `${TEXT.certFail} (NO ANSWER)`,
 };
 
 /** A member's trust as the details panel shows it. */

@@ -1,19 +1,11 @@
 /**
- * The page's link to the relay, as the security status bar reports it: the certificate pin
- * (certificate-pinning.ts) and the forward-secrecy key of the last PFS exchange (pfs-exchange.ts),
+ * The page's link to the relay, as the security status bar reports it: the server's pinned
+ * identity (the page's ServerTrust, client/features/privacy/) and the forward-secrecy key of the last PFS exchange (pfs-exchange.ts),
  * redone every PFS_KEY_ROTATION_MS. Both are written to the crypto log.
  */
 import { TEXT } from '../../../shared/protocol/errors.js';
-import {
-  CertificateInfoSchema,
-  type CertificateInfo,
-} from '../../../shared/protocol/http/security.js';
-import {
-  evaluateCertificate,
-  parsePins,
-  type CertificateStatus,
-  type PinnedCertificate,
-} from './certificate-pinning.js';
+import { type CertificateStatus, type PinnedCertificate } from '../privacy/certificate-pinning.js';
+import { getServerTrust, type ServerTrust } from '../privacy/server-trust.js';
 import { type CryptoLog } from './crypto-log.js';
 import { describeError } from './e2ee-status.js';
 import { exchangePfsKey, type PfsKey } from './pfs-exchange.js';
@@ -29,51 +21,13 @@ export interface TransportSecurityState {
 export interface TransportSecurityDeps {
   log: CryptoLog;
   now: () => number;
-  location: { hostname: string; origin: string };
-  storage: { read(): string | null; write(text: string): void; clear(): void };
-  fetchCertificateInfo: () => Promise<CertificateInfo>;
+  trust: ServerTrust;
   exchangePfs: () => Promise<PfsKey>;
 }
 
-/** The browser's defaults: fetch, localStorage `pinnedCertificates`, window.location. */
+/** The browser's defaults: the page's ServerTrust and the PFS exchange over fetch. */
 export function browserTransportDeps(log: CryptoLog): TransportSecurityDeps {
-  const key = 'pinnedCertificates';
-  return {
-    log,
-    now: Date.now,
-    location: window.location,
-    storage: {
-      read: () => {
-        try {
-          return window.localStorage.getItem(key);
-        } catch {
-          return null;
-        }
-      },
-      write: (text) => {
-        try {
-          window.localStorage.setItem(key, text);
-        } catch {
-          // Storage refused: the pin is not kept; the next visit pins again.
-        }
-      },
-      clear: () => {
-        try {
-          window.localStorage.removeItem(key);
-        } catch {
-          // Nothing stored.
-        }
-      },
-    },
-    fetchCertificateInfo: async () => {
-      const response = await fetch('/api/certificate-info', {
-        headers: { accept: 'application/json' },
-      });
-      if (!response.ok) throw new Error(`status ${response.status}`);
-      return CertificateInfoSchema.parse(await response.json());
-    },
-    exchangePfs: () => exchangePfsKey(),
-  };
+  return { log, now: Date.now, trust: getServerTrust(), exchangePfs: () => exchangePfsKey() };
 }
 
 export class TransportSecurity {
@@ -84,7 +38,7 @@ export class TransportSecurity {
     this.#state = {
       certificate: 'checking',
       certificateFingerprint: null,
-      pinnedCertificates: parsePins(deps.storage.read()),
+      pinnedCertificates: deps.trust.getState().pins,
       pfs: { status: 'pending', key: null, exchangedAt: null },
     };
   }
@@ -101,44 +55,34 @@ export class TransportSecurity {
     for (const listener of [...this.#listeners]) listener();
   }
 
-  /** Asks for the fingerprint and compares it with the pin of this origin. */
+  /** Waits for the page's verdict on the server (checked once per page) and reports it. */
   async checkCertificate(): Promise<CertificateStatus> {
-    const { deps } = this;
     this.#set({ certificate: 'checking' });
-    let info: CertificateInfo | null = null;
-    try {
-      info = await deps.fetchCertificateInfo();
-    } catch {
-      info = null;
-    }
-    const verdict = evaluateCertificate({
-      origin: deps.location.origin,
-      hostname: deps.location.hostname,
-      info,
-      pins: parsePins(deps.storage.read()),
-      now: deps.now(),
-    });
-    if (verdict.status === 'pinned') deps.storage.write(JSON.stringify(verdict.pins));
-    this.#set({
-      certificate: verdict.status,
-      certificateFingerprint: verdict.fingerprint,
-      pinnedCertificates: verdict.pins,
-    });
-    const log = deps.log;
-    if (verdict.status === 'localhost') log.info('Certificate check skipped on localhost');
-    else if (verdict.status === 'pinned') log.success('Server certificate pinned (first use)');
-    else if (verdict.status === 'valid') log.success('Server certificate matches its pin');
-    else if (verdict.status === 'invalid')
-      log.error(`${TEXT.certMismatch}: ${TEXT.certificateValidationFailed}`);
-    else log.warning('No server certificate to check: the link is not TLS');
-    return verdict.status;
+    return this.#report(await this.deps.trust.verify());
   }
 
-  /** RESET_CERTIFICATES: forgets every pin, then checks again (pinning the current one). */
+  /** RESET_CERTIFICATES: forgets every pin, then checks again (pinning the current answer). */
   async resetCertificates(): Promise<CertificateStatus> {
-    this.deps.storage.clear();
     this.deps.log.warning('Certificate pins cleared');
-    return this.checkCertificate();
+    this.#set({ certificate: 'checking' });
+    return this.#report(await this.deps.trust.reset());
+  }
+
+  #report(status: CertificateStatus): CertificateStatus {
+    const trust = this.deps.trust.getState();
+    this.#set({
+      certificate: status,
+      certificateFingerprint: trust.fingerprint,
+      pinnedCertificates: trust.pins,
+    });
+    const log = this.deps.log;
+    if (status === 'localhost') log.info('Certificate check skipped on localhost');
+    else if (status === 'pinned') log.success('Server identity pinned (first use)');
+    else if (status === 'valid') log.success('Server identity matches its pin');
+    else if (status === 'invalid')
+      log.error(`${TEXT.certMismatch}: ${TEXT.certificateValidationFailed}`);
+    else log.error(`${TEXT.certFail}: the server's identity could not be checked`);
+    return status;
   }
 
   /** One PFS exchange; failure is logged with the spec's text and kept as `failed`. */

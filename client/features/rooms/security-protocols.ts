@@ -7,6 +7,7 @@
  */
 import { KEY_SESSION_TTL_MS } from '../../../shared/constants.js';
 import { type SessionUser } from '../../../shared/protocol/http/auth.js';
+import { describePrivacy, type PrivacyAssessment } from '../privacy/connection-privacy.js';
 
 /** active = running now; pending = being built; inactive = off here; warning = running, weak. */
 export type ProtocolState = 'active' | 'pending' | 'inactive' | 'warning';
@@ -66,6 +67,22 @@ export interface SecurityInputs {
   isEndToEnd: boolean;
   /** The room's live encryption state (client/features/e2ee); absent outside a chat room. */
   e2ee?: E2eeProtocolInputs | null;
+  /** The connection privacy check (client/features/privacy); absent when not asked. */
+  privacy?: PrivacyAssessment | null;
+}
+
+/** The VPN detection entry, from the connection privacy check. */
+function describeVpnDetection(privacy: PrivacyAssessment | null | undefined): ProtocolStatus {
+  const base = { id: 'vpn-detection', name: 'VPN detection' } as const;
+  if (!privacy) {
+    return { ...base, state: 'inactive', detail: 'The connection privacy check has not run.' };
+  }
+  const detail = `${describePrivacy(privacy)}. Looked up by this server, so neither a lookup key nor your address goes from the browser to a third party; refreshed every 5 minutes.`;
+  if (privacy.status === 'CHECKING_CONNECTION') return { ...base, state: 'pending', detail };
+  if (privacy.status === 'DETECTION_FAILED' || privacy.status === 'UNKNOWN_STATUS') {
+    return { ...base, state: 'warning', detail };
+  }
+  return { ...base, state: 'active', detail };
 }
 
 /** What the room's end-to-end encryption reports, for the protocols it runs. */
@@ -234,13 +251,7 @@ export function describeSecurityProtocols(inputs: SecurityInputs): SecurityProto
           detail:
             'Browser-side encryption of room messages is being built; until then messages travel as PLAINTEXT, flagged in the chat.',
         },
-    {
-      id: 'vpn-detection',
-      name: 'VPN detection',
-      state: 'inactive',
-      detail:
-        'The connection privacy check (VPN, proxy, Tor, hosting) is not active in this build.',
-    },
+    describeVpnDetection(inputs.privacy),
     inputs.isOnion
       ? {
           id: 'transport',

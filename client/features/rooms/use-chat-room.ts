@@ -36,6 +36,7 @@ import {
 import { roomKeys } from './api.js';
 import { chatRoomReducer, initialChatRoomState, type ChatRoomState } from './chat-room-state.js';
 import { getRoomAccessToken, setRoomAccessToken } from './room-access.js';
+import { waitForServerTrust } from '../privacy/server-trust.js';
 
 export interface UseChatRoomOptions {
   room: Room | null;
@@ -97,6 +98,7 @@ export function useChatRoom({
   const [socket] = useState(
     () =>
       new ChatSocket({
+        beforeOpen: waitForServerTrust,
         url: chatSocketUrl(window.location),
         onServiceRedirect: (path) => navigateBrowser(path, { replace: true }),
       }),

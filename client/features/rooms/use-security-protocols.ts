@@ -4,13 +4,14 @@
  * verification, certificate status) from the room's RoomE2eeContext.
  */
 import { useAuth } from '../auth/use-auth.js';
-import { isCertificateOk } from '../e2ee/certificate-pinning.js';
+import { isCertificateOk } from '../privacy/certificate-pinning.js';
 import { useRoomE2eeContext } from '../e2ee/e2ee-context.js';
 import { secureIdOf } from '../e2ee/e2ee-status.js';
 import { CERTIFICATE_TEXT, countTrust } from '../e2ee/security-text.js';
 import { type RoomE2ee } from '../e2ee/use-room-e2ee.js';
 import { useNow } from '../e2ee/use-now.js';
 import { useCallsign } from '../identity/use-callsign.js';
+import { useConnectionPrivacy } from '../privacy/use-connection-privacy.js';
 import {
   describeSecurityProtocols,
   type E2eeProtocolInputs,
@@ -53,7 +54,9 @@ export function useSecurityProtocols(
   const { callsign } = useCallsign();
   const e2ee = useRoomE2eeContext();
   const now = useNow(1000, e2ee !== null);
+  const privacy = useConnectionPrivacy();
   return describeSecurityProtocols({
+    privacy,
     user,
     callsign,
     isSecureTransport: window.location.protocol === 'https:',

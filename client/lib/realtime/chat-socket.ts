@@ -76,6 +76,11 @@ export interface ChatSocketOptions {
   /** Opens the socket; defaults to the browser's WebSocket. */
   createSocket?: (url: string) => WebSocketLike;
   onServiceRedirect?: (path: ServiceRedirect) => void;
+  /**
+   * Asked before every connection; false keeps the socket closed (the server's identity failed
+   * its check). Nothing is sent until it answers.
+   */
+  beforeOpen?: () => Promise<boolean>;
 }
 
 /** `ws://host/chat-ws` on plain HTTP (localhost), `wss://host/chat-ws` on HTTPS. */
@@ -113,6 +118,7 @@ export class ChatSocket {
   private reconnectAttempts = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private isStarted = false;
+  private openAttempt = 0;
   private readonly statusListeners = new Set<(status: ChatConnectionStatus) => void>();
   private readonly frameListeners = new Map<ServerFrameType, Set<AnyFrameListener>>();
   private readonly createSocket: (url: string) => WebSocketLike;
@@ -149,6 +155,7 @@ export class ChatSocket {
    */
   stop(): void {
     this.isStarted = false;
+    this.openAttempt += 1;
     this.clearTimer();
     this.dropSocket(1000, 'Leaving');
     this.setStatus('disconnected');
@@ -183,6 +190,26 @@ export class ChatSocket {
 
   private open(): void {
     this.setStatus('connecting');
+    const { beforeOpen } = this.options;
+    if (!beforeOpen) {
+      this.connect();
+      return;
+    }
+    const attempt = ++this.openAttempt;
+    void beforeOpen().then(
+      (isAllowed) => this.afterGate(attempt, isAllowed),
+      () => this.afterGate(attempt, false),
+    );
+  }
+
+  private afterGate(attempt: number, isAllowed: boolean): void {
+    // A stop() or another open() since: this answer is stale.
+    if (attempt !== this.openAttempt || !this.isStarted || this.socket) return;
+    if (isAllowed) this.connect();
+    else this.setStatus('disconnected');
+  }
+
+  private connect(): void {
     let socket: WebSocketLike;
     try {
       socket = this.createSocket(this.options.url);

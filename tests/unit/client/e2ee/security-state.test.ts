@@ -1,6 +1,6 @@
 /**
  * The security state's pure parts (spec 000 §4 "Security level label", "Certificate status",
- * §7, §8): the level label, certificate pinning, the PFS exchange's key confirmation, and the
+ * §7, §8): the level label, the PFS exchange's key confirmation, and the
  * entropy mixing that never relies on the server.
  */
 import { describe, expect, it } from 'vitest';
@@ -10,12 +10,6 @@ import {
   authenticationLabel,
   securityLevelLabel,
 } from '../../../../client/features/e2ee/security-level.js';
-import {
-  evaluateCertificate,
-  isCertificateOk,
-  isLocalhost,
-  parsePins,
-} from '../../../../client/features/e2ee/certificate-pinning.js';
 import { exchangePfsKey, PfsExchangeError } from '../../../../client/features/e2ee/pfs-exchange.js';
 import {
   EntropyPool,
@@ -46,72 +40,6 @@ describe('securityLevelLabel (spec 000 §4)', () => {
   it('labels a key holder AUTHENTICATED and anyone else PUBLIC', () => {
     expect(authenticationLabel(true)).toBe('AUTHENTICATED');
     expect(authenticationLabel(false)).toBe('PUBLIC');
-  });
-});
-
-describe('certificate pinning (trust on first use)', () => {
-  const origin = 'https://chat.example';
-  const hostname = 'chat.example';
-  const now = Date.parse('2030-01-01T00:00:00Z');
-  const first = 'a'.repeat(64);
-  const second = 'b'.repeat(64);
-
-  it('skips the check on localhost, 127.0.0.1 and ::1', () => {
-    for (const host of ['localhost', '127.0.0.1', '[::1]', '::1']) {
-      expect(isLocalhost(host)).toBe(true);
-      const verdict = evaluateCertificate({ origin, hostname: host, info: null, pins: [], now });
-      expect(verdict.status).toBe('localhost');
-      expect(isCertificateOk(verdict.status)).toBe(true);
-    }
-    expect(isLocalhost('127.0.0.2')).toBe(false);
-  });
-
-  it('pins the first fingerprint, accepts it again and refuses a different one', () => {
-    const info = { fingerprint: first, tls: true };
-    const pinned = evaluateCertificate({ origin, hostname, info, pins: [], now });
-    expect(pinned.status).toBe('pinned');
-    expect(pinned.pins).toEqual([
-      { origin, fingerprint: first, pinnedAt: '2030-01-01T00:00:00.000Z' },
-    ]);
-    expect(evaluateCertificate({ origin, hostname, info, pins: pinned.pins, now }).status).toBe(
-      'valid',
-    );
-    const swapped = evaluateCertificate({
-      origin,
-      hostname,
-      info: { fingerprint: second, tls: true },
-      pins: pinned.pins,
-      now,
-    });
-    expect(swapped.status).toBe('invalid');
-    expect(isCertificateOk(swapped.status)).toBe(false);
-    expect(swapped.pins).toEqual(pinned.pins);
-  });
-
-  it('keeps pins per origin and has nothing to check without TLS', () => {
-    const pins = [
-      { origin: 'https://other.example', fingerprint: first, pinnedAt: '2030-01-01T00:00:00.000Z' },
-    ];
-    const verdict = evaluateCertificate({
-      origin,
-      hostname,
-      info: { fingerprint: second, tls: true },
-      pins,
-      now,
-    });
-    expect(verdict.status).toBe('pinned');
-    expect(
-      evaluateCertificate({ origin, hostname, info: { fingerprint: null, tls: false }, pins, now })
-        .status,
-    ).toBe('unavailable');
-  });
-
-  it('reads malformed stored pins as none', () => {
-    expect(parsePins(null)).toEqual([]);
-    expect(parsePins('not json')).toEqual([]);
-    expect(
-      parsePins('[{"origin":"x","fingerprint":"nothex","pinnedAt":"2030-01-01T00:00:00.000Z"}]'),
-    ).toEqual([]);
   });
 });
 

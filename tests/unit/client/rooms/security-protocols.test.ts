@@ -15,7 +15,7 @@ function stateOf(result: ReturnType<typeof describeSecurityProtocols>, id: strin
 }
 
 describe('describeSecurityProtocols (spec 000 §2 Security Protocols)', () => {
-  it('never claims E2E encryption, PFS or VPN detection in this build', () => {
+  it('never claims E2E encryption, PFS or VPN detection without their live state', () => {
     for (const user of [null, USER]) {
       const result = describeSecurityProtocols({
         user,
