@@ -8,7 +8,13 @@ import { ThemeProvider } from './features/themes/ThemeProvider.js';
 import { AuthProvider } from './features/auth/AuthProvider.js';
 import { Toaster } from './ui/Toaster.js';
 import { TooltipProvider } from './ui/Tooltip.js';
+import { setRequestGate } from './lib/http.js';
+import { getServerTrust, serverTrustRefusal } from './features/privacy/server-trust.js';
 import './styles.css';
+
+// The server's identity is checked before anything else goes to it (DESIGN.md "Server identity").
+setRequestGate(serverTrustRefusal);
+void getServerTrust().verify();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');

@@ -19,6 +19,7 @@ import { useAuth } from '../features/auth/use-auth.js';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { NotFoundPage } from './NotFoundPage.js';
 import { useAccessMode } from './use-access-mode.js';
+import { ServerTrustBanner } from '../features/privacy/ServerTrustBanner.js';
 
 function UngatedRoutes() {
   return (
@@ -63,6 +64,7 @@ export function App() {
   const { mode, switching } = useAccessMode();
   return (
     <>
+      <ServerTrustBanner />
       {mode === null ? <UngatedRoutes /> : <GatedRoutes mode={mode} />}
       <LoadingOverlay isLoading={switching !== null} message={switching ?? undefined} />
     </>

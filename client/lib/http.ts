@@ -53,19 +53,17 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-let blockedReason: string | null = null;
+/** Answers null when API calls may go out, or the reason they may not. */
+export type RequestGate = () => Promise<string | null>;
+
+let requestGate: RequestGate | null = null;
 
 /**
- * Stops every API call until lifted (null): set when the server's identity failed its check, so
- * nothing is sent to a server whose pin failed until the user resets it.
+ * Makes every API call wait for `gate` first: the page's check of the server's identity, so that
+ * nothing is sent before it passed, nor to a server whose pin failed until the user resets it.
  */
-export function blockRequests(reason: string | null): void {
-  blockedReason = reason;
-}
-
-/** The reason API calls are blocked, or null. */
-export function requestsBlockedReason(): string | null {
-  return blockedReason;
+export function setRequestGate(gate: RequestGate | null): void {
+  requestGate = gate;
 }
 
 /** Calls the API and parses the JSON answer with `schema`. */
@@ -74,7 +72,8 @@ export async function apiRequest<S extends z.ZodType>(
   schema: S,
   options: RequestOptions = {},
 ): Promise<z.infer<S>> {
-  if (blockedReason !== null) throw new Error(blockedReason);
+  const refusal = requestGate ? await requestGate() : null;
+  if (refusal !== null) throw new Error(refusal);
   const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const token = options.auth === false ? null : readStorage(STORAGE_KEYS.session);

@@ -1,8 +1,9 @@
 /**
  * The page's verdict on the server it talks to, made once per page load and before anything is
  * sent (spec 000 §4 "Chat connection": failed certificate validation aborts the connection;
- * DESIGN.md "Server identity"). Every socket waits for it (`ChatSocket`'s `beforeOpen`), and a
- * failed verdict blocks the API client too, until the user presses RESET_CERTIFICATES.
+ * DESIGN.md "Server identity"). Every socket waits for it (`ChatSocket`'s `beforeOpen`) and so
+ * does every API call (`setRequestGate`); a failed verdict blocks both until the user presses
+ * RESET_CERTIFICATES (ServerTrustBanner).
  */
 import { toHex } from '../../../shared/crypto/bytes.js';
 import {
@@ -10,7 +11,6 @@ import {
   type CertificateInfo,
 } from '../../../shared/protocol/http/privacy.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { blockRequests } from '../../lib/http.js';
 import {
   evaluateCertificate,
   isCertificateOk,
@@ -34,8 +34,6 @@ export interface ServerTrustDeps {
   fetchInfo: (challenge: string) => Promise<CertificateInfo>;
   /** A fresh challenge: 32 random bytes as hex. */
   newChallenge: () => string;
-  /** Called with the spec's text while requests must not be sent; null lifts the block. */
-  block: (reason: string | null) => void;
 }
 
 export class ServerTrust {
@@ -97,7 +95,6 @@ export class ServerTrust {
     if (verdict.pins !== this.#state.pins && verdict.status !== 'invalid') {
       deps.storage.write(JSON.stringify(verdict.pins));
     }
-    deps.block(isCertificateOk(verdict.status) ? null : TEXT.certificateValidationFailed);
     this.#set({ status: verdict.status, fingerprint: verdict.fingerprint, pins: verdict.pins });
     return verdict.status;
   }
@@ -148,7 +145,6 @@ export function browserServerTrustDeps(): ServerTrustDeps {
       return CertificateInfoSchema.parse(await response.json());
     },
     newChallenge: () => toHex(globalThis.crypto.getRandomValues(new Uint8Array(32))),
-    block: blockRequests,
   };
 }
 
@@ -163,4 +159,9 @@ export function getServerTrust(): ServerTrust {
 /** For ChatSocket's `beforeOpen`: waits for the page's verdict; false blocks the socket. */
 export function waitForServerTrust(): Promise<boolean> {
   return getServerTrust().isTrusted();
+}
+
+/** For the API client's gate: null once the server is trusted, else the spec's text. */
+export async function serverTrustRefusal(): Promise<string | null> {
+  return (await getServerTrust().isTrusted()) ? null : TEXT.certificateValidationFailed;
 }

@@ -13,7 +13,6 @@ import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { ChatAdminTools } from '../admin/ChatAdminTools.js';
 import { useBotChallenge } from '../admin/use-bot-challenge.js';
 import { useAuth } from '../auth/use-auth.js';
-import { CertificateAlert } from '../e2ee/CertificateAlert.js';
 import { RoomE2eeContext } from '../e2ee/e2ee-context.js';
 import { SecurityStatusBar } from '../e2ee/SecurityStatusBar.js';
 import { useKeyAgreementGate } from '../e2ee/use-key-agreement-gate.js';
@@ -202,9 +201,6 @@ export function ChatRoomPage() {
             data-testid="conversation"
           >
             {room && showsInviteLink(room, isKeyHolder) ? <InviteLinkPanel room={room} /> : null}
-            {e2ee.transport.certificate === 'invalid' ? (
-              <CertificateAlert onReset={e2ee.resetCertificates} />
-            ) : null}
             <MessageList
               lines={chat.lines}
               now={chat.now}

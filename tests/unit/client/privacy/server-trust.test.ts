@@ -6,7 +6,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ServerIdentity } from '../../../../server/features/privacy/index.js';
 import { generateServerIdentity } from '../../../../shared/crypto/server-identity.js';
-import { TEXT } from '../../../../shared/protocol/errors.js';
 import { type CertificateInfo } from '../../../../shared/protocol/http/privacy.js';
 import {
   evaluateCertificate,
@@ -142,7 +141,6 @@ describe('evaluateCertificate', () => {
 
 function trustWith(answers: { current: ServerIdentity | 'down' }, initial: string | null = null) {
   let stored: string | null = initial;
-  const blocks: (string | null)[] = [];
   const fetchInfo = vi.fn(async (asked: string) => {
     if (answers.current === 'down') throw new Error('offline');
     return answers.current.describe(asked);
@@ -162,9 +160,8 @@ function trustWith(answers: { current: ServerIdentity | 'down' }, initial: strin
     },
     fetchInfo,
     newChallenge: () => (counter++).toString(16).padStart(64, '0'),
-    block: (reason) => blocks.push(reason),
   };
-  return { trust: new ServerTrust(deps), fetchInfo, blocks, stored: () => stored };
+  return { trust: new ServerTrust(deps), fetchInfo, stored: () => stored };
 }
 
 describe('ServerTrust', () => {
@@ -177,7 +174,7 @@ describe('ServerTrust', () => {
     expect(parsePins(stored())).toHaveLength(1);
   });
 
-  it('after a changed identity blocks requests with the spec text until RESET_CERTIFICATES', async () => {
+  it('after a changed identity trusts nothing until RESET_CERTIFICATES pins the new one', async () => {
     const answers = { current: realServer as ServerIdentity | 'down' };
     const first = trustWith(answers);
     await first.trust.verify();
@@ -186,9 +183,8 @@ describe('ServerTrust', () => {
     const next = trustWith(answers, first.stored());
     expect(await next.trust.verify()).toBe('invalid');
     expect(await next.trust.isTrusted()).toBe(false);
-    expect(next.blocks.at(-1)).toBe(TEXT.certificateValidationFailed);
     expect(await next.trust.reset()).toBe('pinned');
-    expect(next.blocks.at(-1)).toBeNull();
+    expect(await next.trust.isTrusted()).toBe(true);
     expect(parsePins(next.stored())[0]?.identityKey).toBe(otherServer.describe(null).identityKey);
   });
 
