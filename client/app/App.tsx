@@ -19,7 +19,7 @@ import { useAuth } from '../features/auth/use-auth.js';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { NotFoundPage } from './NotFoundPage.js';
 import { useAccessMode } from './use-access-mode.js';
-import { ServerTrustBanner } from '../features/privacy/ServerTrustBanner.js';
+import { ServerTrustGate } from '../features/privacy/ServerTrustGate.js';
 
 function UngatedRoutes() {
   return (
@@ -63,10 +63,9 @@ function GatedRoutes({ mode }: { mode: 'public' | 'authenticated' }) {
 export function App() {
   const { mode, switching } = useAccessMode();
   return (
-    <>
-      <ServerTrustBanner />
+    <ServerTrustGate>
       {mode === null ? <UngatedRoutes /> : <GatedRoutes mode={mode} />}
       <LoadingOverlay isLoading={switching !== null} message={switching ?? undefined} />
-    </>
+    </ServerTrustGate>
   );
 }

@@ -3,7 +3,7 @@
  * sent (spec 000 §4 "Chat connection": failed certificate validation aborts the connection;
  * DESIGN.md "Server identity"). Every socket waits for it (`ChatSocket`'s `beforeOpen`) and so
  * does every API call (`setRequestGate`); a failed verdict blocks both until the user presses
- * RESET_CERTIFICATES (ServerTrustBanner).
+ * RESET_CERTIFICATES (ServerTrustGate).
  */
 import { toHex } from '../../../shared/crypto/bytes.js';
 import {
