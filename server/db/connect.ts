@@ -3,8 +3,11 @@
  * PostgreSQL server when DATABASE_URL is set. Both get the same migrations and the same Drizzle
  * schema, so nothing above this file knows which one it talks to.
  */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -46,9 +49,40 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return database;
 }
 
+/**
+ * PGlite's settings, sized for a small self-hosted machine: the database is a few tables of keys,
+ * sessions and rooms, so PostgreSQL's defaults (128 MB of shared buffers inside the WebAssembly
+ * heap) cost memory that buys nothing. Measured in docs/benchmarks.md ("Idle memory").
+ */
+export const PGLITE_OPTIONS = {
+  // The smallest heap the WebAssembly module accepts; it grows on demand.
+  initialMemory: 128 * 1024 * 1024,
+  postgresqlconf: [
+    'shared_buffers = 16MB',
+    'wal_buffers = 1MB',
+    'work_mem = 2MB',
+    'maintenance_work_mem = 8MB',
+    'temp_buffers = 2MB',
+  ],
+};
+
+const PGLITE_INIT_SCRIPT = new URL('./pglite-init.mjs', import.meta.url);
+
+/** Creates the database folder in a short-lived child process (see pglite-init.mjs). */
+async function initPgliteFolder(folder: string): Promise<void> {
+  await promisify(execFile)(process.execPath, [
+    PGLITE_INIT_SCRIPT.pathname,
+    folder,
+    JSON.stringify(PGLITE_OPTIONS),
+  ]);
+}
+
 async function openPglite(folder: string | null) {
-  if (folder) await mkdir(folder, { recursive: true });
-  const client = folder ? new PGlite(folder) : new PGlite();
+  if (folder) {
+    await mkdir(folder, { recursive: true });
+    if (!existsSync(path.join(folder, 'PG_VERSION'))) await initPgliteFolder(folder);
+  }
+  const client = folder ? new PGlite(folder, PGLITE_OPTIONS) : new PGlite(PGLITE_OPTIONS);
   await client.waitReady;
   takeTurnsWithSockets(client);
   const session: MigrationSession = {

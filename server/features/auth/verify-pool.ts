@@ -33,14 +33,28 @@ interface Slot {
 
 const WORKER_URL = new URL('./login-verify-worker.mjs', import.meta.url);
 
+/** Workers left without a job this long are stopped, giving their memory back. */
+export const VERIFY_WORKER_IDLE_MS = 5 * 60_000;
+
 export class VerifyPool implements SignatureVerifier {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closed = false;
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(size = Math.max(1, Math.min(2, availableParallelism() - 1))) {
-    for (let i = 0; i < size; i += 1) this.slots.push(this.spawn());
+  /**
+   * Workers start with the first login, not with the server: each holds its own V8 heap and
+   * module graph (tens of MB), which an idle self-hosted server should not pay for.
+   */
+  constructor(
+    private readonly size = Math.max(1, Math.min(2, availableParallelism() - 1)),
+    private readonly idleMs = VERIFY_WORKER_IDLE_MS,
+  ) {}
+
+  /** Workers running now. */
+  get workerCount(): number {
+    return this.slots.length;
   }
 
   verifyLogin(signatures: LoginSignatures): Promise<boolean> {
@@ -53,8 +67,9 @@ export class VerifyPool implements SignatureVerifier {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.clearIdleTimer();
     for (const job of this.queue.splice(0)) job.resolve(false);
-    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+    await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
   }
 
   private spawn(): Slot {
@@ -69,7 +84,7 @@ export class VerifyPool implements SignatureVerifier {
     });
     worker.on('error', () => this.replace(slot));
     worker.on('exit', () => {
-      if (!this.closed) this.replace(slot);
+      if (!this.closed && this.slots.includes(slot)) this.replace(slot);
     });
     return slot;
   }
@@ -85,6 +100,10 @@ export class VerifyPool implements SignatureVerifier {
   }
 
   private pump(): void {
+    if (this.closed) return;
+    while (this.slots.length < this.size && this.queue.length > this.idleSlots()) {
+      this.slots.push(this.spawn());
+    }
     for (const slot of this.slots) {
       if (slot.job || this.queue.length === 0) continue;
       const job = this.queue.shift()!;
@@ -92,5 +111,29 @@ export class VerifyPool implements SignatureVerifier {
       const { resolve: _resolve, ...message } = job;
       slot.worker.postMessage(message);
     }
+    this.scheduleIdleStop();
+  }
+
+  private idleSlots(): number {
+    return this.slots.filter((slot) => slot.job === null).length;
+  }
+
+  /** Once every worker is idle and the queue empty, stop them all after `idleMs`. */
+  private scheduleIdleStop(): void {
+    this.clearIdleTimer();
+    if (this.queue.length > 0 || this.slots.some((slot) => slot.job !== null)) return;
+    if (this.slots.length === 0) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.queue.length > 0 || this.slots.some((slot) => slot.job !== null)) return;
+      for (const slot of this.slots.splice(0)) void slot.worker.terminate();
+    }, this.idleMs);
+    this.idleTimer.unref();
+  }
+
+  private clearIdleTimer(): void {
+    if (this.idleTimer === null) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = null;
   }
 }

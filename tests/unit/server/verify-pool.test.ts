@@ -30,7 +30,9 @@ const flip = (bytes: Uint8Array, index: number) => {
 };
 
 describe('login signature verifier', () => {
-  it('accepts a login signed with both keys', async () => {
+  // The first login starts the worker (a thread loading its crypto modules): more than the
+  // default budget on a busy machine.
+  it('accepts a login signed with both keys', { timeout: 30_000 }, async () => {
     expect(await pool.verifyLogin(await signedLogin())).toBe(true);
   });
 
@@ -69,4 +71,27 @@ describe('login signature verifier', () => {
     );
     expect(results).toEqual(Array.from({ length: 20 }, (_, i) => i % 4 !== 0));
   });
+});
+
+describe('login verifier workers', () => {
+  it(
+    'start with the first login and stop after being idle, then start again',
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const lazy = new VerifyPool(2, 200);
+      try {
+        expect(lazy.workerCount).toBe(0);
+        const login = await signedLogin();
+        expect(await lazy.verifyLogin(login)).toBe(true);
+        expect(lazy.workerCount).toBeGreaterThan(0);
+        await expect.poll(() => lazy.workerCount, { timeout: 10_000 }).toBe(0);
+        expect(await lazy.verifyLogin(login)).toBe(true);
+      } finally {
+        await lazy.close();
+      }
+      expect(lazy.workerCount).toBe(0);
+    },
+  );
 });
