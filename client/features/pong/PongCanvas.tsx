@@ -84,6 +84,17 @@ export function PongCanvas({ interpolator, playerSide, sendMove }: PongCanvasPro
       }
       previous = now;
       drawField(context, state, palette, playerSide, ownY, now);
+      // What is drawn, readable by tests and assistive tools: each paddle's top edge.
+      if (state) {
+        const leftY = String(
+          Math.round(playerSide === 'left' && ownY !== null ? ownY : state.paddles.left.y),
+        );
+        const rightY = String(
+          Math.round(playerSide === 'right' && ownY !== null ? ownY : state.paddles.right.y),
+        );
+        if (canvas.dataset.leftY !== leftY) canvas.dataset.leftY = leftY;
+        if (canvas.dataset.rightY !== rightY) canvas.dataset.rightY = rightY;
+      }
       frame = requestAnimationFrame(draw);
     });
     return () => cancelAnimationFrame(frame);

@@ -133,6 +133,11 @@ export class PongHost {
     }
   }
 
+  /** The live game `gameId` (read-only use: benchmarks and tests). */
+  peek(gameId: string): PongGame | null {
+    return this.games.get(gameId)?.game ?? null;
+  }
+
   /** The games' claims, to keep alive. */
   gameIds(): string[] {
     return [...this.games.keys()];
