@@ -105,7 +105,9 @@ export function drawField(
     if (side === ownSide) {
       context.fillStyle = palette.text;
       context.font = 'bold 12px monospace';
-      context.fillText('YOU', paddleX(side) + PONG.paddleWidth / 2, Math.max(y - 12, 8));
+      // Above the paddle, or below it when the paddle touches the top edge.
+      const markerY = y >= 20 ? y - 12 : y + paddle.size + 12;
+      context.fillText('YOU', paddleX(side) + PONG.paddleWidth / 2, markerY);
     }
   }
 
