@@ -14,6 +14,10 @@ import { LocalFanout } from '../../../server/realtime/fanout.js';
 import { MemoryGameDirectory } from '../../../server/features/pong/directory.js';
 import { PongHost } from '../../../server/features/pong/host.js';
 import { PongRelay } from '../../../server/features/pong/relay.js';
+import { RedisFanout } from '../../../server/redis/redis-fanout.js';
+import { RedisGameDirectory } from '../../../server/redis/redis-pong-directory.js';
+import { connectRedis } from '../../../server/redis/connect.js';
+import { deletePrefix, REDIS_TEST_URL, testPrefix } from '../../support/redis.js';
 import type { BenchContext } from '../context.js';
 import { fixed, type ScenarioReport } from '../report.js';
 import { distribution, Samples } from '../stats.js';
@@ -30,6 +34,76 @@ class CountingSocket implements SocketLike {
     this.frames += 1;
   }
   close(): void {}
+}
+
+/**
+ * A paddle move from a player on one process to the game on another and back, through Redis:
+ * two sets of Redis connections stand for two processes (host and relay on "a", a player's
+ * relay on "b"). Measured from `relay.command` on b to b's socket receiving the `paddle_move`
+ * the host answers with: the round trip a remote player's input makes.
+ */
+async function redisRoundTrip(samples: number): Promise<ReturnType<typeof distribution> | null> {
+  const prefix = testPrefix();
+  let a;
+  let b;
+  try {
+    a = await connectRedis(REDIS_TEST_URL, prefix);
+    b = await connectRedis(REDIS_TEST_URL, prefix);
+  } catch {
+    return null;
+  }
+  const logger = pino({ level: 'silent' });
+  await a.client.set(`${prefix}proc:proc-a`, '1', 'PX', 60_000);
+  await b.client.set(`${prefix}proc:proc-b`, '1', 'PX', 60_000);
+  const make = (handles: typeof a, processId: string) => {
+    const fanout = new RedisFanout(handles);
+    const directory = new RedisGameDirectory(handles);
+    const host = new PongHost({
+      processId,
+      fanout,
+      directory,
+      logger,
+      now: Date.now,
+      timeScale: 1,
+    });
+    const relay = new PongRelay({ processId, fanout, directory, host, logger, now: Date.now });
+    return { host, relay };
+  };
+  const processA = make(a, 'proc-a');
+  const processB = make(b, 'proc-b');
+  const hostSocket = new CountingSocket();
+  const remoteSocket = new CountingSocket();
+  const hostPlayer = new Connection(hostSocket, '127.0.0.1', '/ws');
+  const remotePlayer = new Connection(remoteSocket, '127.0.0.1', '/ws');
+  let waiting: (() => void) | null = null;
+  remoteSocket.send = (data: string) => {
+    if (data.startsWith('{"type":"paddle_move"')) waiting?.();
+  };
+  await processA.relay.join(hostPlayer, 'remote', 'host');
+  await processB.relay.join(remotePlayer, 'remote', 'remote');
+  const game = processA.host.peek('remote');
+  const deadline = Date.now() + 5000;
+  while (game?.players.right === null && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  await processB.relay.command(remotePlayer, { op: 'start' });
+  while (game?.status !== 'playing' && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  const times = new Samples();
+  for (let index = 0; index < samples; index += 1) {
+    const arrived = new Promise<void>((resolve) => (waiting = resolve));
+    const started = performance.now();
+    await processB.relay.command(remotePlayer, { op: 'move', side: 'right', y: (index * 7) % 300 });
+    await arrived;
+    times.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await processB.relay.leave(remotePlayer);
+  await processA.relay.leave(hostPlayer);
+  await processA.host.close('bench over');
+  await deletePrefix(a, prefix);
+  await a.close();
+  await b.close();
+  return distribution(times.values());
 }
 
 export async function runPong(context: BenchContext): Promise<ScenarioReport> {
@@ -116,6 +190,7 @@ export async function runPong(context: BenchContext): Promise<ScenarioReport> {
   for (const player of players) await relay.leave(player.connection);
   await host.close('bench over');
 
+  const remote = await redisRoundTrip(context.isQuick ? 50 : 500);
   const ticks = distribution(tickDurations.values());
   const tickRate = tickDurations.length / (elapsedMs / 1000);
   const cpuMs = (cpu.user + cpu.system) / 1000;
@@ -140,6 +215,19 @@ export async function runPong(context: BenchContext): Promise<ScenarioReport> {
           ['points scored', String(points)],
         ],
       },
+      {
+        title:
+          "A remote player's paddle move through Redis and back (other process → host → other process)",
+        columns: ['figure', 'ms'],
+        rows: remote
+          ? [
+              ['mean', fixed(remote.mean, 2)],
+              ['p50', fixed(remote.p50, 2)],
+              ['p99', fixed(remote.p99, 2)],
+              ['max', fixed(remote.max, 2)],
+            ]
+          : [['Redis not reachable', 'n/a']],
+      },
     ],
     checks: [
       {
@@ -155,6 +243,13 @@ export async function runPong(context: BenchContext): Promise<ScenarioReport> {
         target: '≥ 59 per second',
         actual: fixed(tickRate, 1),
         pass: tickRate >= 59,
+      },
+      {
+        scenario: 'pong',
+        name: 'remote move round trip p99',
+        target: '< 33.3 ms (one state interval)',
+        actual: remote ? `${fixed(remote.p99, 2)} ms` : 'n/a',
+        pass: remote ? remote.p99 < 1000 / 30 : null,
       },
       {
         scenario: 'pong',
