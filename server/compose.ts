@@ -25,6 +25,7 @@ import { createImagesFeature, fileIdOf } from './features/images/index.js';
 import { createDmFeature } from './features/dm/index.js';
 import { createMessagesFeature, EXPIRY_NOTICE_INTERVAL_MS } from './features/messages/index.js';
 import { createPrivacyFeature, type PrivacyLookup } from './features/privacy/index.js';
+import { createPongFeature } from './features/pong/index.js';
 import { createSecurityFeature } from './features/security/index.js';
 import { ACCESS_ATTEMPTS, createRoomsFeature } from './features/rooms/index.js';
 import { systemRoutes } from './features/system/index.js';
@@ -164,6 +165,20 @@ export async function composeFeatures(deps: ComposeDeps) {
     now,
     requireKey: auth.guards.requireKey,
     authenticate: identityOf,
+  });
+
+  const pong = createPongFeature({
+    hub,
+    fanout: shared.fanout,
+    directory: shared.pongGames,
+    processId: shared.processId,
+    logger: app.log,
+    now,
+    timeScale: deps.config.pongTimeScale,
+  });
+  // Before the sockets close and the fan-out goes: members on other processes hear the end.
+  app.addHook('preClose', async () => {
+    await pong.close();
   });
 
   /** The admin behind a token: an admin console session, or a key holder with admin permission. */
@@ -314,5 +329,6 @@ export async function composeFeatures(deps: ComposeDeps) {
     audit: admin.audit,
     serviceState: admin.state,
     adminOperations: adminOps.operations,
+    pong,
   };
 }

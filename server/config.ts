@@ -98,6 +98,11 @@ export const ConfigSchema = z.object({
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
   CLIENT_DIST: optionalString,
+  /** Pong simulation steps per 1/60 s (tests and demos play whole games fast); default 1. */
+  PONG_TIME_SCALE: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(50).default(1),
+  ),
 });
 
 /** The server's configuration, with paths resolved. */
@@ -126,6 +131,8 @@ export interface Config {
   privacyLookupKey: string | null;
   logLevel: string;
   clientDist: string;
+  /** Pong steps per tick: 1 is real time (server/features/pong). */
+  pongTimeScale: number;
 }
 
 /** Parses `env`; throws an Error listing every bad variable (never their values). */
@@ -161,5 +168,6 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     privacyLookupKey: e.PRIVACY_LOOKUP_KEY ?? null,
     logLevel: e.LOG_LEVEL,
     clientDist: path.resolve(cwd, e.CLIENT_DIST ?? 'dist/client'),
+    pongTimeScale: e.PONG_TIME_SCALE,
   };
 }

@@ -14,6 +14,7 @@ import {
   type ImageStore,
 } from './features/images/index.js';
 import { MemoryMessageStore, type EphemeralMessageStore } from './features/messages/index.js';
+import { MemoryGameDirectory, type GameDirectory } from './features/pong/index.js';
 import {
   MemoryAccessGrantStore,
   MemoryKeyBundleStore,
@@ -28,6 +29,7 @@ import { connectRedis, type RedisHandles } from './redis/connect.js';
 import { RedisFanout } from './redis/redis-fanout.js';
 import { RedisImageStore } from './redis/redis-image-store.js';
 import { RedisMessageStore } from './redis/redis-message-store.js';
+import { RedisGameDirectory } from './redis/redis-pong-directory.js';
 import { HEARTBEAT_INTERVAL_MS, RedisPresenceStore } from './redis/redis-presence.js';
 import {
   RedisAccessGrantStore,
@@ -54,6 +56,8 @@ export interface SharedState {
   lockouts: LockoutStore;
   challenges: ChallengeStore;
   bans: BanStore;
+  /** Which process hosts each Pong game. */
+  pongGames: GameDirectory;
   limiter(name: string, limit: number, windowMs: number): RateLimiter;
   /** Redis only: the heartbeat and dead-process sweep of presence. */
   presenceSweeper: RedisPresenceStore | null;
@@ -76,6 +80,7 @@ export async function createSharedState(config: Config, now: () => number): Prom
       lockouts: new MemoryLockoutStore(),
       challenges: new MemoryChallengeStore(now),
       bans: new MemoryBanStore(now),
+      pongGames: new MemoryGameDirectory(),
       limiter: (_name, limit, windowMs) => new MemoryRateLimiter(limit, windowMs, now),
       presenceSweeper: null,
       redis: null,
@@ -97,6 +102,7 @@ export async function createSharedState(config: Config, now: () => number): Prom
     lockouts: new RedisLockoutStore(redis),
     challenges: new RedisChallengeStore(redis, now),
     bans: new RedisBanStore(redis),
+    pongGames: new RedisGameDirectory(redis),
     limiter: (name, limit, windowMs) => new RedisRateLimiter(redis, name, limit, windowMs),
     presenceSweeper: presence,
     redis,

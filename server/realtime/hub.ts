@@ -239,14 +239,23 @@ export class Hub {
     }
     // One error frame per flood is enough; answering every dropped frame would amplify it.
     if (connection.rejectedFrames === 1)
-      connection.send({ type: 'error', message: WS_ERROR.rateLimited });
+      connection.send(this.errorFrame(connection, WS_ERROR.rateLimited));
     this.options.metrics?.onFrame('rate_limited', 'error');
     return false;
   }
 
   private reject(connection: Connection, message: string, frameType?: string): void {
     this.options.metrics?.onFrame(frameType ?? 'invalid', 'error');
-    connection.send(frameType ? { type: 'error', message, frameType } : { type: 'error', message });
+    connection.send(this.errorFrame(connection, message, frameType));
+  }
+
+  /** `{type:"error", message}`; on `/ws` also wrapped as `{data: {message}, timestamp}` (spec 001 §7). */
+  private errorFrame(connection: Connection, message: string, frameType?: string): OutgoingFrame {
+    const frame: OutgoingFrame = frameType
+      ? { type: 'error', message, frameType }
+      : { type: 'error', message };
+    if (connection.path !== '/ws') return frame;
+    return { ...frame, data: { message }, timestamp: (this.options.now ?? Date.now)() };
   }
 
   private logFailure(connection: Connection, stage: string, error: unknown): void {

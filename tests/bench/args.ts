@@ -2,7 +2,7 @@
 import path from 'node:path';
 
 /** The scenarios `--scenario` selects; a run without options runs them all. */
-export const SCENARIOS = ['fanout', 'memory', 'connect', 'logins', 'crypto'] as const;
+export const SCENARIOS = ['fanout', 'memory', 'connect', 'logins', 'crypto', 'pong'] as const;
 /** Every scenario: the selectable ones and `cluster`, which `--cluster` runs on its own. */
 export type ScenarioName = (typeof SCENARIOS)[number] | 'cluster';
 

@@ -15,6 +15,7 @@ import { runCrypto } from './scenarios/crypto.js';
 import { runFanout } from './scenarios/fanout.js';
 import { runLogins } from './scenarios/logins.js';
 import { runMemory } from './scenarios/memory.js';
+import { runPong } from './scenarios/pong.js';
 
 const RUNNERS: Record<ScenarioName, (context: BenchContext) => Promise<ScenarioReport>> = {
   fanout: runFanout,
@@ -23,6 +24,7 @@ const RUNNERS: Record<ScenarioName, (context: BenchContext) => Promise<ScenarioR
   logins: runLogins,
   crypto: runCrypto,
   cluster: runCluster,
+  pong: runPong,
 };
 
 /** Servers and load generator run at this nice value when allowed (they inherit it). */

@@ -1,8 +1,24 @@
-/** /pong requires authentication with a key; visitors get the spec's refusal (spec 000 §5). */
+/**
+ * /pong (spec 001 §2 "Pong screen"). Key holders play; a visitor without a key session gets the
+ * spec's refusal (spec 000 §5) and nothing else. `?game=name` opens a named game to share.
+ */
 import { Link } from 'wouter';
 import { TEXT } from '../../../shared/protocol/errors.js';
+import { DEFAULT_GAME_ID, GameIdSchema } from '../../../shared/protocol/ws/pong.js';
+import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { useAuth } from '../auth/use-auth.js';
+import { PongScreen } from './PongScreen.js';
 
 export function PongPage() {
+  const { sessionToken, user, isLoading } = useAuth();
+  if (isLoading) return <LoadingOverlay isLoading message={TEXT.loading} />;
+  if (!sessionToken || !user) return <PongRefusal />;
+  const requested = GameIdSchema.safeParse(new URLSearchParams(window.location.search).get('game'));
+  const gameId = requested.success ? requested.data : DEFAULT_GAME_ID;
+  return <PongScreen sessionToken={sessionToken} username={user.username} gameId={gameId} />;
+}
+
+function PongRefusal() {
   return (
     <main className="flex min-h-screen items-center justify-center bg-background p-6 text-fg">
       <section
