@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { PongGameState, PongServerFrame, PongSide } from '../../../shared/protocol/ws/pong.js';
 import { openBrowserSocket } from '../../lib/realtime/chat-socket.js';
+import { waitForServerTrust } from '../privacy/server-trust.js';
 import { Interpolator } from './interpolation.js';
 import { PongSocket, pongSocketUrl, type PongConnectionStatus } from './pong-socket.js';
 
@@ -82,8 +83,13 @@ export function usePongGame(sessionToken: string, username: string, gameId: stri
       log: (message) => console.warn(message),
     });
     link.attach(socket);
-    socket.start();
+    // The session token goes out only once the server's identity check has passed.
+    let isCancelled = false;
+    void waitForServerTrust().then((isTrusted) => {
+      if (isTrusted && !isCancelled) socket.start();
+    });
     return () => {
+      isCancelled = true;
       socket.stop();
       link.attach(null);
       for (const timer of timers) clearTimeout(timer);
