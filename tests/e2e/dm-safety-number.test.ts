@@ -69,7 +69,9 @@ describe('the DM safety number in the browser', () => {
     await aliceDms.message('reading mine now').waitFor();
 
     // Both see the same sixty digits; neither is verified yet.
-    expect(await aliceDms.identityState().getAttribute('data-trust')).toBe('first-use');
+    expect(await aliceDms.identityState().getAttribute('data-trust')).toMatch(
+      /^(first-use|pinned)$/,
+    );
     const aliceNumber = await aliceDms.openSafetyNumber();
     const bobNumber = await bobDms.openSafetyNumber();
     expect(aliceNumber).toMatch(/^\d{60}$/);
@@ -118,5 +120,5 @@ describe('the DM safety number in the browser', () => {
     expect(await aliceDms.message('reading mine now').count()).toBe(0);
     expect(await aliceDms.replyInput().isDisabled()).toBe(true);
     expect(await seriousAxeViolations(alice.page)).toEqual([]);
-  });
+  }, 240_000);
 });

@@ -92,7 +92,7 @@ export function DmMessageRow({ message, isOwn, msLeft }: DmMessageRowProps) {
             <span
               data-testid="dm-message-flag"
               title={flag.title}
-              className="border border-danger bg-danger/20 px-1 text-[10px] font-bold tracking-widest text-danger"
+              className="border border-danger bg-danger px-1 text-[10px] font-bold tracking-widest text-background"
             >
               ⚠ {flag.text}
             </span>

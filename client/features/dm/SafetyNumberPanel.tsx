@@ -112,7 +112,7 @@ const TRUST_CLASS: Record<ContactIdentity['trust'], string> = {
   'first-use': 'border-warning/70 text-warning',
   pinned: 'border-warning/70 text-warning',
   verified: 'border-primary text-primary',
-  changed: 'border-danger bg-danger/20 text-danger',
+  changed: 'border-danger bg-danger text-background',
 };
 
 /** The contact's identity state as a small badge. */

@@ -116,15 +116,17 @@ export function ThreadView(props: ThreadViewProps) {
           {contact ? (
             <span className="flex items-center gap-2">
               <TrustBadge trust={contact.trust} />
-              <button
-                type="button"
-                className="text-[11px] font-bold tracking-widest text-primary underline hover:text-fg"
-                aria-expanded={isSafetyOpen}
-                onClick={() => setIsSafetyOpen((open) => !open)}
-                data-testid="dm-safety-toggle"
-              >
-                {isSafetyOpen ? 'HIDE SAFETY NUMBER' : 'SAFETY NUMBER'}
-              </button>
+              {isKeyChanged ? null : (
+                <button
+                  type="button"
+                  className="text-[11px] font-bold tracking-widest text-primary underline hover:text-fg"
+                  aria-expanded={isSafetyOpen}
+                  onClick={() => setIsSafetyOpen((open) => !open)}
+                  data-testid="dm-safety-toggle"
+                >
+                  {isSafetyOpen ? 'HIDE SAFETY NUMBER' : 'SAFETY NUMBER'}
+                </button>
+              )}
             </span>
           ) : null}
           <span className="text-muted">
