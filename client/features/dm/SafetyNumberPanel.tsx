@@ -102,8 +102,8 @@ export function KeyChangedWarning({ contact, name }: { contact: ContactIdentity;
 }
 
 const TRUST_TEXT: Record<ContactIdentity['trust'], string> = {
-  'first-use': 'UNVERIFIED (first use)',
-  pinned: 'UNVERIFIED (pinned)',
+  'first-use': 'UNVERIFIED',
+  pinned: 'UNVERIFIED',
   verified: 'VERIFIED',
   changed: 'KEY CHANGED',
 };
@@ -115,12 +115,22 @@ const TRUST_CLASS: Record<ContactIdentity['trust'], string> = {
   changed: 'border-danger bg-danger text-background',
 };
 
-/** The contact's identity state as a small badge. */
+/**
+ * The contact's identity state as a small badge. A key pinned on first use and one pinned earlier
+ * read the same: neither has been compared, and the title says what to do.
+ */
 export function TrustBadge({ trust }: { trust: ContactIdentity['trust'] }) {
   return (
     <span
       data-testid="dm-identity-state"
       data-trust={trust}
+      title={
+        trust === 'verified'
+          ? 'You compared the safety number for this key'
+          : trust === 'changed'
+            ? 'The identity key differs from the one pinned in this browser'
+            : 'Pinned in this browser; compare the safety number to verify'
+      }
       className={`inline-block border px-1.5 py-px text-[10px] font-bold tracking-widest ${TRUST_CLASS[trust]}`}
     >
       {trust === 'verified' ? '✓ ' : trust === 'changed' ? '⚠ ' : ''}
