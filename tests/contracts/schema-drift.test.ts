@@ -35,6 +35,23 @@ describe.each(BACKENDS)('migrations on %s', (backend) => {
     }
   });
 
+  it('keep no server-held DM thread key: dm_threads.server_key is gone (migration 0006)', async () => {
+    const { database, cleanup } = await freshDatabase(backend);
+    try {
+      const columns = await database.query<{ column_name: string }>(
+        `SELECT column_name FROM information_schema.columns
+         WHERE table_schema = current_schema() AND table_name = 'dm_threads'`,
+      );
+      const names = columns.map((c) => c.column_name);
+      expect(names).not.toContain('server_key');
+      expect(names).toEqual(
+        expect.arrayContaining(['key_commitment', 'signature_ml_dsa', 'signature_ecdsa']),
+      );
+    } finally {
+      await cleanup();
+    }
+  });
+
   it('apply each migration once, even when run again', async () => {
     const { database, cleanup } = await freshDatabase(backend);
     try {

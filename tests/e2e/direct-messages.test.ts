@@ -134,7 +134,8 @@ describe('direct messages in the browser', () => {
       expect(everything).not.toContain(REPLY);
       expect(everything).not.toContain('locker 12');
     }
-  });
+    // Two browsers signing and checking ML-DSA-65 on a shared two-core machine: allow the time.
+  }, 180_000);
 
   it('asks for the key file again after a reload and refuses someone else’s', async () => {
     const bob = await newActor(suite.browser, 'bob');

@@ -4,22 +4,14 @@
  * real time, and expiry deletes rows on the server.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  encryptDirectMessage,
-  decryptDirectMessage,
-  generateThreadKey,
-  unwrapThreadKey,
-  wrapThreadKey,
-} from '../../shared/crypto/dm/thread-key.js';
+import type { DmClient } from '../../client/features/dm/dm-client.js';
+import { sealDirectMessage } from '../../shared/crypto/dm/message-seal.js';
+import { unwrapThreadKey } from '../../shared/crypto/dm/thread-key.js';
 import type { KeyFile } from '../../shared/crypto/key-file-schema.js';
-import { VerifyResponseSchema } from '../../shared/protocol/http/auth.js';
-import {
-  CreateDmThreadResponseSchema,
-  DirectMessageListSchema,
-  DmRecipientKeySchema,
-  DmThreadListSchema,
-} from '../../shared/protocol/http/dm.js';
-import { login, makeRegisteredKey } from '../support/keys.js';
+import { numbersToBytes } from '../../shared/crypto/bytes.js';
+import { DmThreadListSchema, type DmThread } from '../../shared/protocol/http/dm.js';
+import { dmHolder } from '../support/dm-client.js';
+import { makeRegisteredKey } from '../support/keys.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { TestSocket } from '../support/ws-client.js';
 
@@ -45,14 +37,16 @@ describe('direct messages', () => {
   interface Holder {
     key: KeyFile;
     token: string;
+    client: DmClient;
     call: (path: string, init?: { method?: string; body?: unknown }) => Promise<Response>;
   }
   async function holder(username: string): Promise<Holder> {
     const key = await makeRegisteredKey(server.baseUrl, { username });
-    const token = VerifyResponseSchema.parse((await login(server.baseUrl, key)).body).sessionToken;
+    const { token, client } = await dmHolder(server.baseUrl, key, { now });
     return {
       key,
       token,
+      client,
       call: (path, init = {}) =>
         fetch(`${server.baseUrl}${path}`, {
           method: init.method ?? 'GET',
@@ -65,31 +59,32 @@ describe('direct messages', () => {
     };
   }
 
-  /** alice opens an end-to-end thread to bob, wrapping a fresh thread key in her browser. */
+  /** alice opens an end-to-end thread to bob: key made, wrapped and signed by her DmClient. */
   async function openThread(alice: Holder, bob: Holder) {
-    const recipient = DmRecipientKeySchema.parse(
-      await (await alice.call(`/api/dm/keys/${bob.key.keyId}`)).json(),
+    const created = await alice.client.startConversation(bob.key.keyId);
+    const threadKey = await alice.client.openThread(created);
+    return { threadKey, created };
+  }
+
+  /** A message body sealed by `sender` without the client (for server-side validation tests). */
+  async function sealedBody(
+    sender: Holder,
+    thread: DmThread,
+    threadKey: Uint8Array,
+    expiresAt: Date,
+  ) {
+    return sealDirectMessage(
+      'x',
+      threadKey,
+      {
+        threadId: thread.id,
+        senderKeyId: sender.key.keyId,
+        counter: 1,
+        timestamp: new Date(now()).toISOString(),
+        expiresAt: expiresAt.toISOString(),
+      },
+      numbersToBytes(sender.key.dilithiumPrivateKey!),
     );
-    expect(recipient.encryptionPublicKey).not.toBeNull();
-    const threadKey = generateThreadKey();
-    const wrappedKeys = {
-      creator: await wrapThreadKey(
-        threadKey,
-        { keyId: alice.key.keyId, publicKey: alice.key.encryptionPublicKey! },
-        alice.key.keyId,
-      ),
-      recipient: await wrapThreadKey(
-        threadKey,
-        { keyId: bob.key.keyId, publicKey: recipient.encryptionPublicKey! },
-        alice.key.keyId,
-      ),
-    };
-    const response = await alice.call('/api/dm/threads', {
-      method: 'POST',
-      body: { recipientKeyId: bob.key.keyId, wrappedKeys },
-    });
-    expect(response.status).toBe(200);
-    return { threadKey, created: CreateDmThreadResponseSchema.parse(await response.json()) };
   }
 
   async function listen(holderToListen: Holder) {
@@ -114,12 +109,7 @@ describe('direct messages', () => {
       ),
     ).toEqual(threadKey);
 
-    const sealed = await encryptDirectMessage('the package is in locker 12', threadKey);
-    const sent = await alice.call(`/api/dm/threads/${created.id}/messages`, {
-      method: 'POST',
-      body: { ...sealed, expiresAt: new Date(Date.now() + 300_000).toISOString() },
-    });
-    expect(sent.status).toBe(200);
+    await alice.client.send(created, 'the package is in locker 12', 300);
     const aliceSocket = await listen(alice);
     aliceSocket.send({
       type: 'dm_send_message',
@@ -137,18 +127,16 @@ describe('direct messages', () => {
       otherParticipantUsername: 'alice-dm',
       mode: 'e2e',
     });
-    const bobKey = await unwrapThreadKey(
-      bobThread!.encryptionKey,
-      bob.key.keyId,
-      bob.key.encryptionPrivateKey!,
+    const reading = await bob.client.readThread(bobThread!);
+    expect(reading.threadError).toBeNull();
+    expect(reading.contact.safetyNumber).toBe(
+      (await alice.client.contact(bob.key.keyId)).safetyNumber,
     );
-    const [message] = DirectMessageListSchema.parse(
-      await (await bob.call(`/api/dm/threads/${created.id}/messages`)).json(),
-    );
-    expect(
-      await decryptDirectMessage({ encrypted: message!.encryptedContent, iv: message!.iv }, bobKey),
-    ).toBe('the package is in locker 12');
+    const [message] = reading.messages;
     expect(message).toMatchObject({
+      content: 'the package is in locker 12',
+      status: 'ok',
+      counter: 1,
       senderKeyId: alice.key.keyId,
       senderUsername: 'alice-dm',
       senderSecureId: `SCK_${alice.key.keyId.slice(3, 11).toUpperCase()}`,
@@ -162,11 +150,6 @@ describe('direct messages', () => {
     expect(dump).not.toContain('locker 12');
     expect(dump).not.toContain(Buffer.from(threadKey).toString('base64'));
     expect(dump).not.toContain(Buffer.from(threadKey).toString('hex'));
-    const [row] = await server.database.query<{ server_key: unknown }>(
-      'SELECT server_key FROM dm_threads WHERE id = $1',
-      [created.id],
-    );
-    expect(row?.server_key).toBeNull();
   });
 
   it("keeps a third key holder out of someone else's thread entirely", async () => {
@@ -174,11 +157,8 @@ describe('direct messages', () => {
     const bob = await holder('bob-3p');
     const eve = await holder('eve-3p');
     const { created, threadKey } = await openThread(alice, bob);
-    const sealed = await encryptDirectMessage('secret', threadKey);
-    await alice.call(`/api/dm/threads/${created.id}/messages`, {
-      method: 'POST',
-      body: { ...sealed, expiresAt: new Date(Date.now() + 60_000).toISOString() },
-    });
+    await alice.client.send(created, 'secret', 60);
+    const sealed = await sealedBody(alice, created, threadKey, new Date(Date.now() + 60_000));
 
     expect(DmThreadListSchema.parse(await (await eve.call('/api/dm/threads')).json())).toEqual([]);
     expect((await eve.call(`/api/dm/threads/${created.id}/messages`)).status).toBe(404);
@@ -186,7 +166,7 @@ describe('direct messages', () => {
       (
         await eve.call(`/api/dm/threads/${created.id}/messages`, {
           method: 'POST',
-          body: { ...sealed, expiresAt: new Date(Date.now() + 60_000).toISOString() },
+          body: sealed,
         })
       ).status,
     ).toBe(404);
@@ -225,17 +205,9 @@ describe('direct messages', () => {
   it('deletes expired messages and threads on the server', async () => {
     const alice = await holder('alice-exp');
     const bob = await holder('bob-exp');
-    const { created, threadKey } = await openThread(alice, bob);
-    const short = await encryptDirectMessage('gone soon', threadKey);
-    await alice.call(`/api/dm/threads/${created.id}/messages`, {
-      method: 'POST',
-      body: { ...short, expiresAt: new Date(Date.now() + 10_000).toISOString() },
-    });
-    const long = await encryptDirectMessage('stays a while', threadKey);
-    await alice.call(`/api/dm/threads/${created.id}/messages`, {
-      method: 'POST',
-      body: { ...long, expiresAt: new Date(Date.now() + 3_600_000).toISOString() },
-    });
+    const { created } = await openThread(alice, bob);
+    await alice.client.send(created, 'gone soon', 10);
+    await alice.client.send(created, 'stays a while', 3600);
     // The housekeeping timer (every second) deletes each message once its time has passed; the
     // times noted on sending wake it, with no direct call here.
     clockOffset = 11_000;
@@ -263,42 +235,41 @@ describe('direct messages', () => {
     ).toEqual([]);
   });
 
-  it('refuses wrong expiries, self-conversations, unknown recipients and missing wrapped keys', async () => {
+  it('refuses wrong expiries, self-conversations, unknown recipients and unsigned threads', async () => {
     const alice = await holder('alice-val');
     const bob = await holder('bob-val');
-    expect(
-      (
-        await alice.call('/api/dm/threads', {
-          method: 'POST',
-          body: { recipientKeyId: alice.key.keyId },
-        })
-      ).status,
-    ).toBe(400);
-    expect(
-      (
-        await alice.call('/api/dm/threads', {
-          method: 'POST',
-          body: { recipientKeyId: `SCK${'9'.repeat(32)}` },
-        })
-      ).status,
-    ).toBe(404);
+    // A well-formed body, as a browser would send it, for each recipient.
+    const body = (recipientKeyId: string) => ({
+      recipientKeyId,
+      threadId: crypto.randomUUID(),
+      mode: 'e2e',
+      wrappedKeys: { creator: 'AAAA', recipient: 'AAAA' },
+      keyCommitment: 'AAAA',
+      signature: { mlDsa: 'AAAA', ecdsa: 'AAAA' },
+    });
+    const post = async (value: unknown) =>
+      (await alice.call('/api/dm/threads', { method: 'POST', body: value })).status;
+    expect(await post(body(alice.key.keyId))).toBe(400);
+    expect(await post(body(`SCK${'9'.repeat(32)}`))).toBe(404);
+    expect(await post({ ...body(bob.key.keyId), mode: 'server-assisted' })).toBe(400);
+    const { signature: _signature, ...unsigned } = body(bob.key.keyId);
+    expect(await post(unsigned)).toBe(400);
     const missing = await alice.call('/api/dm/threads', {
       method: 'POST',
       body: { recipientKeyId: bob.key.keyId },
     });
     expect(missing.status).toBe(400);
     const { created, threadKey } = await openThread(alice, bob);
-    const sealed = await encryptDirectMessage('x', threadKey);
     for (const expiresAt of [new Date(Date.now() - 1000), new Date(Date.now() + 2 * 86_400_000)]) {
       const response = await alice.call(`/api/dm/threads/${created.id}/messages`, {
         method: 'POST',
-        body: { ...sealed, expiresAt: expiresAt.toISOString() },
+        body: await sealedBody(alice, created, threadKey, expiresAt),
       });
       expect(response.status).toBe(400);
     }
   });
 
-  it('falls back to a server-assisted thread for a key made before encryption keys', async () => {
+  it('refuses a conversation with a key made before encryption keys: the server never makes one', async () => {
     const alice = await holder('alice-old');
     const { createKeyFile } = await import('../../shared/crypto/key-file.js');
     const { publicPart } = await import('../../shared/crypto/key-file-schema.js');
@@ -317,12 +288,24 @@ describe('direct messages', () => {
       body: JSON.stringify(publicPart(old)),
     });
     expect(registered.status).toBe(200);
+    await expect(alice.client.startConversation(legacy.keyId)).rejects.toThrow('no encryption key');
+    // A hand-made body naming the legacy key is refused by the server as well.
     const response = await alice.call('/api/dm/threads', {
       method: 'POST',
-      body: { recipientKeyId: legacy.keyId },
+      body: {
+        recipientKeyId: legacy.keyId,
+        threadId: '3f1c2b9e-8d7a-4c6b-9e5f-1a2b3c4d5e6f',
+        mode: 'e2e',
+        wrappedKeys: { creator: 'AAAA', recipient: 'AAAA' },
+        keyCommitment: 'AAAA',
+        signature: { mlDsa: 'AAAA', ecdsa: 'AAAA' },
+      },
     });
-    const created = CreateDmThreadResponseSchema.parse(await response.json());
-    expect(created.mode).toBe('server-assisted');
-    expect(Buffer.from(created.encryptionKey, 'base64')).toHaveLength(32);
+    expect(response.status).toBe(400);
+    expect(
+      await server.database.query('SELECT id FROM dm_threads WHERE participant2 = $1', [
+        legacy.keyId,
+      ]),
+    ).toHaveLength(0);
   });
 });

@@ -2,8 +2,8 @@
  * /direct-messages (spec 001 §2 "Direct messages screen"):
  *
  * - without a session token or user: AUTHENTICATION REQUIRED;
- * - a key holder whose key file is not in this tab's memory (after a reload), when their key has
- *   an encryption key or any of their threads is end-to-end: UNLOCK YOUR CONVERSATIONS;
+ * - a key holder whose key file is not in this tab's memory (after a reload): UNLOCK YOUR
+ *   CONVERSATIONS (every thread is end to end and needs the key file's private keys);
  * - otherwise the conversations (DmScreen).
  */
 import { type KeyFile } from '../../../shared/crypto/key-file-schema.js';
@@ -15,7 +15,7 @@ import { AuthRequiredScreen } from './AuthRequiredScreen.js';
 import { DmHeader } from './DmHeader.js';
 import { DmScreen } from './DmScreen.js';
 import { UnlockConversations } from './UnlockConversations.js';
-import { useBackToChatPath, useDmThreads, useOwnDmKey } from './use-dm-queries.js';
+import { useBackToChatPath } from './use-dm-queries.js';
 import { useDmKeyFile } from './use-dm-key-file.js';
 
 export function DirectMessagesPage() {
@@ -32,30 +32,18 @@ interface DmGateProps {
   keyFile: KeyFile | null;
 }
 
-/** Decides whether the key file must be loaded again before the conversations can open. */
+/** The key file must be in this tab's memory before the conversations can open. */
 function DmGate({ user, sessionToken, keyFile }: DmGateProps) {
-  const isKeyMissing = keyFile === null;
-  const threads = useDmThreads();
-  const ownKey = useOwnDmKey(user.keyId, isKeyMissing);
   const backPath = useBackToChatPath();
-
-  if (isKeyMissing) {
-    if (threads.isPending || ownKey.isPending) {
-      return <LoadingOverlay isLoading message={TEXT.loading} />;
-    }
-    const hasEndToEnd =
-      (ownKey.data?.encryptionPublicKey ?? null) !== null ||
-      (threads.data ?? []).some((thread) => thread.mode === 'e2e');
-    if (hasEndToEnd) {
-      return (
-        <div className="min-h-screen bg-background text-fg">
-          <DmHeader backPath={backPath} link={null} onNewConversation={null} />
-          <main className="px-3 py-6 sm:px-4 sm:py-10">
-            <UnlockConversations keyId={user.keyId} sessionToken={sessionToken} />
-          </main>
-        </div>
-      );
-    }
+  if (keyFile === null) {
+    return (
+      <div className="min-h-screen bg-background text-fg">
+        <DmHeader backPath={backPath} link={null} onNewConversation={null} />
+        <main className="px-3 py-6 sm:px-4 sm:py-10">
+          <UnlockConversations keyId={user.keyId} sessionToken={sessionToken} />
+        </main>
+      </div>
+    );
   }
   return <DmScreen user={user} sessionToken={sessionToken} keyFile={keyFile} />;
 }

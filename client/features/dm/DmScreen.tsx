@@ -14,17 +14,19 @@ import { STORAGE_KEYS, readStorage, removeStorage } from '../../lib/storage-keys
 import { BotChallengeDialog } from '../admin/BotChallengeDialog.js';
 import { useBotChallenge } from '../admin/use-bot-challenge.js';
 import { DestructOverlay } from './DestructOverlay.js';
-import { dmKeys } from './dm-api.js';
+import { LocalStoragePinStore } from '../e2ee/identity-trust.js';
+import { createDmApi, dmKeys } from './dm-api.js';
+import { DmClient } from './dm-client.js';
+import { LocalStorageCounterStore, LocalStorageVerifiedStore } from './dm-local-stores.js';
 import { DM_TICK_MS } from './dm-constants.js';
 import { DmHeader } from './DmHeader.js';
 import { NewConversationDialog } from './NewConversationDialog.js';
 import { parseStoredTarget } from './recipient-match.js';
 import { SecureIdBadge } from './SecureIdBadge.js';
-import { ThreadKeyring } from './thread-keyring.js';
 import { ThreadList } from './ThreadList.js';
 import { ThreadView } from './ThreadView.js';
 import { useDmActions } from './use-dm-actions.js';
-import { useBackToChatPath, useDmThreads, useThreadMessages } from './use-dm-queries.js';
+import { useBackToChatPath, useDmThreads, useThreadReading } from './use-dm-queries.js';
 import { useDmSocket } from './use-dm-socket.js';
 import { useNow } from './use-now.js';
 import { useThreadDestruct } from './use-thread-destruct.js';
@@ -32,18 +34,30 @@ import { useThreadDestruct } from './use-thread-destruct.js';
 export interface DmScreenProps {
   user: SessionUser;
   sessionToken: string;
-  keyFile: KeyFile | null;
+  keyFile: KeyFile;
+}
+
+/** The page's DmClient: pins, verified marks and counters in localStorage, the real clock. */
+function pageDmClient(keyFile: KeyFile): DmClient {
+  return new DmClient({
+    api: createDmApi(),
+    keyFile,
+    pins: new LocalStoragePinStore(),
+    verified: new LocalStorageVerifiedStore(),
+    counters: new LocalStorageCounterStore(),
+    now: () => Date.now(),
+  });
 }
 
 export function DmScreen({ user, sessionToken, keyFile }: DmScreenProps) {
   const queryClient = useQueryClient();
   const socket = useDmSocket(sessionToken);
   const botChallenge = useBotChallenge(socket.onFrame, socket.send);
-  const keyring = useMemo(() => new ThreadKeyring(user.keyId, keyFile), [user.keyId, keyFile]);
+  const client = useMemo(() => pageDmClient(keyFile), [keyFile]);
   const threadsQuery = useDmThreads();
   const threads = useMemo(() => threadsQuery.data ?? [], [threadsQuery.data]);
   const backPath = useBackToChatPath();
-  const actions = useDmActions(keyFile, keyring, socket.send);
+  const actions = useDmActions(client, socket.send);
 
   const [openThread, setOpenThread] = useState<DmThread | null>(null);
   // The list's copy is the fresher one (its expiry grows with each message).
@@ -59,11 +73,10 @@ export function DmScreen({ user, sessionToken, keyFile }: DmScreenProps) {
   const closeThread = useCallback(
     (threadId: string) => {
       setOpenThread((open) => (open?.id === threadId ? null : open));
-      keyring.forget(threadId);
       queryClient.removeQueries({ queryKey: dmKeys.messages(threadId) });
       void queryClient.invalidateQueries({ queryKey: dmKeys.threads });
     },
-    [keyring, queryClient],
+    [queryClient],
   );
   const destruct = useThreadDestruct(socket.send, closeThread);
 
@@ -84,7 +97,6 @@ export function DmScreen({ user, sessionToken, keyFile }: DmScreenProps) {
         needsDelete: false,
       });
     } else {
-      keyring.forget(threadId);
       void queryClient.invalidateQueries({ queryKey: dmKeys.threads });
     }
   });
@@ -136,7 +148,7 @@ export function DmScreen({ user, sessionToken, keyFile }: DmScreenProps) {
         <OpenThread
           thread={current}
           myKeyId={user.keyId}
-          keyring={keyring}
+          client={client}
           isDestructing={destruct.run !== null}
           onBack={() => setOpenThread(null)}
           onKill={() => destruct.start({ kind: 'manual', thread: current, needsDelete: true })}
@@ -180,7 +192,7 @@ export function DmScreen({ user, sessionToken, keyFile }: DmScreenProps) {
 interface OpenThreadProps {
   thread: DmThread;
   myKeyId: string;
-  keyring: ThreadKeyring;
+  client: DmClient;
   isDestructing: boolean;
   onBack: () => void;
   onKill: () => void;
@@ -188,17 +200,28 @@ interface OpenThreadProps {
   isSending: boolean;
 }
 
-/** The thread view with its messages and a clock for the countdowns. */
-function OpenThread({ keyring, ...props }: OpenThreadProps) {
-  const messages = useThreadMessages(props.thread, keyring);
+/** The thread view with its checked reading, a clock for the countdowns, and the verify action. */
+function OpenThread({ client, ...props }: OpenThreadProps) {
+  const queryClient = useQueryClient();
+  const reading = useThreadReading(props.thread, client);
   const now = useNow(DM_TICK_MS);
+  const refresh = () =>
+    void queryClient.invalidateQueries({ queryKey: dmKeys.messages(props.thread.id) });
   return (
     <ThreadView
       {...props}
-      messages={messages.data ?? []}
-      isLoading={messages.isPending}
-      isError={messages.isError}
+      reading={reading.data ?? null}
+      isLoading={reading.isPending}
+      isError={reading.isError}
       now={now}
+      onMarkVerified={(contact) => {
+        client.markVerified(contact);
+        refresh();
+      }}
+      onClearVerified={(keyId) => {
+        client.clearVerified(keyId);
+        refresh();
+      }}
     />
   );
 }

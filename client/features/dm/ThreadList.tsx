@@ -6,8 +6,7 @@
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type DmThread } from '../../../shared/protocol/http/dm.js';
 import { formatListTime } from './dm-time.js';
-import { ModeBadge } from './ModeBadge.js';
-import { MODE_EXPLANATION } from './thread-mode.js';
+import { MODE_BADGE, MODE_EXPLANATION } from './thread-mode.js';
 
 export interface ThreadListProps {
   threads: readonly DmThread[];
@@ -90,23 +89,33 @@ function ThreadRow({ thread, onOpen }: { thread: DmThread; onOpen: (thread: DmTh
         <time dateTime={time} className="text-[11px] text-muted tabular-nums">
           {formatListTime(time)}
         </time>
-        <ModeBadge mode={thread.mode} />
+        <ModeBadge />
       </span>
     </button>
   );
 }
 
+function ModeBadge() {
+  return (
+    <span
+      title={MODE_EXPLANATION}
+      data-testid="dm-mode-badge"
+      className="inline-block shrink-0 border border-primary/70 px-1.5 py-px text-[10px] font-bold tracking-widest text-primary"
+    >
+      {MODE_BADGE}
+    </span>
+  );
+}
+
 function ModeLegend() {
   return (
-    <dl className="grid gap-2 border-t border-border px-4 py-3 text-[11px] leading-relaxed text-muted sm:grid-cols-2">
-      {(['e2e', 'server-assisted'] as const).map((mode) => (
-        <div key={mode} className="flex gap-2">
-          <dt className="shrink-0">
-            <ModeBadge mode={mode} />
-          </dt>
-          <dd>{MODE_EXPLANATION[mode]}</dd>
-        </div>
-      ))}
+    <dl className="border-t border-border px-4 py-3 text-[11px] leading-relaxed text-muted">
+      <div className="flex gap-2">
+        <dt className="shrink-0">
+          <ModeBadge />
+        </dt>
+        <dd>{MODE_EXPLANATION}</dd>
+      </div>
     </dl>
   );
 }

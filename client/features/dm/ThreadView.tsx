@@ -1,23 +1,27 @@
 /**
- * A conversation, full screen (spec 001 §2): back, the other party, the mode label ('End-to-End
- * Encrypted', or 'Server-assisted encryption', which never claims E2E), the thread's
- * auto-destruct countdown, the red KILL SWITCH, the unexpired messages and the reply form.
+ * A conversation, full screen (spec 001 §2): back, the other party and their identity state
+ * (UNVERIFIED / VERIFIED / KEY CHANGED) with the safety number to compare, 'End-to-End
+ * Encrypted', the thread's auto-destruct countdown, the red KILL SWITCH, the unexpired messages
+ * each with its check, and the reply form, blocked while the key is changed or the thread refused.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type DmThread } from '../../../shared/protocol/http/dm.js';
 import { Bracketed } from '../rooms/TerminalDialog.js';
-import { type ReadableDirectMessage } from './dm-crypto.js';
+import { type ContactIdentity } from './contact-identity.js';
+import { type ThreadReading } from './dm-client.js';
 import { DANGER_BUTTON, HEADER_BUTTON } from './dm-styles.js';
 import { formatThreadCountdown, remainingMs } from './dm-time.js';
 import { DmMessageRow } from './DmMessageRow.js';
 import { ReplyComposer, type ReplyComposerProps } from './ReplyComposer.js';
+import { KeyChangedWarning, SafetyNumberPanel, TrustBadge } from './SafetyNumberPanel.js';
 import { MODE_EXPLANATION, MODE_LABEL } from './thread-mode.js';
 
 export interface ThreadViewProps {
   thread: DmThread;
   myKeyId: string;
-  messages: readonly ReadableDirectMessage[];
+  /** Null until the first read completes. */
+  reading: ThreadReading | null;
   isLoading: boolean;
   isError: boolean;
   now: number;
@@ -27,15 +31,20 @@ export interface ThreadViewProps {
   onKill: () => void;
   onSend: ReplyComposerProps['onSend'];
   isSending: boolean;
+  onMarkVerified: (contact: ContactIdentity) => void;
+  onClearVerified: (keyId: string) => void;
 }
 
 export function ThreadView(props: ThreadViewProps) {
-  const { thread, messages, now } = props;
+  const { thread, reading, now } = props;
+  const messages = reading?.messages ?? [];
+  const contact = reading?.contact ?? null;
+  const isKeyChanged = contact?.trust === 'changed';
+  const [isSafetyOpen, setIsSafetyOpen] = useState(false);
   const visible = messages
     .map((message) => ({ message, msLeft: remainingMs(message.expiresAt, now) }))
     .filter((entry) => entry.msLeft > 0);
   const name = thread.otherParticipantSecureId.toUpperCase() || thread.otherParticipantUsername;
-  const isEndToEnd = thread.mode === 'e2e';
   const backRef = useRef<HTMLButtonElement>(null);
   const endRef = useRef<HTMLDivElement>(null);
 
@@ -96,14 +105,30 @@ export function ThreadView(props: ThreadViewProps) {
         </div>
         <div className="mx-auto flex max-w-4xl flex-wrap items-center justify-between gap-x-4 gap-y-1 border-t border-border/60 px-3 py-1.5 text-[11px] tracking-wider sm:px-4">
           <span
-            className={`flex items-center gap-1.5 font-bold ${isEndToEnd ? 'text-primary' : 'text-warning'}`}
+            className="flex items-center gap-1.5 font-bold text-primary"
             data-testid="dm-thread-mode"
             data-mode={thread.mode}
-            title={MODE_EXPLANATION[thread.mode]}
+            title={MODE_EXPLANATION}
           >
-            <span aria-hidden="true">{isEndToEnd ? '▣' : '!'}</span>
-            {MODE_LABEL[thread.mode]}
+            <span aria-hidden="true">▣</span>
+            {MODE_LABEL}
           </span>
+          {contact ? (
+            <span className="flex items-center gap-2">
+              <TrustBadge trust={contact.trust} />
+              {isKeyChanged ? null : (
+                <button
+                  type="button"
+                  className="text-[11px] font-bold tracking-widest text-primary underline hover:text-fg"
+                  aria-expanded={isSafetyOpen}
+                  onClick={() => setIsSafetyOpen((open) => !open)}
+                  data-testid="dm-safety-toggle"
+                >
+                  {isSafetyOpen ? 'HIDE SAFETY NUMBER' : 'SAFETY NUMBER'}
+                </button>
+              )}
+            </span>
+          ) : null}
           <span className="text-muted">
             AUTO-DESTRUCT{' '}
             <span className="font-bold text-warning tabular-nums" data-testid="dm-thread-countdown">
@@ -111,11 +136,24 @@ export function ThreadView(props: ThreadViewProps) {
             </span>
           </span>
         </div>
-        {isEndToEnd ? null : (
-          <p className="mx-auto max-w-4xl px-3 pb-2 text-[11px] leading-relaxed text-warning sm:px-4">
-            {MODE_EXPLANATION['server-assisted']}
+        {contact && isKeyChanged ? <KeyChangedWarning contact={contact} name={name} /> : null}
+        {reading?.threadError && !isKeyChanged ? (
+          <p
+            role="alert"
+            data-testid="dm-thread-error"
+            className="mx-auto max-w-4xl border-y-2 border-danger bg-danger/15 px-3 py-2 text-xs font-bold tracking-wider text-danger sm:px-4"
+          >
+            ⚠ {reading.threadError}
           </p>
-        )}
+        ) : null}
+        {contact && isSafetyOpen && !isKeyChanged ? (
+          <SafetyNumberPanel
+            contact={contact}
+            name={name}
+            onMarkVerified={props.onMarkVerified}
+            onClearVerified={props.onClearVerified}
+          />
+        ) : null}
       </header>
 
       <div className="min-h-0 flex-1 overflow-y-auto">
@@ -130,9 +168,9 @@ export function ThreadView(props: ThreadViewProps) {
             </p>
           ) : (
             <ol className="space-y-2" aria-label="Messages" aria-live="polite">
-              {visible.map(({ message, msLeft }) => (
+              {visible.map(({ message, msLeft }, index) => (
                 <DmMessageRow
-                  key={message.id}
+                  key={`${message.id}:${index}`}
                   message={message}
                   isOwn={message.senderKeyId === props.myKeyId}
                   msLeft={msLeft}
@@ -146,7 +184,9 @@ export function ThreadView(props: ThreadViewProps) {
 
       <ReplyComposer
         isSending={props.isSending}
-        isDisabled={props.isDestructing}
+        isDisabled={
+          props.isDestructing || reading === null || isKeyChanged || reading.threadError !== null
+        }
         onSend={props.onSend}
       />
     </section>

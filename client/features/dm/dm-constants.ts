@@ -22,3 +22,11 @@ export const DM_COPIED_TOAST_MS = 2_000;
 export const DM_TICK_MS = 500;
 /** Longest reply or first message, in characters (the server caps ciphertext at 20 000 base64). */
 export const DM_MESSAGE_MAX_CHARS = 10_000;
+
+/** localStorage: keyId → the fingerprint the user marked as verified after comparing safety numbers. */
+export const DM_VERIFIED_STORAGE_KEY = 'securechannel_dm_verified';
+/** localStorage: threadId → the last message counter this browser used in it (never reused). */
+export const DM_COUNTERS_STORAGE_KEY = 'securechannel_dm_counters';
+/** The toast when sending to a contact whose identity key changed. */
+export const DM_KEY_CHANGED_TOAST =
+  'KEY CHANGED: this contact’s identity key is not the one pinned in this browser. Nothing was sent.';

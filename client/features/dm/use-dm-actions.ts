@@ -7,15 +7,14 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { type KeyFile } from '../../../shared/crypto/key-file-schema.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type DmThread } from '../../../shared/protocol/http/dm.js';
 import { type SendFrame } from '../admin/admin-socket.js';
 import { dmKeys } from './dm-api.js';
-import { RecipientKeyUnverifiedError } from './dm-crypto.js';
+import { KeyChangedError, RecipientKeyUnverifiedError } from './contact-identity.js';
+import { NoEncryptionKeyError, type DmClient } from './dm-client.js';
+import { DM_KEY_CHANGED_TOAST } from './dm-constants.js';
 import { reportDmError } from './dm-errors.js';
-import { openConversation, sendToThread } from './dm-send.js';
-import { type ThreadKeyring } from './thread-keyring.js';
 
 /** A failure of the new-conversation flow, with the step that failed. */
 class ConversationStepError extends Error {
@@ -41,11 +40,33 @@ export interface DmActions {
   isStarting: boolean;
 }
 
-export function useDmActions(
-  keyFile: KeyFile | null,
-  keyring: ThreadKeyring,
+/** Posts through DmClient, then announces with `dm_send_message`. */
+async function sendToThread(
+  client: DmClient,
+  thread: DmThread,
+  text: string,
+  timerSeconds: number,
   send: SendFrame,
-): DmActions {
+): Promise<void> {
+  await client.send(thread, text, timerSeconds);
+  // The message is stored; a socket that is down only delays the other side's refresh.
+  send({
+    type: 'dm_send_message',
+    threadId: thread.id,
+    recipientKeyId: thread.otherParticipantKeyId,
+  });
+}
+
+/** The toast text for a refusal the user must see as such (never 'try again'). */
+function refusalText(cause: unknown): string | null {
+  if (cause instanceof KeyChangedError) return DM_KEY_CHANGED_TOAST;
+  if (cause instanceof RecipientKeyUnverifiedError || cause instanceof NoEncryptionKeyError) {
+    return cause.message;
+  }
+  return null;
+}
+
+export function useDmActions(client: DmClient, send: SendFrame): DmActions {
   const queryClient = useQueryClient();
   const refresh = useCallback(
     (threadId: string | null) => {
@@ -57,21 +78,25 @@ export function useDmActions(
 
   const reply = useMutation({
     mutationFn: (input: { thread: DmThread; text: string; timerSeconds: number }) =>
-      sendToThread(input.thread, input.text, input.timerSeconds, keyring, send),
+      sendToThread(client, input.thread, input.text, input.timerSeconds, send),
     onSuccess: (_, input) => refresh(input.thread.id),
-    onError: (error) => reportDmError(TEXT.dmSendFailed, error, TEXT.dmSendFailedRetry),
+    onError: (error, input) => {
+      reportDmError(TEXT.dmSendFailed, error, refusalText(error) ?? TEXT.dmSendFailedRetry);
+      // A refusal may mean the identity changed: show the thread's new state.
+      refresh(input.thread.id);
+    },
   });
 
   const start = useMutation({
     mutationFn: async (input: { recipientKeyId: string; text: string; timerSeconds: number }) => {
       let thread: DmThread;
       try {
-        thread = await openConversation(input.recipientKeyId, keyFile);
+        thread = await client.startConversation(input.recipientKeyId);
       } catch (error) {
         throw new ConversationStepError('create', error);
       }
       try {
-        await sendToThread(thread, input.text, input.timerSeconds, keyring, send);
+        await sendToThread(client, thread, input.text, input.timerSeconds, send);
       } catch (error) {
         throw new ConversationStepError('send', error);
       }
@@ -80,8 +105,9 @@ export function useDmActions(
     onSuccess: (thread) => refresh(thread.id),
     onError: (error) => {
       const cause = error instanceof ConversationStepError ? error.cause : error;
-      if (cause instanceof RecipientKeyUnverifiedError) {
-        reportDmError(TEXT.dmCreateThreadFailed, cause, TEXT.dmRecipientKeyUnverified);
+      const refusal = refusalText(cause);
+      if (refusal !== null) {
+        reportDmError(TEXT.dmCreateThreadFailed, cause, refusal);
       } else {
         reportDmError(error.message, cause, TEXT.dmSendFailedRetry);
       }

@@ -1,17 +1,15 @@
 /**
  * The direct-messages screen's server data through TanStack Query: the thread list, the open
- * thread's messages (decrypted here, kept only while the thread is on screen), the caller's own
- * DM key record and the default room for the back button. Fetch failures are logged and toasted
+ * thread read through DmClient (kept only while the thread is on screen) and the default room for the back button. Fetch failures are logged and toasted
  * with the spec's texts (spec 001 §8).
  */
 import { useQuery } from '@tanstack/react-query';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type DmThread } from '../../../shared/protocol/http/dm.js';
 import { fetchDefaultRoom, roomKeys } from '../rooms/api.js';
-import { dmKeys, fetchMessages, fetchRecipientKey, fetchThreads } from './dm-api.js';
-import { decryptMessages } from './dm-crypto.js';
-import { logDmError, reportDmError } from './dm-errors.js';
-import { type ThreadKeyring } from './thread-keyring.js';
+import { dmKeys, fetchThreads } from './dm-api.js';
+import { type DmClient } from './dm-client.js';
+import { reportDmError } from './dm-errors.js';
 
 /** Newest activity first. */
 function byActivity(threads: DmThread[]): DmThread[] {
@@ -33,38 +31,19 @@ export function useDmThreads() {
   });
 }
 
-/** The open thread's messages, oldest first, decrypted; dropped from memory once it closes. */
-export function useThreadMessages(thread: DmThread, keyring: ThreadKeyring) {
+/**
+ * The open thread read through DmClient: the other side's checked identity, the thread key's
+ * fate, the messages oldest first with their status; dropped from memory once it closes.
+ */
+export function useThreadReading(thread: DmThread, client: DmClient) {
   return useQuery({
     queryKey: dmKeys.messages(thread.id),
     gcTime: 0,
     queryFn: async () => {
-      let messages;
       try {
-        messages = await fetchMessages(thread.id);
+        return await client.readThread(thread);
       } catch (error) {
         reportDmError(TEXT.dmFetchMessagesFailed, error);
-        throw error;
-      }
-      const threadKey = await keyring.open(thread).catch((error: unknown) => {
-        logDmError('Thread key could not be opened', error);
-        return null;
-      });
-      return decryptMessages(messages, threadKey);
-    },
-  });
-}
-
-/** The caller's own DM key record: whether their key has an encryption key on the server. */
-export function useOwnDmKey(keyId: string, isNeeded: boolean) {
-  return useQuery({
-    queryKey: dmKeys.key(keyId),
-    enabled: isNeeded,
-    queryFn: async () => {
-      try {
-        return await fetchRecipientKey(keyId);
-      } catch (error) {
-        logDmError('Own key record could not be read', error);
         throw error;
       }
     },

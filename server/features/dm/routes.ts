@@ -21,7 +21,12 @@ export interface DmRouteDeps {
   requireKey: preHandlerAsyncHookHandler;
 }
 
-const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 404: ErrorBodySchema };
+const errors = {
+  400: ErrorBodySchema,
+  401: ErrorBodySchema,
+  404: ErrorBodySchema,
+  409: ErrorBodySchema,
+};
 
 export function dmRoutes({ service, requireKey }: DmRouteDeps): FastifyPluginAsync {
   return async (fastify) => {
@@ -36,7 +41,7 @@ export function dmRoutes({ service, requireKey }: DmRouteDeps): FastifyPluginAsy
         schema: {
           tags: ['dm'],
           summary:
-            "A key holder's public keys for wrapping a thread key (null encryption key: server-assisted)",
+            "A key holder's registered identity keys and encryption key (null: none registered)",
           params: DmKeyParamsSchema,
           response: { 200: DmRecipientKeySchema, ...errors },
         },
@@ -62,17 +67,13 @@ export function dmRoutes({ service, requireKey }: DmRouteDeps): FastifyPluginAsy
         schema: {
           tags: ['dm'],
           summary:
-            'Open a conversation; end-to-end when both have encryption keys (send wrappedKeys)',
+            'Open a conversation with a thread key wrapped and signed in the creator’s browser',
           body: CreateDmThreadRequestSchema,
           response: { 200: CreateDmThreadResponseSchema, ...errors },
         },
       },
       async (request) => {
-        const thread = await service.createThread(
-          caller(request.principal),
-          request.body.recipientKeyId,
-          request.body.wrappedKeys,
-        );
+        const thread = await service.createThread(caller(request.principal), request.body);
         return { id: thread.id, encryptionKey: thread.encryptionKey, mode: thread.mode, thread };
       },
     );

@@ -1,14 +1,23 @@
 /**
- * Direct messages between key holders (spec 001 §4–§7). The server stores ciphertext and, in
- * end-to-end mode, thread keys wrapped to each participant; only the two participants may read or
- * touch a thread, and everything is deleted at its expiry.
+ * Direct messages between key holders (spec 001 §4–§7). The server stores ciphertext, thread
+ * keys wrapped to each participant in the creator's browser, and the creator's signed thread
+ * grant; it never makes or holds a thread key (server-assisted threads were removed,
+ * docs/decisions.md). Only the two participants may read or touch a thread, and everything is
+ * deleted at its expiry. The signatures are checked by the browsers against pinned identities,
+ * not here: the server is not trusted to vouch for them.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { bytesToNumbers } from '../../../shared/crypto/bytes.js';
 import { verifyEncryptionKey } from '../../../shared/crypto/dm/encryption-keys.js';
 import { secureIdForKey } from '../../../shared/ids.js';
 import { DM_DEFAULT_TIMER_SECONDS } from '../../../shared/constants.js';
-import type { DirectMessage, DmRecipientKey, DmThread } from '../../../shared/protocol/http/dm.js';
+import type {
+  CreateDmThreadRequest,
+  DirectMessage,
+  DmRecipientKey,
+  DmThread,
+  SendDirectMessageRequest,
+} from '../../../shared/protocol/http/dm.js';
 import { AppError } from '../../errors.js';
 import { DueSweep } from '../../lib/due-sweep.js';
 import type { DmStore, KeyRow, MessageRow, ThreadRow } from './store.js';
@@ -17,9 +26,9 @@ export const DM_TEXT = {
   notFound: 'Conversation not found',
   noRecipient: 'Secure ID not found or invalid',
   self: 'You cannot start a conversation with yourself',
-  wrappedKeysRequired:
-    'Both participants have encryption keys: send the thread key wrapped to each',
-  wrappedKeysUnexpected: 'This conversation is server-assisted: do not send wrapped keys',
+  noEncryptionKey:
+    'This key holder has no encryption key: direct messages need a key file made with one',
+  threadIdTaken: 'This conversation id is already in use',
   badExpiry: 'Message expiry must be between 5 seconds and 24 hours from now',
 } as const;
 
@@ -77,6 +86,7 @@ export class DmService {
       secureId: secureIdForKey(key.keyId),
       fingerprint: key.fingerprint,
       dilithiumPublicKey: bytesToNumbers(key.dilithiumPublicKey),
+      ecdsaPublicKey: bytesToNumbers(key.ecdsaPublicKey),
       encryptionPublicKey: hasKey
         ? { kem: bytesToNumbers(key.kemPublicKey!), x25519: bytesToNumbers(key.x25519PublicKey!) }
         : null,
@@ -92,12 +102,12 @@ export class DmService {
     return Promise.all(rows.map((row) => this.view(row, caller)));
   }
 
-  /** Opens (or returns the existing) conversation between the caller and the recipient. */
-  async createThread(
-    caller: string,
-    recipientKeyId: string,
-    wrappedKeys?: { creator: string; recipient: string },
-  ) {
+  /**
+   * Opens the conversation the caller's browser signed, or returns the existing unexpired one
+   * between the two. Both participants need a registered encryption key.
+   */
+  async createThread(caller: string, request: CreateDmThreadRequest) {
+    const { recipientKeyId } = request;
     if (recipientKeyId === caller) throw new AppError('SELF', 400, DM_TEXT.self);
     const [me, recipient] = await Promise.all([
       this.store.findKey(caller),
@@ -114,19 +124,21 @@ export class DmService {
       DmService.hasEncryptionKey(recipient) &&
       this.keysVerify(me) &&
       this.keysVerify(recipient);
-    if (endToEnd && !wrappedKeys)
-      throw new AppError('WRAPPED_KEYS_REQUIRED', 400, DM_TEXT.wrappedKeysRequired);
-    if (!endToEnd && wrappedKeys)
-      throw new AppError('WRAPPED_KEYS_UNEXPECTED', 400, DM_TEXT.wrappedKeysUnexpected);
+    if (!endToEnd) throw new AppError('NO_ENCRYPTION_KEY', 400, DM_TEXT.noEncryptionKey);
+    if (await this.store.findThread(request.threadId)) {
+      throw new AppError('THREAD_ID_TAKEN', 409, DM_TEXT.threadIdTaken);
+    }
     const createdAt = new Date(this.now());
     const row: ThreadRow = {
-      id: randomUUID(),
+      id: request.threadId,
       participant1: caller,
       participant2: recipientKeyId,
-      mode: endToEnd ? 'e2e' : 'server-assisted',
-      wrappedKey1: wrappedKeys?.creator ?? null,
-      wrappedKey2: wrappedKeys?.recipient ?? null,
-      serverKey: endToEnd ? null : randomBytes(32),
+      mode: 'e2e',
+      wrappedKey1: request.wrappedKeys.creator,
+      wrappedKey2: request.wrappedKeys.recipient,
+      keyCommitment: request.keyCommitment,
+      signatureMlDsa: request.signature.mlDsa,
+      signatureEcdsa: request.signature.ecdsa,
       createdAt,
       lastMessageAt: null,
       expiresAt: new Date(createdAt.getTime() + DM_DEFAULT_TIMER_SECONDS * 1000),
@@ -151,7 +163,7 @@ export class DmService {
   async send(
     caller: string,
     threadId: string,
-    body: { encrypted: string; iv: string; expiresAt: string },
+    body: SendDirectMessageRequest,
   ): Promise<DirectMessage> {
     const thread = await this.threadFor(caller, threadId);
     const now = this.now();
@@ -167,6 +179,9 @@ export class DmService {
       senderKeyId: caller,
       encrypted: body.encrypted,
       iv: body.iv,
+      counter: body.counter,
+      signedAt: body.timestamp,
+      signature: body.signature,
       sentAt: new Date(now),
       expiresAt: new Date(expiresAt),
     };
@@ -266,16 +281,15 @@ export class DmService {
   private async view(row: ThreadRow, caller: string): Promise<DmThread> {
     const other = this.otherOf(row, caller);
     const names = await this.namesOf(row);
-    const encryptionKey =
-      row.mode === 'e2e'
-        ? (caller === row.participant1 ? row.wrappedKey1 : row.wrappedKey2)!
-        : Buffer.from(row.serverKey!).toString('base64');
+    const encryptionKey = caller === row.participant1 ? row.wrappedKey1 : row.wrappedKey2;
     return {
       id: row.id,
       participant1: row.participant1,
       participant2: row.participant2,
       mode: row.mode,
       encryptionKey,
+      keyCommitment: row.keyCommitment,
+      creatorSignature: { mlDsa: row.signatureMlDsa, ecdsa: row.signatureEcdsa },
       expiresAt: row.expiresAt.toISOString(),
       createdAt: row.createdAt.toISOString(),
       lastMessageAt: row.lastMessageAt ? row.lastMessageAt.toISOString() : null,
@@ -296,6 +310,9 @@ export class DmService {
       expiresAt: row.expiresAt.toISOString(),
       encryptedContent: row.encrypted,
       iv: row.iv,
+      counter: row.counter,
+      timestamp: row.signedAt,
+      signature: row.signature,
     };
   }
 }

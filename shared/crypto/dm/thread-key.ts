@@ -13,8 +13,8 @@
  * envelope = base64(canonical JSON {v:1, to, from, kem: b64(kemCt), eph: b64(ephPub), iv, ct})
  * ```
  *
- * Messages (spec 001 §5): AES-GCM under SHA-256(thread key), 12-byte random IV, ciphertext and IV
- * in base64. An IV that is not 12 bytes is an error.
+ * Which key is in the envelope is vouched for by the creator's signed thread grant
+ * (thread-grant.ts); messages are sealed in message-seal.ts.
  */
 import { x25519 } from '@noble/curves/ed25519.js';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -151,36 +151,4 @@ export async function unwrapThreadKey(
   } finally {
     wipe(kek);
   }
-}
-
-/** The message key of spec 001 §5: SHA-256 of the thread key. */
-function messageKey(threadKey: Uint8Array): Uint8Array {
-  return sha256(threadKey);
-}
-
-/** Encrypts a direct message: `{encrypted, iv}` in base64 (spec 001 §5). */
-export async function encryptDirectMessage(
-  text: string,
-  threadKey: Uint8Array,
-): Promise<{ encrypted: string; iv: string }> {
-  const iv = randomBytes(AES_GCM_IV_BYTES);
-  const sealed = await aesGcmEncrypt(messageKey(threadKey), iv, utf8Encode(text), null);
-  return { encrypted: bytesToBase64(sealed), iv: bytesToBase64(iv) };
-}
-
-/** Decrypts a direct message; an IV that is not 12 bytes or a bad tag is a DecryptError. */
-export async function decryptDirectMessage(
-  message: { encrypted: string; iv: string },
-  threadKey: Uint8Array,
-): Promise<string> {
-  let iv: Uint8Array;
-  let sealed: Uint8Array;
-  try {
-    iv = base64ToBytes(message.iv);
-    sealed = base64ToBytes(message.encrypted);
-  } catch (error) {
-    throw new DecryptError('MALFORMED', { cause: error });
-  }
-  if (iv.length !== AES_GCM_IV_BYTES) throw new DecryptError('MALFORMED');
-  return utf8Decode(await aesGcmDecrypt(messageKey(threadKey), iv, sealed, null));
 }

@@ -96,4 +96,28 @@ export class DirectMessagesPageObject {
   text(text: string): Locator {
     return this.page.getByText(text, { exact: true }).first();
   }
+
+  // The other party's identity: safety number, verified state, KEY CHANGED.
+  identityState(): Locator {
+    return this.page.getByTestId('dm-identity-state');
+  }
+
+  async openSafetyNumber(): Promise<string> {
+    await this.page.getByTestId('dm-safety-toggle').click();
+    const number = this.page.getByTestId('dm-safety-number');
+    await number.waitFor();
+    return (await number.getAttribute('data-safety-number')) ?? '';
+  }
+
+  markVerifiedButton(): Locator {
+    return this.page.getByTestId('dm-mark-verified');
+  }
+
+  keyChangedWarning(): Locator {
+    return this.page.getByTestId('dm-key-changed');
+  }
+
+  backButton(): Locator {
+    return this.page.getByTestId('dm-thread-back');
+  }
 }

@@ -3,8 +3,11 @@ import { numbersToBytes } from '../../../../shared/crypto/bytes.js';
 import { createKeyFile, verifyKeyFileIntegrity } from '../../../../shared/crypto/key-file.js';
 import { publicPart } from '../../../../shared/crypto/key-file-schema.js';
 import {
-  decryptDirectMessage,
-  encryptDirectMessage,
+  MessageSignatureError,
+  openDirectMessage,
+  sealDirectMessage,
+} from '../../../../shared/crypto/dm/message-seal.js';
+import {
   generateThreadKey,
   unwrapThreadKey,
   wrapThreadKey,
@@ -74,16 +77,51 @@ describe('direct-message keys', async () => {
     ).rejects.toBeInstanceOf(DecryptError);
   });
 
-  it('encrypts messages under SHA-256 of the thread key with a 12-byte IV', async () => {
+  it('seals messages under SHA-256 of the thread key with a 12-byte IV, AAD and a signature', async () => {
     const threadKey = generateThreadKey();
-    const sealed = await encryptDirectMessage('meet at the safehouse', threadKey);
-    expect(numbersToBytes([...Buffer.from(sealed.iv, 'base64')])).toHaveLength(12);
-    expect(await decryptDirectMessage(sealed, threadKey)).toBe('meet at the safehouse');
-    await expect(decryptDirectMessage(sealed, generateThreadKey())).rejects.toMatchObject({
-      code: 'AUTH_FAILED',
-    });
+    const header = {
+      threadId: '0b6f1d0e-4a55-4c39-9e37-2f1b8a3c5d10',
+      senderKeyId: alice.keyId,
+      counter: 3,
+      timestamp: '2026-11-25T10:00:00.000Z',
+      expiresAt: '2026-11-25T11:00:00.000Z',
+    };
+    const aliceKey = numbersToBytes(alice.dilithiumPublicKey);
+    const secret = numbersToBytes(alice.dilithiumPrivateKey!);
+    const sealed = await sealDirectMessage('meet at the safehouse', threadKey, header, secret);
+    expect(Buffer.from(sealed.iv, 'base64')).toHaveLength(12);
+    expect(Buffer.from(sealed.signature, 'base64')).toHaveLength(3309);
+    expect(await openDirectMessage(sealed, header, threadKey, aliceKey)).toBe(
+      'meet at the safehouse',
+    );
+    // Another key, another counter, sender or thread, a stripped signature: all refused.
     await expect(
-      decryptDirectMessage({ ...sealed, iv: Buffer.alloc(16).toString('base64') }, threadKey),
+      openDirectMessage(sealed, header, generateThreadKey(), aliceKey),
+    ).rejects.toMatchObject({ code: 'AUTH_FAILED' });
+    for (const changed of [
+      { counter: 4 },
+      { senderKeyId: bob.keyId },
+      { threadId: '0b6f1d0e-4a55-4c39-9e37-2f1b8a3c5d11' },
+      { timestamp: '2026-11-25T10:00:01.000Z' },
+      { expiresAt: '2026-11-25T12:00:00.000Z' },
+    ]) {
+      await expect(
+        openDirectMessage(sealed, { ...header, ...changed }, threadKey, aliceKey),
+      ).rejects.toBeInstanceOf(MessageSignatureError);
+    }
+    await expect(
+      openDirectMessage({ ...sealed, signature: null }, header, threadKey, aliceKey),
+    ).rejects.toBeInstanceOf(MessageSignatureError);
+    await expect(
+      openDirectMessage(sealed, header, threadKey, numbersToBytes(bob.dilithiumPublicKey)),
+    ).rejects.toBeInstanceOf(MessageSignatureError);
+    await expect(
+      openDirectMessage(
+        { ...sealed, iv: Buffer.alloc(16).toString('base64') },
+        header,
+        threadKey,
+        aliceKey,
+      ),
     ).rejects.toMatchObject({ code: 'MALFORMED' });
   });
 });
