@@ -54,7 +54,33 @@ export const ConfigSchema = z.object({
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
   CLIENT_DIST: optionalString,
+  ALLOWED_ORIGINS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .optional()
+      .transform((value) => (value ?? '').split(',').map((origin) => origin.trim()).filter(Boolean))
+      .pipe(
+        z.array(
+          z
+            .string()
+            .regex(
+              /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/,
+              'a comma-separated list of origins such as https://chat.example or http://abc.onion',
+            ),
+        ),
+      ),
+  ),
+  ALLOW_INSECURE_HTTP: booleanFlag,
 });
+
+/** Addresses that only this machine can reach. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/** True when `host` is reachable only from this machine (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
 
 /** The server's configuration, with paths resolved. */
 export interface Config {
@@ -77,6 +103,8 @@ export interface Config {
   privacyLookupKey: string | null;
   logLevel: string;
   clientDist: string;
+  /** Further origins the browser app may connect to (CSP connect-src), e.g. the onion address. */
+  allowedOrigins: string[];
 }
 
 /** Parses `env`; throws an Error listing every bad variable (never their values). */
@@ -87,6 +115,19 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`);
   if (Boolean(env.TLS_CERT) !== Boolean(env.TLS_KEY)) {
     problems.push('TLS_CERT, TLS_KEY: TLS_CERT and TLS_KEY must be set together');
+  }
+  // Plain HTTP on a network interface carries the admin password and session tokens in clear:
+  // only with TLS, or when the operator says a TLS proxy in front is the only way in.
+  if (
+    parsed.success &&
+    !isLoopbackHost(parsed.data.HOST) &&
+    !(parsed.data.TLS_CERT && parsed.data.TLS_KEY) &&
+    !parsed.data.ALLOW_INSECURE_HTTP
+  ) {
+    problems.push(
+      'HOST: listening on a non-loopback address without TLS; set TLS_CERT and TLS_KEY, or ' +
+        'ALLOW_INSECURE_HTTP=true when a TLS proxy on a private network is the only way in',
+    );
   }
   if (!parsed.success || problems.length > 0) {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -111,5 +152,6 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     privacyLookupKey: e.PRIVACY_LOOKUP_KEY ?? null,
     logLevel: e.LOG_LEVEL,
     clientDist: path.resolve(cwd, e.CLIENT_DIST ?? 'dist/client'),
+    allowedOrigins: e.ALLOWED_ORIGINS,
   };
 }

@@ -22,6 +22,7 @@ import {
   type KeyBundleStore,
   type PresenceStore,
 } from './features/rooms/index.js';
+import { MemoryAttemptCounter, type AttemptCounter } from './lib/attempt-counter.js';
 import { MemoryRateLimiter, type RateLimiter } from './lib/rate-limiter.js';
 import { LocalFanout, type Fanout } from './realtime/fanout.js';
 import { connectRedis, type RedisHandles } from './redis/connect.js';
@@ -31,6 +32,7 @@ import { RedisMessageStore } from './redis/redis-message-store.js';
 import { HEARTBEAT_INTERVAL_MS, RedisPresenceStore } from './redis/redis-presence.js';
 import {
   RedisAccessGrantStore,
+  RedisAttemptCounter,
   RedisBanStore,
   RedisChallengeStore,
   RedisKeyBundleStore,
@@ -55,6 +57,8 @@ export interface SharedState {
   challenges: ChallengeStore;
   bans: BanStore;
   limiter(name: string, limit: number, windowMs: number): RateLimiter;
+  /** Reserve-then-refund failure counting (only failures count; atomic on every process). */
+  attempts(name: string, limit: number, windowMs: number): AttemptCounter;
   /** Redis only: the heartbeat and dead-process sweep of presence. */
   presenceSweeper: RedisPresenceStore | null;
   redis: RedisHandles | null;
@@ -77,6 +81,7 @@ export async function createSharedState(config: Config, now: () => number): Prom
       challenges: new MemoryChallengeStore(now),
       bans: new MemoryBanStore(now),
       limiter: (_name, limit, windowMs) => new MemoryRateLimiter(limit, windowMs, now),
+      attempts: (_name, limit, windowMs) => new MemoryAttemptCounter(limit, windowMs, now),
       presenceSweeper: null,
       redis: null,
       close: async () => undefined,
@@ -98,6 +103,7 @@ export async function createSharedState(config: Config, now: () => number): Prom
     challenges: new RedisChallengeStore(redis, now),
     bans: new RedisBanStore(redis),
     limiter: (name, limit, windowMs) => new RedisRateLimiter(redis, name, limit, windowMs),
+    attempts: (name, limit, windowMs) => new RedisAttemptCounter(redis, name, limit, windowMs),
     presenceSweeper: presence,
     redis,
     close: () => redis.close(),

@@ -1,12 +1,13 @@
 /** Pong frames, wrapped as `{type, data, timestamp}` (spec 001 §7 "Pong WebSocket"). */
 import { z } from 'zod';
+import { displayNameSchema } from '../text.js';
 
 const timestamp = z.number().int().nonnegative().optional();
 const side = z.enum(['left', 'right']);
 
 export const JoinGameFrameSchema = z.strictObject({
   type: z.literal('join_game'),
-  data: z.strictObject({ username: z.string().min(1).max(64) }),
+  data: z.strictObject({ username: displayNameSchema({ label: 'username', max: 64 }) }),
   timestamp,
 });
 export const PaddleMoveFrameSchema = z.strictObject({
