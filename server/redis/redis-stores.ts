@@ -108,7 +108,8 @@ return {'admitted', 0}
 `;
 const LOCKOUT_FINISH = `${LOCKOUT_READ}
 if ARGV[6] == '1' then
-  redis.call('HSET', KEYS[1], 'attempts', 0, 'inflight', 0)
+  redis.call('HSET', KEYS[1], 'attempts', 0, 'last', 0, 'locked', 0, 'inflight', 0)
+  locked = 0
 elseif attempts >= max then
   locked = math.max(locked, now + lockMs)
   redis.call('HSET', KEYS[1], 'attempts', 0, 'last', now, 'locked', locked, 'inflight', 0)

@@ -93,7 +93,8 @@ export function finishAttempt(
   succeeded: boolean,
   rules: LockoutRules,
 ): LockoutState {
-  if (succeeded) return { ...state, attempts: 0, inFlightUntil: 0 };
+  // A success was admitted, so no lock was in force when it began: the state starts afresh.
+  if (succeeded) return EMPTY;
   if (state.attempts >= rules.maxAttempts) {
     return {
       attempts: 0,
