@@ -83,7 +83,11 @@ describe('admin lockout on one process', () => {
     expect((await post('/api/admin/authenticate', { password: 'wrong' }, address)).status).toBe(
       429,
     );
-    const during = await post('/api/admin/authenticate', { password: TEST_ADMIN_PASSWORD }, address);
+    const during = await post(
+      '/api/admin/authenticate',
+      { password: TEST_ADMIN_PASSWORD },
+      address,
+    );
     expect(during.status).toBe(429);
     expect(((await during.json()) as { error: string }).error).toMatch(/locked for \d+ seconds/);
     // Another address is not affected.
@@ -212,8 +216,13 @@ describe('admin lockout across two processes sharing Redis', () => {
     }
     // The lock is per address on every process.
     expect(
-      (await posts[1]!('/api/admin/authenticate', { password: TEST_ADMIN_PASSWORD }, '203.0.113.31'))
-        .status,
+      (
+        await posts[1]!(
+          '/api/admin/authenticate',
+          { password: TEST_ADMIN_PASSWORD },
+          '203.0.113.31',
+        )
+      ).status,
     ).toBe(200);
   });
 });
