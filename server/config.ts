@@ -59,7 +59,12 @@ export const ConfigSchema = z.object({
     z
       .string()
       .optional()
-      .transform((value) => (value ?? '').split(',').map((origin) => origin.trim()).filter(Boolean))
+      .transform((value) =>
+        (value ?? '')
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      )
       .pipe(
         z.array(
           z

@@ -17,8 +17,7 @@ const SAFE_CODE = /^[A-Za-z0-9_.-]{1,64}$/;
 /** `error` as name and code (and the same for its causes, three deep); nothing else. */
 export function errorForLog(error: unknown, depth = 0): LoggedError {
   if (typeof error !== 'object' || error === null) return { name: typeof error };
-  const name =
-    error instanceof Error && SAFE_CODE.test(error.name) ? error.name : 'Error';
+  const name = error instanceof Error && SAFE_CODE.test(error.name) ? error.name : 'Error';
   const code = 'code' in error ? error.code : undefined;
   const logged: LoggedError = { name };
   if ((typeof code === 'string' && SAFE_CODE.test(code)) || typeof code === 'number')

@@ -21,7 +21,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
         .filter(Boolean);
       // The text rule's messages are fixed and name the field: they say what to change.
       const textRule = error.validation.find((issue) => isTextRuleIssue(issue.params));
-      if (textRule) return reply.code(400).send({ error: `${TEXT.invalidRequest}: ${textRule.message}` });
+      if (textRule)
+        return reply.code(400).send({ error: `${TEXT.invalidRequest}: ${textRule.message}` });
       const where = fields.length > 0 ? `: ${[...new Set(fields)].join(', ')}` : '';
       return reply.code(400).send({ error: `${TEXT.invalidRequest}${where}` });
     }

@@ -11,15 +11,16 @@ import { TEXT } from '../../shared/protocol/errors.js';
 /** The answer's text: names the rule, never quotes the input. */
 export const CONTROL_CHARACTERS_REFUSED = `${TEXT.invalidRequest}: control characters are not allowed`;
 
-/** A percent-encoded C0 control or DEL (%00–%1F, %7F), or a raw one. */
-const CONTROL_IN_URL = /%(?:[01][0-9a-f]|7f)|[\u0000-\u001F\u007F]/i;
+/** A percent-encoded C0 control or DEL (%00–%1F, %7F); Node's parser refuses raw ones. */
+const CONTROL_IN_URL = /%(?:[01][0-9a-f]|7f)/i;
 
 /** True when `value` (a parsed JSON body) holds a NUL in any string, key or value. */
 export function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (typeof value !== 'object' || value === null || depth > 64) return false;
   if (Array.isArray(value)) {
-    for (const item of value) if (typeof item !== 'number' && containsNul(item, depth + 1)) return true;
+    for (const item of value)
+      if (typeof item !== 'number' && containsNul(item, depth + 1)) return true;
     return false;
   }
   for (const [key, item] of Object.entries(value)) {

@@ -75,7 +75,10 @@ export function contentSecurityPolicy(
   return directives.join('; ');
 }
 
-export function registerSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions): void {
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: SecurityHeaderOptions,
+): void {
   // The middleware is built once here: @fastify/helmet rebuilds it on every request.
   const helmetHeaders = helmet({
     contentSecurityPolicy: false,
@@ -83,7 +86,10 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
     crossOriginEmbedderPolicy: false,
   });
   app.addHook('onRequest', (request, reply, done) => {
-    reply.raw.setHeader('content-security-policy', contentSecurityPolicy(options, request.headers.host));
+    reply.raw.setHeader(
+      'content-security-policy',
+      contentSecurityPolicy(options, request.headers.host),
+    );
     reply.raw.setHeader('permissions-policy', PERMISSIONS_POLICY);
     helmetHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
   });

@@ -12,7 +12,8 @@ import type { FastifyInstance } from 'fastify';
  * an old client against a new server for an hour; anything else may be kept an hour.
  */
 export function cacheControlFor(filePath: string): string {
-  if (filePath.includes(`${path.sep}assets${path.sep}`)) return 'public, max-age=31536000, immutable';
+  if (filePath.includes(`${path.sep}assets${path.sep}`))
+    return 'public, max-age=31536000, immutable';
   if (path.basename(filePath) === 'index.html') return 'no-cache';
   return 'public, max-age=3600';
 }

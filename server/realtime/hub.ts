@@ -109,7 +109,10 @@ export class Hub {
       void this.receive(connection, data, isBinary);
     });
     socket.on('error', (error) => {
-      this.options.logger.debug({ nodeId: connection.nodeId, err: errorForLog(error) }, 'socket error');
+      this.options.logger.debug(
+        { nodeId: connection.nodeId, err: errorForLog(error) },
+        'socket error',
+      );
     });
     socket.on('close', () => {
       this.connections.delete(connection);

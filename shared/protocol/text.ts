@@ -14,10 +14,24 @@
  */
 import { z } from 'zod';
 
-const SINGLE_LINE_REFUSED =
-  /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/u;
-const MULTI_LINE_REFUSED =
-  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/u;
+/** Bidi formatting characters, separators and the byte-order mark (see above). */
+const REFUSED_FORMAT_CHARACTERS: ReadonlySet<number> = new Set([
+  0x061c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067,
+  0x2068, 0x2069, 0xfeff,
+]);
+
+/** True when `text` holds a refused character; line feed and tab pass when `allowLineBreaks`. */
+function hasRefusedCharacter(text: string, allowLineBreaks: boolean): boolean {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code <= 0x1f) {
+      if (allowLineBreaks && (code === 0x0a || code === 0x09)) continue;
+      return true;
+    }
+    if ((code >= 0x7f && code <= 0x9f) || REFUSED_FORMAT_CHARACTERS.has(code)) return true;
+  }
+  return false;
+}
 
 /** Marks the issue so that error answers may quote its (fixed, input-free) message. */
 export const TEXT_RULE_PARAMS = { textRule: true } as const;
@@ -29,12 +43,12 @@ export function unsafeTextMessage(label: string): string {
 
 /** True when `value` holds nothing the single-line rule refuses. */
 export function isSafeSingleLineText(value: string): boolean {
-  return !SINGLE_LINE_REFUSED.test(value);
+  return !hasRefusedCharacter(value, false);
 }
 
 /** True when `value` holds nothing the multi-line rule refuses (line feeds and tabs allowed). */
 export function isSafeMultiLineText(value: string): boolean {
-  return !MULTI_LINE_REFUSED.test(value);
+  return !hasRefusedCharacter(value, true);
 }
 
 /**
@@ -60,10 +74,13 @@ export function displayNameSchema(options: {
 
 /** Like {@link displayNameSchema}, without trimming or a minimum (optional short fields). */
 export function safeSingleLineSchema(options: { label: string; max: number }) {
-  return z.string().max(options.max).refine(isSafeSingleLineText, {
-    message: unsafeTextMessage(options.label),
-    params: TEXT_RULE_PARAMS,
-  });
+  return z
+    .string()
+    .max(options.max)
+    .refine(isSafeSingleLineText, {
+      message: unsafeTextMessage(options.label),
+      params: TEXT_RULE_PARAMS,
+    });
 }
 
 /** A multi-line rendered text (a notice, a reason): line feeds and tabs allowed, nothing else. */

@@ -387,7 +387,7 @@ describe('login rate limits', () => {
       const verifyFrom = async (address: string, signed: boolean) => {
         const { challenge } = (await (await challengeFor(address)).json()) as { challenge: string };
         const signatures = await signChallenge(key, challenge);
-        if (!signed) signatures.ecdsaSignature[0] ^= 1;
+        if (!signed) signatures.ecdsaSignature[0] = (signatures.ecdsaSignature[0] ?? 0) ^ 1;
         const response = await fetch(`${server.baseUrl}/api/auth/verify`, {
           method: 'POST',
           headers: from(address),

@@ -33,9 +33,7 @@ export const ADMIN_LOCKOUT_RULES: LockoutRules = {
 
 /** What `begin` decided: the check may run, or the address is locked, or another check runs. */
 export type LockoutAdmission =
-  | { kind: 'admitted' }
-  | { kind: 'locked'; remainingMs: number }
-  | { kind: 'busy' };
+  { kind: 'admitted' } | { kind: 'locked'; remainingMs: number } | { kind: 'busy' };
 
 /** One address's state: attempts counted in the current window, the lock, the running check. */
 export interface LockoutState {

@@ -18,10 +18,7 @@ export async function writeAdminPasswordFile(dataDir: string, password: string):
   const handle = await open(file, 'w', 0o600);
   try {
     await handle.chmod(0o600);
-    await handle.writeFile(
-      `${password}\n`,
-      'utf8',
-    );
+    await handle.writeFile(`${password}\n`, 'utf8');
   } finally {
     await handle.close();
   }

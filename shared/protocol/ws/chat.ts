@@ -20,7 +20,6 @@ export const EncryptionTypeSchema = z.enum([
 ]);
 export type EncryptionType = z.infer<typeof EncryptionTypeSchema>;
 
-
 /** `join_room`: enter a room as `username`; key holders add their session token. */
 export const JoinRoomFrameSchema = z.strictObject({
   type: z.literal('join_room'),
