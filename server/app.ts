@@ -88,7 +88,6 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
-  registerInputGuard(app);
   parseLargeJsonInTurns(app);
 
   const database =
@@ -108,6 +107,8 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   // Cross-cutting plugins first, in a fixed order.
   // Security headers on every response (CSP, Permissions-Policy, helmet's others).
   registerSecurityHeaders(app, { tls: config.tls !== null, allowedOrigins: config.allowedOrigins });
+  // After the headers, so that its 400 answers carry them too.
+  registerInputGuard(app);
   await app.register(rateLimit, {
     ...httpRateLimitStore(shared),
     global: true,

@@ -16,6 +16,8 @@ import { mkdtemp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKeyFile } from '../../shared/crypto/key-file.js';
+import { publicPart } from '../../shared/crypto/key-file-schema.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { TestSocket } from '../support/ws-client.js';
 
@@ -149,6 +151,28 @@ describe('hardened defaults, input and logs', () => {
       const after = (await (await fetch(`${server.baseUrl}/api/rooms`)).json()) as unknown[];
       expect(after).toEqual(before);
       expect((await postJson('/api/rooms', { name: 'Ops room' })).status).toBe(200);
+    });
+
+    it('refuses a bidi override in a registered key username before anything else is checked', async () => {
+      const password = (await readFile(path.join(dataDir, 'admin-password'), 'utf8')).trim();
+      const { sessionToken } = (await (
+        await postJson('/api/admin/authenticate', { password })
+      ).json()) as { sessionToken: string };
+      const key = await createKeyFile({ username: 'alice', level: 'user', validityDays: 30 });
+      const register = (username: string) =>
+        fetch(`${server.baseUrl}/api/keys/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${sessionToken}` },
+          body: JSON.stringify({ ...publicPart(key), username }),
+        });
+      // The schema refuses the name itself (before, it passed and only the signature failed).
+      const refused = await register('alice\u202Eecila');
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({ error: 'Failed to parse key file' });
+      // A clean but altered name still fails the integrity check, as before.
+      expect(await (await register('mallory')).json()).toEqual({
+        error: 'Key integrity validation failed',
+      });
     });
 
     it('answers NUL in a path or a query with 400, not 500', async () => {
