@@ -361,7 +361,7 @@ describe('login rate limits', () => {
     } finally {
       await server.stop();
     }
-  });
+  }, 120_000);
 
   // Issue 15, item 5: key ids are public. Counting challenge requests per key let anyone block a
   // key holder's logins; the per-key limit now counts failed verifications per key and address.
@@ -420,5 +420,5 @@ describe('login rate limits', () => {
     } finally {
       await server.stop();
     }
-  });
+  }, 120_000);
 });
