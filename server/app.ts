@@ -7,7 +7,6 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
-import helmet from 'helmet';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -18,12 +17,15 @@ import { LIMITS } from '../shared/constants.js';
 import type { Config, TrustProxySetting } from './config.js';
 import { openDatabase, type Database } from './db/connect.js';
 import { composeFeatures } from './compose.js';
+import { errorForLog, logMethodWithoutErrorMessages } from './lib/log-error.js';
 import { TurnQueue } from './lib/turns.js';
 import { VerifyPool } from './features/auth/index.js';
 import type { PrivacyLookup } from './features/privacy/index.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
+import { registerInputGuard } from './plugins/input-guard.js';
 import { createMetrics, registerMetrics } from './plugins/metrics.js';
 import { REDACT_PATHS, serializeRequest } from './plugins/redaction.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerSpa } from './plugins/spa.js';
 import type { Fanout } from './realtime/fanout.js';
 import { createSharedState, httpRateLimitStore, type SharedState } from './shared-state.js';
@@ -41,14 +43,16 @@ export interface ServerDeps {
   now?: () => number;
   /** Per-address login calls (challenge and verify) allowed per minute; default 30. */
   loginRatePerMinute?: number;
-  /** Per-key login calls allowed per minute; default 20. */
-  keyLoginRatePerMinute?: number;
+  /** Failed login verifications allowed per key and address in 15 minutes; default 10. */
+  keyLoginFailuresPerWindow?: number;
   /** Rooms one address may create in ten minutes; default 10. */
   roomCreationsPerTenMinutes?: number;
-  /** Where a generated admin password is printed once; stdout by default. */
+  /** Where a generated admin password is printed once, if interactive; stdout by default. */
   announce?: (message: string) => void;
   /** Replaces the configured IP-information lookup of the privacy check; null for none. */
   privacyLookup?: PrivacyLookup | null;
+  /** Whether `announce` reaches a person at a terminal; default: stdout is a TTY. */
+  isInteractive?: boolean;
 }
 
 export type Server = ServerCore & Omit<Awaited<ReturnType<typeof composeFeatures>>, 'stopTimers'>;
@@ -68,7 +72,9 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     {
       level: config.logLevel,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-      serializers: { req: serializeRequest },
+      // Errors by name and code only, wherever they are logged from (server/lib/log-error.ts).
+      serializers: { req: serializeRequest, err: errorForLog },
+      hooks: { logMethod: logMethodWithoutErrorMessages },
     },
     deps.logStream ?? pino.destination(1),
   );
@@ -102,32 +108,10 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   const verifier = new VerifyPool();
 
   // Cross-cutting plugins first, in a fixed order.
-  // Security headers on every response. The middleware is built once here: @fastify/helmet
-  // rebuilds it (parsing the CSP directives) on every request.
-  const securityHeaders = helmet({
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
-        workerSrc: ["'self'", 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: config.tls ? [] : null,
-      },
-    },
-    strictTransportSecurity: config.tls ? undefined : false,
-    crossOriginEmbedderPolicy: false,
-  });
-  app.addHook('onRequest', (request, reply, done) => {
-    securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
-  });
+  // Security headers on every response (CSP, Permissions-Policy, helmet's others).
+  registerSecurityHeaders(app, { tls: config.tls !== null, allowedOrigins: config.allowedOrigins });
+  // After the headers, so that its 400 answers carry them too.
+  registerInputGuard(app);
   await app.register(rateLimit, {
     ...httpRateLimitStore(shared),
     global: true,
@@ -168,8 +152,9 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     verifier,
     now,
     announce: deps.announce ?? ((message) => process.stdout.write(message)),
+    isInteractive: deps.isInteractive ?? process.stdout.isTTY === true,
     loginRatePerMinute: deps.loginRatePerMinute ?? 30,
-    keyLoginRatePerMinute: deps.keyLoginRatePerMinute ?? 20,
+    keyLoginFailuresPerWindow: deps.keyLoginFailuresPerWindow ?? 10,
     roomCreationsPerTenMinutes: deps.roomCreationsPerTenMinutes ?? 10,
     ...(deps.privacyLookup !== undefined ? { privacyLookup: deps.privacyLookup } : {}),
   });

@@ -13,10 +13,12 @@ import {
   FRAMES_ALLOWED_DURING_SHUTDOWN,
   isBlockedDuringShutdown,
   SERVICE_TEXT,
+  writeAdminPasswordFile,
 } from './features/admin/index.js';
 import {
   actorName,
   createAuthFeature,
+  KEY_LOGIN_FAILURE_WINDOW_MS,
   hasPermission,
   type SignatureVerifier,
 } from './features/auth/index.js';
@@ -33,6 +35,7 @@ import type { Hub } from './realtime/hub.js';
 import type { RoomChannels } from './realtime/room-channels.js';
 import type { UserChannels } from './realtime/user-channels.js';
 import { ServiceEvents } from './realtime/service-events.js';
+import { errorForLog } from './lib/log-error.js';
 import { HEARTBEAT_INTERVAL_MS, type SharedState } from './shared-state.js';
 
 export interface ComposeDeps {
@@ -45,9 +48,12 @@ export interface ComposeDeps {
   shared: SharedState;
   verifier: SignatureVerifier;
   now: () => number;
+  /** Prints to the operator's terminal; called only when `isInteractive`. */
   announce: (message: string) => void;
+  /** stdout is a terminal: the only place a generated admin password may be printed. */
+  isInteractive: boolean;
   loginRatePerMinute: number;
-  keyLoginRatePerMinute: number;
+  keyLoginFailuresPerWindow: number;
   roomCreationsPerTenMinutes: number;
   /** Replaces the configured IP-information lookup (tests); null for none. */
   privacyLookup?: PrivacyLookup | null;
@@ -61,7 +67,20 @@ export async function composeFeatures(deps: ComposeDeps) {
   const admin = await createAdminFeature({
     db: database.db,
     now,
-    announce: deps.announce,
+    // Never into the log: only the file's path is logged, the password printed to a terminal.
+    onGeneratedPassword: async (password) => {
+      const file = await writeAdminPasswordFile(deps.config.dataDir, password);
+      app.log.warn(
+        { file },
+        'admin password generated and written to a file only this user can read; set ADMIN_PASSWORD to choose your own',
+      );
+      if (deps.isInteractive) {
+        deps.announce(
+          `\n  SecureChannel admin password (also in ${file}): ${password}\n` +
+            '  Set ADMIN_PASSWORD to choose your own.\n\n',
+        );
+      }
+    },
     lockoutStore: shared.lockouts,
   });
   await admin.credentials.initialize(deps.config.adminPassword);
@@ -70,7 +89,11 @@ export async function composeFeatures(deps: ComposeDeps) {
     db: database.db,
     challenges: shared.challenges,
     verifier: deps.verifier,
-    keyLimiter: shared.limiter('login-key', deps.keyLoginRatePerMinute, 60_000),
+    keyFailures: shared.attempts(
+      'login-key-failures',
+      deps.keyLoginFailuresPerWindow,
+      KEY_LOGIN_FAILURE_WINDOW_MS,
+    ),
     now,
     isAdminSession: (token) => admin.credentials.isAdminSession(token),
     // Every process (this one included) forgets the key and closes its sockets on the event.
@@ -265,10 +288,7 @@ export async function composeFeatures(deps: ComposeDeps) {
   // when something is due, lib/due-sweep.ts); expired sessions, challenges and admin sessions are
   // swept now and then.
   const logFailure = (task: string) => (error: unknown) =>
-    app.log.error(
-      { task, err: error instanceof Error ? { name: error.name } : {} },
-      'housekeeping failed',
-    );
+    app.log.error({ task, err: errorForLog(error) }, 'housekeeping failed');
   const timers = [
     setInterval(() => void messages.service.sweep().catch(logFailure('messages')), 1000),
     setInterval(

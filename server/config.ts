@@ -9,6 +9,13 @@ import { DEFAULT_MESSAGE_TTL_SECONDS } from '../shared/constants.js';
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const booleanFlag = z.preprocess(
+  emptyToUndefined,
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .optional()
+    .transform((value) => value === 'true' || value === '1' || value === 'yes'),
+);
 
 /** The named address ranges Fastify's `trustProxy` (proxy-addr) understands. */
 const TRUST_PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -103,7 +110,38 @@ export const ConfigSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1).max(50).default(1),
   ),
+  ALLOWED_ORIGINS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .optional()
+      .transform((value) =>
+        (value ?? '')
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z
+            .string()
+            .regex(
+              /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/,
+              'a comma-separated list of origins such as https://chat.example or http://abc.onion',
+            ),
+        ),
+      ),
+  ),
+  ALLOW_INSECURE_HTTP: booleanFlag,
 });
+
+/** Addresses that only this machine can reach. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/** True when `host` is reachable only from this machine (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
 
 /** The server's configuration, with paths resolved. */
 export interface Config {
@@ -133,6 +171,8 @@ export interface Config {
   clientDist: string;
   /** Pong steps per tick: 1 is real time (server/features/pong). */
   pongTimeScale: number;
+  /** Further origins the browser app may connect to (CSP connect-src), e.g. the onion address. */
+  allowedOrigins: string[];
 }
 
 /** Parses `env`; throws an Error listing every bad variable (never their values). */
@@ -143,6 +183,19 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`);
   if (env.TLS_KEY && !env.TLS_CERT) {
     problems.push('TLS_KEY: TLS_KEY needs TLS_CERT');
+  }
+  // Plain HTTP on a network interface carries the admin password and session tokens in clear:
+  // only with TLS, or when the operator says a TLS proxy in front is the only way in.
+  if (
+    parsed.success &&
+    !isLoopbackHost(parsed.data.HOST) &&
+    !(parsed.data.TLS_CERT && parsed.data.TLS_KEY) &&
+    !parsed.data.ALLOW_INSECURE_HTTP
+  ) {
+    problems.push(
+      'HOST: listening on a non-loopback address without TLS; set TLS_CERT and TLS_KEY, or ' +
+        'ALLOW_INSECURE_HTTP=true when a TLS proxy on a private network is the only way in',
+    );
   }
   if (!parsed.success || problems.length > 0) {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -169,5 +222,6 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     logLevel: e.LOG_LEVEL,
     clientDist: path.resolve(cwd, e.CLIENT_DIST ?? 'dist/client'),
     pongTimeScale: e.PONG_TIME_SCALE,
+    allowedOrigins: e.ALLOWED_ORIGINS,
   };
 }

@@ -23,6 +23,7 @@ import {
   type KeyBundleStore,
   type PresenceStore,
 } from './features/rooms/index.js';
+import { MemoryAttemptCounter, type AttemptCounter } from './lib/attempt-counter.js';
 import { MemoryRateLimiter, type RateLimiter } from './lib/rate-limiter.js';
 import { LocalFanout, type Fanout } from './realtime/fanout.js';
 import { connectRedis, type RedisHandles } from './redis/connect.js';
@@ -33,6 +34,7 @@ import { RedisGameDirectory } from './redis/redis-pong-directory.js';
 import { HEARTBEAT_INTERVAL_MS, RedisPresenceStore } from './redis/redis-presence.js';
 import {
   RedisAccessGrantStore,
+  RedisAttemptCounter,
   RedisBanStore,
   RedisChallengeStore,
   RedisKeyBundleStore,
@@ -59,6 +61,8 @@ export interface SharedState {
   /** Which process hosts each Pong game. */
   pongGames: GameDirectory;
   limiter(name: string, limit: number, windowMs: number): RateLimiter;
+  /** Reserve-then-refund failure counting (only failures count; atomic on every process). */
+  attempts(name: string, limit: number, windowMs: number): AttemptCounter;
   /** Redis only: the heartbeat and dead-process sweep of presence. */
   presenceSweeper: RedisPresenceStore | null;
   redis: RedisHandles | null;
@@ -82,6 +86,7 @@ export async function createSharedState(config: Config, now: () => number): Prom
       bans: new MemoryBanStore(now),
       pongGames: new MemoryGameDirectory(),
       limiter: (_name, limit, windowMs) => new MemoryRateLimiter(limit, windowMs, now),
+      attempts: (_name, limit, windowMs) => new MemoryAttemptCounter(limit, windowMs, now),
       presenceSweeper: null,
       redis: null,
       close: async () => undefined,
@@ -104,6 +109,7 @@ export async function createSharedState(config: Config, now: () => number): Prom
     bans: new RedisBanStore(redis),
     pongGames: new RedisGameDirectory(redis),
     limiter: (name, limit, windowMs) => new RedisRateLimiter(redis, name, limit, windowMs),
+    attempts: (name, limit, windowMs) => new RedisAttemptCounter(redis, name, limit, windowMs),
     presenceSweeper: presence,
     redis,
     close: () => redis.close(),

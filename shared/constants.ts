@@ -134,6 +134,14 @@ export const ADMIN_MAX_FAILED_ATTEMPTS = 3;
 export const ADMIN_LOCKOUT_MS = 5 * 60 * 1000;
 /** Admin failure counter resets after this much idle time, in ms (spec 001 §9). */
 export const ADMIN_ATTEMPT_RESET_MS = 60 * 1000;
+/**
+ * Longest an admin password check may hold its address, in ms: only one check per address runs at
+ * a time, and a process that dies mid-check frees the address after this (issue 15; the spec
+ * leaves concurrency open, docs/decisions.md).
+ */
+export const ADMIN_CHECK_IN_FLIGHT_MS = 30 * 1000;
+/** Failed admin logins are counted per window of this length, without addresses (issue 15). */
+export const ADMIN_FAILURE_WINDOW_MS = 60 * 60 * 1000;
 /** Admin session lifetime, in ms (spec 001 §9). */
 export const ADMIN_SESSION_MS = 10 * 60 * 1000;
 

@@ -87,6 +87,8 @@ export const auditLog = pgTable('audit_log', {
   actor: text('actor').notNull(),
   action: text('action').notNull(),
   detail: jsonb('detail').notNull().default({}),
+  /** Set on rows that aggregate a time window (failed admin logins); unique when set. */
+  windowKey: text('window_key'),
 });
 
 /** Direct-message threads between two key holders. */

@@ -1,12 +1,14 @@
 /**
  * One error handler for the whole API: AppErrors answer with their status and message; schema
  * failures with 400 and a generic text naming the field (never its value); anything else with 500
- * and a generic text, logged with the request id.
+ * and a generic text, logged with the request id and the error's name and code only.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { TEXT } from '../../shared/protocol/errors.js';
+import { isTextRuleIssue } from '../../shared/protocol/text.js';
 import { isAppError } from '../errors.js';
+import { errorForLog } from '../lib/log-error.js';
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -17,6 +19,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const fields = error.validation
         .map((issue) => issue.instancePath.replace(/^\//, '').replaceAll('/', '.'))
         .filter(Boolean);
+      // The text rule's messages are fixed and name the field: they say what to change.
+      const textRule = error.validation.find((issue) => isTextRuleIssue(issue.params));
+      if (textRule)
+        return reply.code(400).send({ error: `${TEXT.invalidRequest}: ${textRule.message}` });
       const where = fields.length > 0 ? `: ${[...new Set(fields)].join(', ')}` : '';
       return reply.code(400).send({ error: `${TEXT.invalidRequest}${where}` });
     }
@@ -27,10 +33,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
       // messages that never contain the body itself.
       return reply.code(status).send({ error: error.message || TEXT.invalidRequest });
     }
-    request.log.error(
-      { err: { name: error.name, code: error.code, stack: error.stack } },
-      'unhandled error',
-    );
+    // By name and code only: a database error's message and stack quote the query's parameters.
+    request.log.error({ err: errorForLog(error) }, 'unhandled error');
     return reply.code(500).send({ error: TEXT.internalError });
   });
 }

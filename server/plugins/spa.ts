@@ -7,6 +7,17 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
+/**
+ * Hashed assets never change; index.html must always be revalidated, or a browser keeps running
+ * an old client against a new server for an hour; anything else may be kept an hour.
+ */
+export function cacheControlFor(filePath: string): string {
+  if (filePath.includes(`${path.sep}assets${path.sep}`))
+    return 'public, max-age=31536000, immutable';
+  if (path.basename(filePath) === 'index.html') return 'no-cache';
+  return 'public, max-age=3600';
+}
+
 export async function registerSpa(app: FastifyInstance, clientDist: string): Promise<void> {
   const hasClient = existsSync(path.join(clientDist, 'index.html'));
   if (hasClient) {
@@ -14,12 +25,11 @@ export async function registerSpa(app: FastifyInstance, clientDist: string): Pro
       root: clientDist,
       wildcard: false,
       index: false,
-      maxAge: '1h',
+      // The static plugin's own Cache-Control would overwrite the one set here (it is applied
+      // after setHeaders), so it is off and every file gets its header from cacheControlFor.
+      cacheControl: false,
       setHeaders: (res, filePath) => {
-        // Hashed assets never change; index.html must always be re-fetched.
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          res.setHeader('cache-control', 'public, max-age=31536000, immutable');
-        }
+        res.setHeader('cache-control', cacheControlFor(filePath));
       },
     });
   }

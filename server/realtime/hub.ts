@@ -8,6 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { LIMITS } from '../../shared/constants.js';
 import { WS_ERROR } from '../../shared/protocol/errors.js';
+import { isTextRuleIssue } from '../../shared/protocol/text.js';
 import {
   CLIENT_FRAME_SCHEMAS,
   FrameEnvelopeSchema,
@@ -16,6 +17,7 @@ import {
   type ClientFrameType,
 } from '../../shared/protocol/ws/index.js';
 import { isAppError } from '../errors.js';
+import { errorForLog } from '../lib/log-error.js';
 import {
   Connection,
   type FrameTransport,
@@ -107,7 +109,10 @@ export class Hub {
       void this.receive(connection, data, isBinary);
     });
     socket.on('error', (error) => {
-      this.options.logger.debug({ nodeId: connection.nodeId, err: error.message }, 'socket error');
+      this.options.logger.debug(
+        { nodeId: connection.nodeId, err: errorForLog(error) },
+        'socket error',
+      );
     });
     socket.on('close', () => {
       this.connections.delete(connection);
@@ -177,7 +182,14 @@ export class Hub {
     }
     const type = envelope.data.type;
     const parsed = CLIENT_FRAME_SCHEMAS[type].safeParse(raw);
-    if (!parsed.success) return this.reject(connection, WS_ERROR.invalidFrame(type), type);
+    if (!parsed.success) {
+      // The text rule's messages are fixed and name the field, so they may be quoted.
+      const textRule = parsed.error.issues.find((issue) => isTextRuleIssue(issue));
+      const message = textRule
+        ? `${WS_ERROR.invalidFrame(type)}: ${textRule.message}`
+        : WS_ERROR.invalidFrame(type);
+      return this.reject(connection, message, type);
+    }
     const handler = this.handlers.get(type);
     if (!handler) return this.reject(connection, WS_ERROR.unsupported(type), type);
     const frame = parsed.data as ClientFrame<typeof type>;
@@ -259,11 +271,8 @@ export class Hub {
   }
 
   private logFailure(connection: Connection, stage: string, error: unknown): void {
-    // Only the error's name and stack frames: its message could quote frame content.
-    const err =
-      error instanceof Error
-        ? { name: error.name, stack: error.stack?.split('\n').slice(1).join('\n') }
-        : { name: typeof error };
+    // Name and code only: the message, and stack lines, could quote frame content or query values.
+    const err = errorForLog(error);
     this.options.logger.error({ nodeId: connection.nodeId, stage, err }, 'realtime handler failed');
   }
 }

@@ -4,9 +4,10 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { KeyBundleSchema } from '../../shared/protocol/ws/e2ee.js';
-import type { LockoutState, LockoutStore } from '../features/admin/index.js';
+import type { LockoutAdmission, LockoutRules, LockoutStore } from '../features/admin/index.js';
 import type { ChallengeEntry, ChallengeStore } from '../features/auth/index.js';
 import type { AccessGrantStore, BundleEntry, KeyBundleStore } from '../features/rooms/index.js';
+import type { AttemptCounter } from '../lib/attempt-counter.js';
 import type { RateLimiter } from '../lib/rate-limiter.js';
 import type { RedisHandles } from './connect.js';
 
@@ -30,37 +31,126 @@ export class RedisRateLimiter implements RateLimiter {
   }
 }
 
-/** Admin lockout state per client, kept as long as it matters. */
+/**
+ * Reserve-then-refund attempt windows (server/lib/attempt-counter.ts): one script per step, so a
+ * reservation never passes the limit and a refund never outlives its window.
+ */
+const ATTEMPT_RESERVE = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count >= tonumber(ARGV[1]) then return 0 end
+redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2], 'NX')
+return 1
+`;
+const ATTEMPT_REFUND = `
+if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end
+return 0
+`;
+
+export class RedisAttemptCounter implements AttemptCounter {
+  constructor(
+    private readonly redis: RedisHandles,
+    private readonly name: string,
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
+
+  private key(key: string) {
+    return `${this.redis.prefix}attempts:${this.name}:${sha256(key)}`;
+  }
+
+  async reserve(key: string): Promise<boolean> {
+    const allowed = await this.redis.client.eval(
+      ATTEMPT_RESERVE,
+      1,
+      this.key(key),
+      String(this.limit),
+      String(this.windowMs),
+    );
+    return Number(allowed) === 1;
+  }
+
+  async refund(key: string): Promise<void> {
+    await this.redis.client.eval(ATTEMPT_REFUND, 1, this.key(key));
+  }
+}
+
+/**
+ * The admin lockout rule (server/features/admin/lockout.ts) as two Lua scripts, so that counting
+ * an attempt, checking the lock and marking the check in flight is one atomic step on every
+ * process. The clock is the caller's (injectable), not Redis's.
+ */
+const LOCKOUT_READ = `
+local v = redis.call('HMGET', KEYS[1], 'attempts', 'last', 'locked', 'inflight')
+local attempts = tonumber(v[1]) or 0
+local last = tonumber(v[2]) or 0
+local locked = tonumber(v[3]) or 0
+local inflight = tonumber(v[4]) or 0
+local now = tonumber(ARGV[1])
+local max = tonumber(ARGV[2])
+local lockMs = tonumber(ARGV[3])
+local resetMs = tonumber(ARGV[4])
+local inflightMs = tonumber(ARGV[5])
+local ttl = lockMs + resetMs + inflightMs
+`;
+const LOCKOUT_BEGIN = `${LOCKOUT_READ}
+if locked > now then return {'locked', locked - now} end
+if inflight > now then return {'busy', 0} end
+if now - last >= resetMs then attempts = 0 end
+if attempts >= max then
+  redis.call('HSET', KEYS[1], 'attempts', 0, 'last', now, 'locked', now + lockMs, 'inflight', 0)
+  redis.call('PEXPIRE', KEYS[1], ttl)
+  return {'locked', lockMs}
+end
+redis.call('HSET', KEYS[1], 'attempts', attempts + 1, 'last', now, 'locked', locked, 'inflight', now + inflightMs)
+redis.call('PEXPIRE', KEYS[1], ttl)
+return {'admitted', 0}
+`;
+const LOCKOUT_FINISH = `${LOCKOUT_READ}
+if ARGV[6] == '1' then
+  redis.call('HSET', KEYS[1], 'attempts', 0, 'last', 0, 'locked', 0, 'inflight', 0)
+  locked = 0
+elseif attempts >= max then
+  locked = math.max(locked, now + lockMs)
+  redis.call('HSET', KEYS[1], 'attempts', 0, 'last', now, 'locked', locked, 'inflight', 0)
+else
+  redis.call('HSET', KEYS[1], 'inflight', 0)
+end
+redis.call('PEXPIRE', KEYS[1], ttl)
+return math.max(0, locked - now)
+`;
+
 export class RedisLockoutStore implements LockoutStore {
   constructor(private readonly redis: RedisHandles) {}
 
   private key(client: string) {
-    return `${this.redis.prefix}lockout:${client}`;
+    return `${this.redis.prefix}lockout:${sha256(client)}`;
   }
 
-  async get(client: string): Promise<LockoutState | null> {
-    const raw = await this.redis.client.get(this.key(client));
-    if (!raw) return null;
-    const value = JSON.parse(raw) as Partial<LockoutState>;
-    if (
-      typeof value.failures !== 'number' ||
-      typeof value.lastFailureAt !== 'number' ||
-      typeof value.lockedUntil !== 'number'
-    )
-      return null;
-    return {
-      failures: value.failures,
-      lastFailureAt: value.lastFailureAt,
-      lockedUntil: value.lockedUntil,
-    };
+  private args(now: number, rules: LockoutRules): string[] {
+    return [now, rules.maxAttempts, rules.lockoutMs, rules.resetMs, rules.inFlightMs].map(String);
   }
 
-  async set(client: string, state: LockoutState): Promise<void> {
-    await this.redis.client.set(this.key(client), JSON.stringify(state), 'PX', 60 * 60_000);
+  async begin(client: string, now: number, rules: LockoutRules): Promise<LockoutAdmission> {
+    const [kind, remaining] = (await this.redis.client.eval(
+      LOCKOUT_BEGIN,
+      1,
+      this.key(client),
+      ...this.args(now, rules),
+    )) as [string, number]; // the script returns exactly this pair
+    if (kind === 'locked') return { kind: 'locked', remainingMs: Number(remaining) };
+    return kind === 'busy' ? { kind: 'busy' } : { kind: 'admitted' };
   }
 
-  async clear(client: string): Promise<void> {
-    await this.redis.client.del(this.key(client));
+  async finish(client: string, now: number, succeeded: boolean, rules: LockoutRules) {
+    const locked = await this.redis.client.eval(
+      LOCKOUT_FINISH,
+      1,
+      this.key(client),
+      ...this.args(now, rules),
+      succeeded ? '1' : '0',
+    );
+    return Number(locked);
   }
 }
 

@@ -37,6 +37,7 @@ import {
 } from '../constants.js';
 import { KeyIdSchema, UserIdSchema } from '../ids.js';
 import { TEXT } from '../protocol/errors.js';
+import { isSafeSingleLineText, TEXT_RULE_PARAMS, unsafeTextMessage } from '../protocol/text.js';
 import { isByteValue } from './bytes.js';
 import { EncryptionPrivateKeySchema, EncryptionPublicKeySchema } from './dm/encryption-keys.js';
 import { FINGERPRINT_PATTERN } from './fingerprint.js';
@@ -63,13 +64,19 @@ export type KeyPermissionLevel = z.infer<typeof KeyPermissionLevelSchema>;
 export const KeyCapabilitySchema = z.enum(['admin', 'chat', 'upload', 'moderate']);
 export type KeyCapability = z.infer<typeof KeyCapabilitySchema>;
 
-/** A key's username: 1 to 64 characters, no leading or trailing whitespace, no control characters. */
+/**
+ * A key's username: 1 to 64 characters, no leading or trailing whitespace, none of the control
+ * or bidirectional formatting characters of the shared text rule (shared/protocol/text.ts).
+ */
 export const KeyUsernameSchema = z
   .string()
   .min(1)
   .max(KEY_USERNAME_MAX_LENGTH)
   .refine((value) => value.trim() === value, 'Username must not start or end with whitespace')
-  .refine((value) => !/\p{Cc}/u.test(value), 'Username must not contain control characters');
+  .refine(isSafeSingleLineText, {
+    message: unsafeTextMessage('Username'),
+    params: TEXT_RULE_PARAMS,
+  });
 
 /** A key's `permissions` object. `expires`: null or absent means never. */
 export const KeyPermissionsSchema = z.strictObject({

@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     database,
     logStream: pino.destination(2),
     loginRatePerMinute: UNLIMITED,
-    keyLoginRatePerMinute: UNLIMITED,
+    keyLoginFailuresPerWindow: UNLIMITED,
     roomCreationsPerTenMinutes: UNLIMITED,
     announce: () => undefined,
   });

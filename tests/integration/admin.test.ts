@@ -93,14 +93,17 @@ describe('administration', () => {
     });
     expect(await aliceClosed).toBe(4001);
 
-    // Every API but ping and admin answers 503.
+    // Every API but ping, the public service state and admin answers 503.
     expect((await fetch(`${server.baseUrl}/api/rooms`)).status).toBe(503);
     expect((await fetch(`${server.baseUrl}/api/default-room`)).status).toBe(503);
     expect((await fetch(`${server.baseUrl}/api/ping`)).status).toBe(200);
-    expect(await (await fetch(`${server.baseUrl}/api/admin/status`)).json()).toMatchObject({
+    expect(await (await fetch(`${server.baseUrl}/api/service-status`)).json()).toEqual({
       status: 'emergency',
       reason: 'Compromise suspected',
+      since: expect.any(String),
     });
+    // The admin view (with the connection count) needs an admin credential.
+    expect((await fetch(`${server.baseUrl}/api/admin/status`)).status).toBe(401);
 
     // A new socket is told, stays open, and can do nothing else.
     const bob = await TestSocket.connect(server.wsUrl());

@@ -343,8 +343,8 @@ describe('key registration', () => {
 });
 
 describe('login rate limits', () => {
-  it('limits challenges per key and per address', async () => {
-    const server = await startServer({ deps: { keyLoginRatePerMinute: 3, loginRatePerMinute: 5 } });
+  it('limits challenges per address', async () => {
+    const server = await startServer({ deps: { loginRatePerMinute: 5 } });
     try {
       const key = await makeRegisteredKey(server.baseUrl);
       const ask = (keyId: string) =>
@@ -353,14 +353,72 @@ describe('login rate limits', () => {
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ keyId }),
         });
-      const perKey = [];
-      for (let i = 0; i < 4; i += 1) perKey.push((await ask(key.keyId)).status);
-      expect(perKey).toEqual([200, 200, 200, 429]);
-      const perAddress = (await ask(`SCK${'1'.repeat(32)}`)).status;
-      expect(perAddress).toBe(401);
+      const statuses = [];
+      for (let i = 0; i < 4; i += 1) statuses.push((await ask(key.keyId)).status);
+      expect(statuses).toEqual([200, 200, 200, 200]);
+      expect((await ask(`SCK${'1'.repeat(32)}`)).status).toBe(401);
       expect((await ask(`SCK${'2'.repeat(32)}`)).status).toBe(429);
     } finally {
       await server.stop();
     }
-  });
+  }, 120_000);
+
+  // Issue 15, item 5: key ids are public. Counting challenge requests per key let anyone block a
+  // key holder's logins; the per-key limit now counts failed verifications per key and address.
+  it('counts failed verifications per key and address, so a stranger cannot block the holder', async () => {
+    const server = await startServer({
+      env: { TRUST_PROXY: 'true' },
+      deps: { loginRatePerMinute: 1000, keyLoginFailuresPerWindow: 3 },
+    });
+    try {
+      const key = await makeRegisteredKey(server.baseUrl);
+      const from = (address: string) => ({
+        'content-type': 'application/json',
+        'x-forwarded-for': address,
+      });
+      const challengeFor = async (address: string) => {
+        const response = await fetch(`${server.baseUrl}/api/auth/challenge`, {
+          method: 'POST',
+          headers: from(address),
+          body: JSON.stringify({ keyId: key.keyId }),
+        });
+        return response;
+      };
+      const verifyFrom = async (address: string, signed: boolean) => {
+        const { challenge } = (await (await challengeFor(address)).json()) as { challenge: string };
+        const signatures = await signChallenge(key, challenge);
+        if (!signed) signatures.ecdsaSignature[0] = (signatures.ecdsaSignature[0] ?? 0) ^ 1;
+        const response = await fetch(`${server.baseUrl}/api/auth/verify`, {
+          method: 'POST',
+          headers: from(address),
+          body: JSON.stringify({
+            keyId: key.keyId,
+            challenge,
+            dilithiumSignature: bytesToNumbers(signatures.dilithiumSignature),
+            ecdsaSignature: bytesToNumbers(signatures.ecdsaSignature),
+          }),
+        });
+        return response.status;
+      };
+
+      // The stranger asks for many challenges for the holder's key: none is refused.
+      const asked = await Promise.all(
+        Array.from({ length: 40 }, async () => (await challengeFor('203.0.113.66')).status),
+      );
+      expect(asked.every((status) => status === 200)).toBe(true);
+
+      // Ten concurrent forged verifications: at most three are checked, the rest refused.
+      const forged = await Promise.all(
+        Array.from({ length: 10 }, () => verifyFrom('203.0.113.66', false)),
+      );
+      expect(forged.filter((status) => status === 401).length).toBe(3);
+      expect(forged.filter((status) => status === 429).length).toBe(7);
+      expect(await verifyFrom('203.0.113.66', true)).toBe(429);
+
+      // The holder, from their own address, logs in as often as they like: successes do not count.
+      for (let i = 0; i < 5; i += 1) expect(await verifyFrom('198.51.100.7', true)).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
 });

@@ -23,7 +23,7 @@ describe('direct messages', () => {
 
   beforeAll(async () => {
     server = await startServer({
-      deps: { now, loginRatePerMinute: 1000, keyLoginRatePerMinute: 1000 },
+      deps: { now, loginRatePerMinute: 1000, keyLoginFailuresPerWindow: 1000 },
     });
   });
   afterAll(async () => {

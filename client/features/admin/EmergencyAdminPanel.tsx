@@ -200,7 +200,7 @@ function EmergencyControls({
   const now = useNow(1000);
   const statusQuery = useQuery({
     queryKey: adminQueryKeys.serviceStatus,
-    queryFn: fetchServiceStatus,
+    queryFn: () => fetchServiceStatus({ kind: 'admin-session', token: session.sessionToken }),
     staleTime: 0,
   });
   const [reason, setReason] = useState('');

@@ -14,9 +14,11 @@ import { TEXT } from '../../../shared/protocol/errors.js';
 import {
   AuditLogSchema,
   EmergencyShutdownResponseSchema,
+  PublicServiceStatusSchema,
   RestoreServiceResponseSchema,
   ServiceStatusSchema,
   type AuditEntry,
+  type PublicServiceStatus,
   type ServiceStatus,
 } from '../../../shared/protocol/http/admin.js';
 import {
@@ -137,9 +139,14 @@ export async function restoreService(credential: AdminCredential): Promise<{ mes
   }
 }
 
-/** `GET /api/admin/status`: operational or emergency; public, so no credential. */
-export function fetchServiceStatus(): Promise<ServiceStatus> {
-  return apiRequest('/api/admin/status', ServiceStatusSchema, { auth: false });
+/** `GET /api/admin/status` (admin): operational or emergency, and the open connections. */
+export function fetchServiceStatus(credential: AdminCredential): Promise<ServiceStatus> {
+  return apiRequest('/api/admin/status', ServiceStatusSchema, authOptions(credential));
+}
+
+/** `GET /api/service-status`: operational or emergency; public, so no credential. */
+export function fetchPublicServiceStatus(): Promise<PublicServiceStatus> {
+  return apiRequest('/api/service-status', PublicServiceStatusSchema, { auth: false });
 }
 
 /** `GET /api/admin/audit?limit=`: newest first. */

@@ -14,7 +14,10 @@
  */
 import { ADMIN_LOCKOUT_MS, ADMIN_MAX_FAILED_ATTEMPTS } from '../../../shared/constants.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { type ServiceStatus } from '../../../shared/protocol/http/admin.js';
+import {
+  type PublicServiceStatus,
+  type ServiceStatus,
+} from '../../../shared/protocol/http/admin.js';
 import { AdminApiError, type AdminSessionGrant } from './admin-api.js';
 import { type OnFrame } from './admin-socket.js';
 import { formatRemaining, formatSessionLeft, lockoutSecondsFromMessage } from './lockout.js';
@@ -23,7 +26,11 @@ export interface MaintenanceConsoleDeps {
   authenticate: (password: string) => Promise<AdminSessionGrant>;
   getSession: () => AdminSessionGrant | null;
   setSession: (grant: AdminSessionGrant) => void;
-  fetchStatus: () => Promise<ServiceStatus>;
+  /**
+   * The service state: with an admin session the admin answer (with open connections), without
+   * one the public answer.
+   */
+  fetchStatus: (session: AdminSessionGrant | null) => Promise<PublicServiceStatus | ServiceStatus>;
   /** Sends `restore_service`; false when the socket is not open. */
   sendRestore: (sessionToken: string) => boolean;
   onFrame: OnFrame;
@@ -119,11 +126,11 @@ export function createMaintenanceConsole(deps: MaintenanceConsoleDeps): Maintena
 
   const checkStatus = async (): Promise<void> => {
     try {
-      const status = await deps.fetchStatus();
+      const status = await deps.fetchStatus(deps.getSession());
       deps.print(`[STATUS] Service: ${status.status.toUpperCase()}`);
       if (status.reason) deps.print(`[STATUS] Reason: ${status.reason}`);
       if (status.since) deps.print(`[STATUS] Since: ${status.since}`);
-      deps.print(`[STATUS] Open connections: ${status.connections}`);
+      if ('connections' in status) deps.print(`[STATUS] Open connections: ${status.connections}`);
     } catch (error) {
       deps.print(
         `[STATUS] Status check failed: ${error instanceof Error ? error.message : 'unknown error'}`,

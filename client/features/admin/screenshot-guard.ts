@@ -4,6 +4,7 @@
  * keys people press for one. These are heuristics on key presses only: no visibilitychange or
  * blur guessing, which would flag every tab switch. Pure, so the rules are unit-tested.
  */
+import { type ScreenshotMethod } from '../../../shared/protocol/ws/security.js';
 
 /** One alert per this many ms at most, as the server allows (server/features/abuse). */
 export const SCREENSHOT_ALERT_INTERVAL_MS = 10_000;
@@ -18,7 +19,7 @@ export interface KeyPress {
   altKey: boolean;
 }
 
-const SHORTCUT_CODES: Record<string, string> = {
+const SHORTCUT_CODES: Record<string, '3' | '4' | '5' | 's'> = {
   Digit3: '3',
   Digit4: '4',
   Digit5: '5',
@@ -32,7 +33,7 @@ const SHORTCUT_CODES: Record<string, string> = {
  * - `ctrl_shift_3|4|5|s` (browser and Linux capture shortcuts).
  * Letters and digits are read from `code`, since Shift changes `key` ('#' for 3 on US layouts).
  */
-export function screenshotMethod(press: KeyPress): string | null {
+export function screenshotMethod(press: KeyPress): ScreenshotMethod | null {
   if (press.key === 'PrintScreen' || press.code === 'PrintScreen') return 'print_screen';
   if (!press.shiftKey || press.altKey) return null;
   const suffix = SHORTCUT_CODES[press.code];

@@ -11,7 +11,11 @@
 import { useEffect, useState } from 'react';
 import { ADMIN_LOCKOUT_MS, ADMIN_MAX_FAILED_ATTEMPTS } from '../../../shared/constants.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { authenticateAdmin, fetchServiceStatus } from '../admin/admin-api.js';
+import {
+  authenticateAdmin,
+  fetchPublicServiceStatus,
+  fetchServiceStatus,
+} from '../admin/admin-api.js';
 import { getAdminSession, setAdminSession } from '../admin/admin-session.js';
 import { EmergencyAdminPanel } from '../admin/EmergencyAdminPanel.js';
 import { createMaintenanceConsole, type MaintenanceConsole } from '../admin/maintenance-console.js';
@@ -66,7 +70,10 @@ export function MaintenancePage() {
       authenticate: authenticateAdmin,
       getSession: () => getAdminSession(),
       setSession: setAdminSession,
-      fetchStatus: fetchServiceStatus,
+      fetchStatus: (session) =>
+        session
+          ? fetchServiceStatus({ kind: 'admin-session', token: session.sessionToken })
+          : fetchPublicServiceStatus(),
       sendRestore: (sessionToken) => send({ type: 'restore_service', sessionToken }),
       onFrame,
       print: printToConsole,

@@ -1,5 +1,6 @@
 /** The audit log: every admin action with its time and actor, stored durably. */
-import { desc } from 'drizzle-orm';
+import { desc, sql } from 'drizzle-orm';
+import { ADMIN_FAILURE_WINDOW_MS } from '../../../shared/constants.js';
 import type { AuditEntry } from '../../../shared/protocol/http/admin.js';
 import type { Db } from '../../db/connect.js';
 import { auditLog } from '../../db/schema.js';
@@ -17,7 +18,7 @@ export type AuditAction =
   | 'broadcast.security';
 
 export interface AuditRecord {
-  /** Who: `admin-password@<address>` or `key:<keyId>`. */
+  /** Who: `admin-password`, `admin-session` or `key:<keyId>(<username>)`; never an address. */
   actor: string;
   action: AuditAction;
   /** Never secrets; broadcast texts are kept because they were sent to everyone. */
@@ -26,6 +27,11 @@ export interface AuditRecord {
 
 export interface AuditStore {
   record(entry: AuditRecord): Promise<void>;
+  /**
+   * Counts one wrong admin password in the current window's row (`admin.login_failed`, detail
+   * `{failures, windowMinutes}`): one row per window, no address, whatever the attempts.
+   */
+  recordLoginFailure(): Promise<void>;
   list(limit: number): Promise<AuditEntry[]>;
 }
 
@@ -38,6 +44,25 @@ export function createAuditStore(db: Db, now: () => number): AuditStore {
         action: entry.action,
         detail: entry.detail ?? {},
       });
+    },
+    recordLoginFailure: async () => {
+      const windowStart = Math.floor(now() / ADMIN_FAILURE_WINDOW_MS) * ADMIN_FAILURE_WINDOW_MS;
+      const at = new Date(windowStart);
+      await db
+        .insert(auditLog)
+        .values({
+          at,
+          actor: 'admin-password',
+          action: 'admin.login_failed',
+          detail: { failures: 1, windowMinutes: ADMIN_FAILURE_WINDOW_MS / 60_000 },
+          windowKey: `admin.login_failed:${at.toISOString()}`,
+        })
+        .onConflictDoUpdate({
+          target: auditLog.windowKey,
+          set: {
+            detail: sql`jsonb_set(${auditLog.detail}, '{failures}', to_jsonb(coalesce((${auditLog.detail}->>'failures')::int, 0) + 1))`,
+          },
+        });
     },
     list: async (limit) => {
       const rows = await db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(limit);

@@ -1,6 +1,7 @@
 /**
  * The admin password (DESIGN.md operator contract): from ADMIN_PASSWORD, or generated on first
- * start, printed once, and stored only as a slow hash. Authentication opens a ten-minute admin
+ * start and handed to `onGeneratedPassword` once (a 0600 file under DATA_DIR, printed only to a
+ * terminal), and stored only as a slow hash. Authentication opens a ten-minute admin
  * session, subject to the lockout rules.
  */
 import { randomBytes } from 'node:crypto';
@@ -15,8 +16,10 @@ export interface AdminCredentialsDeps {
   store: AdminStore;
   lockout: AdminLockout;
   now: () => number;
-  /** Where a generated password is shown once (stdout in production). */
-  announce: (message: string) => void;
+  /** Stores and announces a password generated on first start (compose.ts: a 0600 file). */
+  onGeneratedPassword: (password: string) => Promise<void>;
+  /** Counts one wrong admin password (aggregated per window, without the address). */
+  onFailure: () => Promise<void>;
 }
 
 export const ADMIN_TEXT = {
@@ -24,6 +27,7 @@ export const ADMIN_TEXT = {
   locked: (seconds: number) =>
     `Too many failed attempts. Admin access locked for ${seconds} seconds.`,
   authenticated: 'Admin authentication successful',
+  busy: 'Another admin password check from this address is still running. Try again in a moment.',
 } as const;
 
 export class AdminCredentials {
@@ -41,10 +45,7 @@ export class AdminCredentials {
     if (stored) return;
     const generated = randomBytes(18).toString('base64url');
     if (await this.deps.store.initPasswordHash(await hashSecret(generated))) {
-      this.deps.announce(
-        `\n  SecureChannel admin password (shown once, store it now): ${generated}\n` +
-          '  Set ADMIN_PASSWORD to choose your own.\n\n',
-      );
+      await this.deps.onGeneratedPassword(generated);
     }
   }
 
@@ -65,19 +66,22 @@ export class AdminCredentials {
     return { sessionToken, expiresAt };
   }
 
-  /** Checks the password for `client` under the lockout rules; throws on a wrong password or a lock. */
+  /**
+   * Checks the password for `client` under the lockout rules (lockout.ts): the attempt is counted
+   * before the slow hash runs, one check per address at a time; throws on a wrong password, a
+   * lock or a check already running.
+   */
   async checkPassword(password: string, client: string): Promise<void> {
-    const locked = await this.deps.lockout.lockedFor(client);
-    if (locked > 0)
-      throw new AppError('ADMIN_LOCKED', 429, ADMIN_TEXT.locked(Math.ceil(locked / 1000)));
-    const stored = await this.deps.store.getPasswordHash();
-    if (!stored || !(await verifySecret(password, stored))) {
-      const lockedNow = await this.deps.lockout.recordFailure(client);
-      if (lockedNow > 0)
-        throw new AppError('ADMIN_LOCKED', 429, ADMIN_TEXT.locked(Math.ceil(lockedNow / 1000)));
-      throw new AppError('ADMIN_PASSWORD', 401, ADMIN_TEXT.invalidPassword);
-    }
-    await this.deps.lockout.recordSuccess(client);
+    const outcome = await this.deps.lockout.guard(client, async () => {
+      const stored = await this.deps.store.getPasswordHash();
+      return stored !== null && (await verifySecret(password, stored));
+    });
+    if (outcome.kind === 'busy') throw new AppError('ADMIN_BUSY', 409, ADMIN_TEXT.busy);
+    if (outcome.kind === 'locked') throw lockedError(outcome.remainingMs);
+    if (outcome.succeeded) return;
+    await this.deps.onFailure();
+    if (outcome.lockedMs > 0) throw lockedError(outcome.lockedMs);
+    throw new AppError('ADMIN_PASSWORD', 401, ADMIN_TEXT.invalidPassword);
   }
 
   /** Deletes expired admin sessions. */
@@ -91,4 +95,8 @@ export class AdminCredentials {
       (await this.deps.store.findSession(hashToken(token), new Date(this.deps.now()))) !== null
     );
   }
+}
+
+function lockedError(remainingMs: number): AppError {
+  return new AppError('ADMIN_LOCKED', 429, ADMIN_TEXT.locked(Math.ceil(remainingMs / 1000)));
 }

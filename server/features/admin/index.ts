@@ -20,9 +20,13 @@ export { AdminCredentials, ADMIN_TEXT } from './credentials.js';
 export {
   AdminLockout,
   MemoryLockoutStore,
+  ADMIN_LOCKOUT_RULES,
+  type LockoutAdmission,
+  type LockoutRules,
   type LockoutStore,
   type LockoutState,
 } from './lockout.js';
+export { writeAdminPasswordFile, ADMIN_PASSWORD_FILE } from './password-file.js';
 export {
   AdminOperations,
   SERVICE_TEXT,
@@ -37,7 +41,8 @@ export type { AuditStore, AuditRecord, AuditAction } from './audit.js';
 export interface AdminFeatureDeps {
   db: Db;
   now: () => number;
-  announce: (message: string) => void;
+  /** Stores and announces a password generated on first start. */
+  onGeneratedPassword: (password: string) => Promise<void>;
   lockoutStore?: LockoutStore;
 }
 
@@ -48,7 +53,8 @@ export async function createAdminFeature(deps: AdminFeatureDeps) {
     store: createAdminStore(deps.db),
     lockout: new AdminLockout(deps.lockoutStore ?? new MemoryLockoutStore(), deps.now),
     now: deps.now,
-    announce: deps.announce,
+    onGeneratedPassword: deps.onGeneratedPassword,
+    onFailure: () => audit.recordLoginFailure(),
   });
   const state = new ServiceStateHolder(createServiceStateStore(deps.db));
   await state.load();

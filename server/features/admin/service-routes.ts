@@ -9,6 +9,7 @@ import {
   EmergencyShutdownResponseSchema,
   RestoreServiceRequestSchema,
   RestoreServiceResponseSchema,
+  PublicServiceStatusSchema,
   ServiceStatusSchema,
 } from '../../../shared/protocol/http/admin.js';
 import { AppError } from '../../errors.js';
@@ -37,16 +38,9 @@ export function serviceRoutes(deps: ServiceRouteDeps): FastifyPluginAsync {
     const bearer = await deps.bearerActor(request);
     if (bearer) return bearer;
     if (!password) throw new AppError('UNAUTHORIZED', 401, 'Password required');
-    try {
-      await deps.credentials.checkPassword(password, request.ip);
-    } catch (error) {
-      await deps.audit.record({
-        actor: `admin-password@${request.ip}`,
-        action: 'admin.login_failed',
-      });
-      throw error;
-    }
-    return `admin-password@${request.ip}`;
+    // The same lockout as /api/admin/authenticate; failures are counted there, per window.
+    await deps.credentials.checkPassword(password, request.ip);
+    return 'admin-password';
   };
 
   return async (fastify) => {
@@ -63,6 +57,7 @@ export function serviceRoutes(deps: ServiceRouteDeps): FastifyPluginAsync {
           response: {
             200: EmergencyShutdownResponseSchema,
             401: ErrorBodySchema,
+            409: ErrorBodySchema,
             429: ErrorBodySchema,
           },
         },
@@ -85,6 +80,7 @@ export function serviceRoutes(deps: ServiceRouteDeps): FastifyPluginAsync {
           response: {
             200: RestoreServiceResponseSchema,
             401: ErrorBodySchema,
+            409: ErrorBodySchema,
             429: ErrorBodySchema,
           },
         },
@@ -100,13 +96,27 @@ export function serviceRoutes(deps: ServiceRouteDeps): FastifyPluginAsync {
     app.get(
       '/api/admin/status',
       {
+        preHandler: deps.requireAdmin,
         schema: {
           tags: ['admin'],
-          summary: 'Service state: operational or emergency',
-          response: { 200: ServiceStatusSchema },
+          summary: 'Service state and open connections (admin session or admin key)',
+          response: { 200: ServiceStatusSchema, 401: ErrorBodySchema, 403: ErrorBodySchema },
         },
       },
       () => ({ ...deps.state.current, connections: deps.connectionCount() }),
+    );
+
+    // What the notice pages and anyone may know: the state every socket is told anyway.
+    app.get(
+      PUBLIC_STATUS_PATH,
+      {
+        schema: {
+          tags: ['system'],
+          summary: 'Service state: operational or emergency (public; answers during a shutdown)',
+          response: { 200: PublicServiceStatusSchema },
+        },
+      },
+      () => deps.state.current,
     );
 
     app.get(
@@ -129,5 +139,8 @@ export function serviceRoutes(deps: ServiceRouteDeps): FastifyPluginAsync {
 export function isBlockedDuringShutdown(url: string): boolean {
   const path = url.split('?')[0] ?? '';
   if (!path.startsWith('/api/')) return false;
-  return !(path === '/api/ping' || path.startsWith('/api/admin/'));
+  return !(path === '/api/ping' || path === PUBLIC_STATUS_PATH || path.startsWith('/api/admin/'));
 }
+
+/** The public service state (the admin route adds the connection count). */
+const PUBLIC_STATUS_PATH = '/api/service-status';

@@ -1,6 +1,6 @@
 /** The auth feature: key registration, login, sessions and permissions. */
 import type { Db } from '../../db/connect.js';
-import type { RateLimiter } from '../../lib/rate-limiter.js';
+import type { AttemptCounter } from '../../lib/attempt-counter.js';
 import { createGuards } from './guards.js';
 import { authRoutes, type AuthRouteOptions } from './routes.js';
 import { AuthService } from './service.js';
@@ -8,7 +8,13 @@ import type { ChallengeStore } from './challenges.js';
 import { createAuthStore } from './store.js';
 import type { SignatureVerifier } from './verify-pool.js';
 
-export { AuthService, registerPublicKey, toSessionUser, type KeyPrincipal } from './service.js';
+export {
+  AuthService,
+  KEY_LOGIN_FAILURE_WINDOW_MS,
+  registerPublicKey,
+  toSessionUser,
+  type KeyPrincipal,
+} from './service.js';
 export { createAuthStore } from './store.js';
 export { MemoryChallengeStore, type ChallengeEntry, type ChallengeStore } from './challenges.js';
 export { VerifyPool, type SignatureVerifier } from './verify-pool.js';
@@ -21,7 +27,7 @@ export interface AuthFeatureDeps {
   db: Db;
   challenges: ChallengeStore;
   verifier: SignatureVerifier;
-  keyLimiter: RateLimiter;
+  keyFailures: AttemptCounter;
   now: () => number;
   isAdminSession: (token: string) => Promise<boolean>;
   onRevoked: (keyId: string) => Promise<void>;
@@ -34,7 +40,7 @@ export function createAuthFeature(deps: AuthFeatureDeps) {
     store: createAuthStore(deps.db),
     challenges: deps.challenges,
     verifier: deps.verifier,
-    keyLimiter: deps.keyLimiter,
+    keyFailures: deps.keyFailures,
     now: deps.now,
     onRevoked: deps.onRevoked,
   });

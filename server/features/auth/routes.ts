@@ -147,7 +147,7 @@ export function authRoutes(
         },
       },
       async (request) => {
-        const result = await service.verify(request.body);
+        const result = await service.verify(request.body, request.ip);
         request.log.info({ keyId: result.user.keyId }, 'key holder logged in');
         return result;
       },

@@ -22,7 +22,7 @@ import type {
   VerifyResponse,
 } from '../../../shared/protocol/http/auth.js';
 import { AppError } from '../../errors.js';
-import type { RateLimiter } from '../../lib/rate-limiter.js';
+import type { AttemptCounter } from '../../lib/attempt-counter.js';
 import type { ChallengeStore } from './challenges.js';
 import type { AuthStore, KeyRow } from './store.js';
 import { hashToken, newToken } from './tokens.js';
@@ -38,8 +38,12 @@ export interface AuthServiceDeps {
   store: AuthStore;
   challenges: ChallengeStore;
   verifier: SignatureVerifier;
-  /** Per-key limit on challenges and verifications. */
-  keyLimiter: RateLimiter;
+  /**
+   * Failed verifications per key and address (reserved before the signatures are checked,
+   * refunded on success). Challenges are not counted per key: key ids are public, so counting
+   * them would let anyone block a key holder's logins (issue 15).
+   */
+  keyFailures: AttemptCounter;
   now: () => number;
   /** Told when a key is revoked, so every process closes its open sockets at once. */
   onRevoked: (keyId: string) => Promise<void>;
@@ -109,6 +113,9 @@ export async function registerPublicKey(
  * are checked against the database's revocation mark regardless.
  */
 export const KEY_CACHE_TTL_MS = 60_000;
+
+/** The window of the failed-verification limit per key and address (issue 15). */
+export const KEY_LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
 const KEY_CACHE_CAP = 10_000;
 
 export class AuthService {
@@ -132,7 +139,6 @@ export class AuthService {
 
   /** A single-use challenge for a registered, usable key. */
   async issueChallenge(keyId: string): Promise<ChallengeResponse> {
-    await this.limitKey(keyId);
     const key = await this.usableKey(keyId);
     const issuedAt = this.date();
     const expiresAt = new Date(issuedAt.getTime() + AUTH_CHALLENGE_TTL_MS);
@@ -149,9 +155,22 @@ export class AuthService {
     };
   }
 
-  /** Checks both signatures of a challenge against the registered keys and opens a session. */
-  async verify(request: VerifyRequest): Promise<VerifyResponse> {
-    await this.limitKey(request.keyId);
+  /**
+   * Checks both signatures of a challenge against the registered keys and opens a session. Every
+   * attempt from `address` for the key is counted first and given back if it succeeds, so only
+   * failures use up the (key, address) limit, and concurrent attempts cannot pass it.
+   */
+  async verify(request: VerifyRequest, address: string): Promise<VerifyResponse> {
+    const attemptKey = `${request.keyId}|${address}`;
+    if (!(await this.deps.keyFailures.reserve(attemptKey))) {
+      throw new AppError('RATE_LIMITED', 429, TEXT.tooManyRequests);
+    }
+    const response = await this.checkAndOpenSession(request);
+    await this.deps.keyFailures.refund(attemptKey);
+    return response;
+  }
+
+  private async checkAndOpenSession(request: VerifyRequest): Promise<VerifyResponse> {
     const challenge = await this.deps.challenges.take(request.challenge, request.keyId);
     if (!challenge || challenge.expiresAt <= this.deps.now()) {
       throw new AppError('CHALLENGE_INVALID', 401, TEXT.challengeInvalid);
@@ -270,11 +289,5 @@ export class AuthService {
       throw new AppError('KEY_EXPIRED', 401, TEXT.keyExpired);
     }
     return key;
-  }
-
-  private async limitKey(keyId: string): Promise<void> {
-    if (!(await this.deps.keyLimiter.hit(keyId))) {
-      throw new AppError('RATE_LIMITED', 429, TEXT.tooManyRequests);
-    }
   }
 }

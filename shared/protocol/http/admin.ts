@@ -1,11 +1,13 @@
 /** HTTP schemas of the admin and service-state calls (spec 001 §7 "Admin and service"). */
 import { z } from 'zod';
+import { isSafeMultiLineText, TEXT_RULE_PARAMS, unsafeTextMessage } from '../text.js';
 
 const reason = z
   .string()
   .trim()
   .min(1, 'Please provide a reason for the emergency shutdown.')
-  .max(500);
+  .max(500)
+  .refine(isSafeMultiLineText, { message: unsafeTextMessage('reason'), params: TEXT_RULE_PARAMS });
 
 /** `POST /api/admin/emergency-shutdown`: the admin password (or an admin bearer) and a reason. */
 export const EmergencyShutdownRequestSchema = z.strictObject({
@@ -27,11 +29,22 @@ export const RestoreServiceResponseSchema = z.object({
   message: z.string(),
 });
 
-/** `GET /api/admin/status`: the service state (spec 001 §4 "Emergency panel"). */
-export const ServiceStatusSchema = z.object({
+/**
+ * `GET /api/service-status`: the public service state (spec 001 §4), what every socket is told
+ * anyway; answers during an emergency shutdown too.
+ */
+export const PublicServiceStatusSchema = z.object({
   status: z.enum(['operational', 'emergency']),
   reason: z.string().nullable(),
   since: z.iso.datetime().nullable(),
+});
+export type PublicServiceStatus = z.infer<typeof PublicServiceStatusSchema>;
+
+/**
+ * `GET /api/admin/status` (admin session or admin key): the service state (spec 001 §4
+ * "Emergency panel") and the number of open connections.
+ */
+export const ServiceStatusSchema = PublicServiceStatusSchema.extend({
   connections: z.number().int().nonnegative(),
 });
 export type ServiceStatus = z.infer<typeof ServiceStatusSchema>;

@@ -1,5 +1,6 @@
 /** HTTP schemas of the room calls (spec 000 §3 "Room", §7; spec 001 §3). */
 import { z } from 'zod';
+import { displayNameSchema } from '../text.js';
 import { ROOM_CREATE_TIMER_OPTIONS, ROOM_MANUAL_TIMER_OPTIONS } from '../../constants.js';
 import { RoomSecureIdSchema } from '../../ids.js';
 
@@ -62,7 +63,7 @@ export const RoomManualTimerSchema = timerOf(ROOM_MANUAL_TIMER_OPTIONS);
  * public rooms.
  */
 export const CreateRoomRequestSchema = z.strictObject({
-  name: z.string().trim().min(1, 'Channel name is required').max(64),
+  name: displayNameSchema({ label: 'name', max: 64, minMessage: 'Channel name is required' }),
   isPrivate: z.boolean().default(false),
   securityLevel: SecurityLevelSchema.default('public'),
   passwordHash: z

@@ -1,8 +1,9 @@
 /** Admin and service-state frames (spec 001 §7 "WebSocket"). */
 import { z } from 'zod';
+import { displayTextSchema } from '../text.js';
 
 const token = z.string().min(1).max(200);
-const text = z.string().trim().min(1).max(2000);
+const text = displayTextSchema({ label: 'message', max: 2000 });
 
 /** Admin commands sent from the chat or the maintenance console; each carries an admin token. */
 export const AdminBroadcastFrameSchema = z.strictObject({
@@ -27,7 +28,7 @@ export const AdminListUsersFrameSchema = z.strictObject({
 export const EmergencyShutdownFrameSchema = z.strictObject({
   type: z.literal('emergency_shutdown'),
   sessionToken: token,
-  reason: text,
+  reason: displayTextSchema({ label: 'reason', max: 2000 }),
 });
 export const RestoreServiceFrameSchema = z.strictObject({
   type: z.literal('restore_service'),

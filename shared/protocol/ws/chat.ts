@@ -3,6 +3,7 @@
  * any handler sees them; server frames are parsed by the client before the UI sees them.
  */
 import { z } from 'zod';
+import { displayNameSchema, safeSingleLineSchema } from '../text.js';
 import { RoomSchema } from '../http/rooms.js';
 
 /** Encryption types a message may carry (spec 000 §3 "Message"). */
@@ -19,13 +20,11 @@ export const EncryptionTypeSchema = z.enum([
 ]);
 export type EncryptionType = z.infer<typeof EncryptionTypeSchema>;
 
-const shortText = z.string().max(200);
-
 /** `join_room`: enter a room as `username`; key holders add their session token. */
 export const JoinRoomFrameSchema = z.strictObject({
   type: z.literal('join_room'),
   roomId: z.string().min(1).max(80),
-  username: z.string().trim().min(1).max(64),
+  username: displayNameSchema({ label: 'username', max: 64 }),
   sessionToken: z.string().max(200).nullish(),
   accessToken: z.string().max(200).nullish(),
 });
@@ -44,7 +43,7 @@ export const SendMessageFrameSchema = z.strictObject({
   hasImage: z.boolean().default(false),
   imageUrl: z.string().max(300).nullish(),
   thumbnailUrl: z.string().max(300).nullish(),
-  imageOriginalName: shortText.nullish(),
+  imageOriginalName: safeSingleLineSchema({ label: 'imageOriginalName', max: 200 }).nullish(),
   imageFileSize: z.number().int().nonnegative().nullish(),
 });
 

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { PONG } from '../../constants.js';
+import { displayNameSchema } from '../text.js';
 
 const timestamp = z.number().int().nonnegative().optional();
 
@@ -49,7 +50,7 @@ export const PONG_FIELD = {
 export const JoinGameFrameSchema = z.strictObject({
   type: z.literal('join_game'),
   data: z.strictObject({
-    username: z.string().min(1).max(64),
+    username: displayNameSchema({ label: 'username', max: 64 }),
     gameId: GameIdSchema.optional(),
   }),
   timestamp,

@@ -1,11 +1,30 @@
 /** Abuse-control and screenshot-alert frames (spec 000 §4 "Bot challenge", §7). */
 import { z } from 'zod';
 
+/**
+ * How a browser saw a screenshot attempt (spec 000 §7 `security_alert {alertType
+ * screenshot_attempt, method}`; the spec leaves the values open): the key presses that
+ * client/features/admin/screenshot-guard.ts recognises. An enum, because the server writes the
+ * method into a SECURITY_SYSTEM message that everyone in the room reads (issue 15).
+ */
+export const ScreenshotMethodSchema = z.enum([
+  'print_screen',
+  'cmd_shift_3',
+  'cmd_shift_4',
+  'cmd_shift_5',
+  'cmd_shift_s',
+  'ctrl_shift_3',
+  'ctrl_shift_4',
+  'ctrl_shift_5',
+  'ctrl_shift_s',
+]);
+export type ScreenshotMethod = z.infer<typeof ScreenshotMethodSchema>;
+
 /** `security_alert`: the browser detected a screenshot attempt. */
 export const SecurityAlertFrameSchema = z.strictObject({
   type: z.literal('security_alert'),
   alertType: z.literal('screenshot_attempt'),
-  method: z.string().max(64),
+  method: ScreenshotMethodSchema,
   timestamp: z.union([z.iso.datetime(), z.number()]),
 });
 

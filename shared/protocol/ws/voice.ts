@@ -1,5 +1,6 @@
 /** Voice signalling frames, relayed by the server between room members (spec 000 §7). */
 import { z } from 'zod';
+import { displayNameSchema } from '../text.js';
 
 const roomId = z.string().min(1).max(80);
 const nodeId = z.string().min(1).max(80);
@@ -28,5 +29,5 @@ export const EncryptionStatusFrameSchema = z.strictObject({
 });
 export const VoiceCallFrameSchema = z.strictObject({
   type: z.enum(['voice_call_start', 'voice_call_end']),
-  username: z.string().min(1).max(64),
+  username: displayNameSchema({ label: 'username', max: 64 }),
 });

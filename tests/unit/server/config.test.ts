@@ -70,4 +70,26 @@ describe('configuration', () => {
       expect(() => loadConfig({ TRUST_PROXY: raw }, '/x')).toThrow(/TRUST_PROXY/);
     },
   );
+  // Issue 15, item 8: plain HTTP on a network interface carries passwords and tokens in clear.
+  it('refuses a non-loopback HOST without TLS unless ALLOW_INSECURE_HTTP says a proxy is in front', () => {
+    expect(() => loadConfig({ HOST: '0.0.0.0' }, '/x')).toThrow(/HOST: .*ALLOW_INSECURE_HTTP/);
+    expect(() => loadConfig({ HOST: '192.0.2.1' }, '/x')).toThrow(/TLS_CERT and TLS_KEY/);
+    expect(loadConfig({ HOST: '0.0.0.0', ALLOW_INSECURE_HTTP: 'true' }, '/x').host).toBe('0.0.0.0');
+    expect(
+      loadConfig({ HOST: '0.0.0.0', TLS_CERT: '/c.pem', TLS_KEY: '/k.pem' }, '/x').tls,
+    ).not.toBeNull();
+    for (const host of ['127.0.0.1', '127.0.0.2', '::1', 'localhost'])
+      expect(loadConfig({ HOST: host }, '/x').host).toBe(host);
+  });
+
+  it('parses ALLOWED_ORIGINS as a list of origins', () => {
+    expect(loadConfig({}, '/x').allowedOrigins).toEqual([]);
+    expect(
+      loadConfig({ ALLOWED_ORIGINS: 'https://chat.example, http://abc.onion' }, '/x')
+        .allowedOrigins,
+    ).toEqual(['https://chat.example', 'http://abc.onion']);
+    expect(() => loadConfig({ ALLOWED_ORIGINS: 'https://chat.example/path' }, '/x')).toThrow(
+      /ALLOWED_ORIGINS/,
+    );
+  });
 });
