@@ -13,22 +13,27 @@ import { startServer, type TestServer } from '../support/server.js';
 import { TestSocket, type Frame } from '../support/ws-client.js';
 
 describe('Pong on one process', () => {
-  let server: TestServer;
+  let server: TestServer | undefined;
   const players: PongPlayer[] = [];
 
+  // Generous: PGlite starts slowly on a busy machine.
   beforeAll(async () => {
     server = await startServer({ env: { PONG_TIME_SCALE: '20' } });
-  });
+  }, 180_000);
   afterAll(async () => {
     for (const player of players) player.socket.close();
-    await server.stop();
+    await server?.stop();
   });
+  const running = (): TestServer => {
+    if (!server) throw new Error('the server did not start');
+    return server;
+  };
 
   async function keyHolder(username: string, gameId: string): Promise<PongPlayer> {
-    const key = await makeRegisteredKey(server.baseUrl, { username });
-    const { body } = await login(server.baseUrl, key);
+    const key = await makeRegisteredKey(running().baseUrl, { username });
+    const { body } = await login(running().baseUrl, key);
     const player = await connectPongPlayer(
-      server.wsUrl('/ws'),
+      running().wsUrl('/ws'),
       body.sessionToken as string,
       username,
       gameId,
@@ -70,7 +75,7 @@ describe('Pong on one process', () => {
   }, 40_000);
 
   it('refuses a visitor without a key session with the spec text', async () => {
-    const visitor = await connectPongPlayer(server.wsUrl('/ws'), null, 'Agent42', 'match-two');
+    const visitor = await connectPongPlayer(running().wsUrl('/ws'), null, 'Agent42', 'match-two');
     players.push(visitor);
     const error = await visitor.socket.next(isError(TEXT.pongRequiresKey));
     expect(error).toMatchObject({
@@ -120,7 +125,7 @@ describe('Pong on one process', () => {
     const stranger = await keyHolder('frank', 'match-four');
     await stranger.state(() => true);
     stranger.socket.close();
-    const loner = await connectPongPlayer(server.wsUrl('/ws'), null, 'Agent7');
+    const loner = await connectPongPlayer(running().wsUrl('/ws'), null, 'Agent7');
     players.push(loner);
     await loner.socket.next(isError(TEXT.pongRequiresKey));
 
@@ -142,9 +147,9 @@ describe('Pong on one process', () => {
   });
 
   it('answers frames before a join with "Join the game first"', async () => {
-    const key = await makeRegisteredKey(server.baseUrl, { username: 'gina' });
-    const { body } = await login(server.baseUrl, key);
-    const idle = await TestSocket.connect(server.wsUrl('/ws'));
+    const key = await makeRegisteredKey(running().baseUrl, { username: 'gina' });
+    const { body } = await login(running().baseUrl, key);
+    const idle = await TestSocket.connect(running().wsUrl('/ws'));
     idle.send({ type: 'session_auth', sessionToken: body.sessionToken });
     await idle.nextOfType('session_authenticated');
     idle.send({ type: 'paddle_move', data: { side: 'left', y: 10 }, timestamp: Date.now() });
