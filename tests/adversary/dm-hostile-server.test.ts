@@ -40,7 +40,9 @@ describe('direct messages against a hostile server', () => {
   let server: TestServer;
   let mallory: KeyFile;
   beforeAll(async () => {
-    server = await startServer({ deps: { loginRatePerMinute: 1000, keyLoginFailuresPerWindow: 1000 } });
+    server = await startServer({
+      deps: { loginRatePerMinute: 1000, keyLoginFailuresPerWindow: 1000 },
+    });
     // The server's own identity for forgeries: a key pair it made, never registered.
     mallory = await createKeyFile({ username: 'mallory' });
   });
