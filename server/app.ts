@@ -169,7 +169,11 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     keyLoginRatePerMinute: deps.keyLoginRatePerMinute ?? 20,
     roomCreationsPerTenMinutes: deps.roomCreationsPerTenMinutes ?? 10,
   });
-  await registerRealtime(app, hub);
+  await registerRealtime(app, hub, {
+    allowedOrigins: config.allowedOrigins,
+    maxSocketsPerAddress: config.maxSocketsPerAddress,
+    maxOnionSockets: config.maxOnionSockets,
+  });
   await registerSpa(app, config.clientDist);
 
   // Shutdown: the realtime plugin closes sockets with 1001, requests drain, then the timers stop

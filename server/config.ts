@@ -16,6 +16,30 @@ const booleanFlag = z.preprocess(
     .transform((value) => value === 'true' || value === '1' || value === 'yes'),
 );
 
+/** Open sockets one address may hold (per process) unless MAX_SOCKETS_PER_ADDRESS says otherwise. */
+export const DEFAULT_MAX_SOCKETS_PER_ADDRESS = 50;
+/**
+ * Onion traffic arrives from the local tor daemon, so every Tor user shares one address: their
+ * sockets are counted together against this larger cap instead (MAX_ONION_SOCKETS).
+ */
+export const DEFAULT_MAX_ONION_SOCKETS = 1000;
+
+/** One web origin, `scheme://host[:port]`, lowercased, as browsers send it in `Origin`. */
+const OriginSchema = z
+  .string()
+  .trim()
+  .transform((value, context) => {
+    try {
+      const url = new URL(value);
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin !== 'null')
+        return url.origin;
+    } catch {
+      // reported below
+    }
+    context.addIssue({ code: 'custom', message: 'each entry must be an http(s) origin' });
+    return z.NEVER;
+  });
+
 export const ConfigSchema = z.object({
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(5000)),
   HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
@@ -54,6 +78,15 @@ export const ConfigSchema = z.object({
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
   CLIENT_DIST: optionalString,
+  ALLOWED_ORIGINS: optionalString,
+  MAX_SOCKETS_PER_ADDRESS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_SOCKETS_PER_ADDRESS),
+  ),
+  MAX_ONION_SOCKETS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_ONION_SOCKETS),
+  ),
 });
 
 /** The server's configuration, with paths resolved. */
@@ -77,6 +110,15 @@ export interface Config {
   privacyLookupKey: string | null;
   logLevel: string;
   clientDist: string;
+  /**
+   * Origins, besides the request's own host, whose pages may open the realtime sockets
+   * (ALLOWED_ORIGINS, comma-separated; an onion address goes here when it is served).
+   */
+  allowedOrigins: string[];
+  /** Open sockets per exact client address, per process. */
+  maxSocketsPerAddress: number;
+  /** Open sockets of all onion (Tor) visitors together, per process. */
+  maxOnionSockets: number;
 }
 
 /** Parses `env`; throws an Error listing every bad variable (never their values). */
@@ -92,6 +134,13 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  const origins = z
+    .array(OriginSchema)
+    .safeParse((e.ALLOWED_ORIGINS ?? '').split(',').filter((entry) => entry.trim() !== ''));
+  if (!origins.success)
+    throw new Error(
+      'Invalid configuration:\n  ALLOWED_ORIGINS: each entry must be an http(s) origin',
+    );
   return {
     port: e.PORT,
     host: e.HOST,
@@ -111,5 +160,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     privacyLookupKey: e.PRIVACY_LOOKUP_KEY ?? null,
     logLevel: e.LOG_LEVEL,
     clientDist: path.resolve(cwd, e.CLIENT_DIST ?? 'dist/client'),
+    allowedOrigins: origins.data,
+    maxSocketsPerAddress: e.MAX_SOCKETS_PER_ADDRESS,
+    maxOnionSockets: e.MAX_ONION_SOCKETS,
   };
 }
