@@ -5,6 +5,7 @@
  */
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryAccessGrantStore } from '../../server/features/rooms/index.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { TestSocket } from '../support/ws-client.js';
 
@@ -99,5 +100,31 @@ describe('per-address socket cap', () => {
     );
     expect(results.filter((result) => result === 'open')).toHaveLength(5);
     expect(server.hub.connectionCount()).toBe(5);
+  });
+});
+
+describe('room access grants', () => {
+  it('hands a socket the same grant on every re-join, so a join flood does not grow the store', async () => {
+    const server = await start();
+    const roomId = (await server.rooms.defaultRoom()).secureId;
+    const grants = server.shared.grants as MemoryAccessGrantStore;
+    const before = grants.size;
+    const socket = await TestSocket.connect(server.wsUrl());
+    sockets.push(socket);
+    const tokens = new Set<unknown>();
+    // Below the join-flood signal (6 joins in 30 s) so that no challenge interrupts.
+    for (let i = 0; i < 5; i += 1) {
+      socket.send({ type: 'join_room', roomId, username: 'Unit77' });
+      tokens.add((await socket.nextOfType('room_joined')).accessToken);
+    }
+    expect(tokens.size).toBe(1);
+    expect(grants.size).toBe(before + 1);
+
+    // Another socket gets its own grant.
+    const other = await TestSocket.connect(server.wsUrl());
+    sockets.push(other);
+    other.send({ type: 'join_room', roomId, username: 'Unit78' });
+    expect((await other.nextOfType('room_joined')).accessToken).not.toBe([...tokens][0]);
+    expect(grants.size).toBe(before + 2);
   });
 });

@@ -23,7 +23,11 @@ export {
   type RoomServiceDeps,
 } from './service.js';
 export { MemoryPresenceStore, type PresenceStore, type PresenceMember } from './presence.js';
-export { MemoryAccessGrantStore, type AccessGrantStore } from './access-grants.js';
+export {
+  MemoryAccessGrantStore,
+  type AccessGrant,
+  type AccessGrantStore,
+} from './access-grants.js';
 export { ROOM_ACCESS_HEADER } from './routes.js';
 export { MemoryKeyBundleStore, type KeyBundleStore, type BundleEntry } from './key-relay.js';
 export type { RoomStore, RoomRow } from './store.js';
