@@ -21,7 +21,7 @@ import {
   type SignatureVerifier,
 } from './features/auth/index.js';
 import { createAbuseFeature } from './features/abuse/index.js';
-import { createImagesFeature, fileIdOf } from './features/images/index.js';
+import { createImagesFeature } from './features/images/index.js';
 import { createDmFeature } from './features/dm/index.js';
 import { createMessagesFeature, EXPIRY_NOTICE_INTERVAL_MS } from './features/messages/index.js';
 import { createSecurityFeature } from './features/security/index.js';
@@ -84,7 +84,17 @@ export async function composeFeatures(deps: ComposeDeps) {
   const images = createImagesFeature({
     now,
     store: shared.images,
+    quota: shared.uploadQuota,
     roomIdOf: async (idOrSecureId) => (await roomsFeature().service.getRow(idOrSecureId)).id,
+    // An upload's room session: a socket's grant, while that socket is in the grant's room.
+    roomSessionOf: async (token) => {
+      const grant = await roomsFeature().service.findGrant(token);
+      if (!grant?.holder.startsWith('node_')) return null;
+      const members = await roomsFeature().presence.list(grant.roomId);
+      return members.some((member) => member.nodeId === grant.holder)
+        ? { roomId: grant.roomId, nodeId: grant.holder }
+        : null;
+    },
     isMember: async (request, roomId) => {
       const header = request.headers['x-room-access'];
       const row = await roomsFeature().service.getRow(roomId);
@@ -100,10 +110,7 @@ export async function composeFeatures(deps: ComposeDeps) {
     ttlSeconds: deps.config.messageTtlSeconds,
     now,
     store: shared.messages,
-    bindImage: async (imageUrl, roomId, expiresAt) => {
-      const fileId = fileIdOf(imageUrl);
-      return fileId !== null && images.store.bind(fileId, roomId, expiresAt);
-    },
+    bindImage: images.bindImage,
   });
 
   /** A socket's identity from a key session token, or null. */
