@@ -68,7 +68,7 @@ describe('encrypted images in the browser', () => {
     buffer: testCardPng(),
   };
 
-  it('silently ignores a file that is not an image and stays without a file', async () => {
+  it('silently ignores a file that is not an image, explains an image over 10 MB, and stays without a file', async () => {
     const { images } = await enter('alice');
     await images.openUpload();
     expect(await images.status().textContent()).toBe('NO FILE');
@@ -83,10 +83,25 @@ describe('encrypted images in the browser', () => {
     expect(await images.sendButton().isDisabled()).toBe(true);
     expect(await images.modal().getByRole('alert').count()).toBe(0);
 
+    // An image over 10 MB is not taken either, and the modal says why before anything is sent.
+    await images.choose({
+      name: 'huge.png',
+      mimeType: 'image/png',
+      buffer: Buffer.alloc(11 * 1024 * 1024, 1),
+    });
+    await images
+      .modal()
+      .getByTestId('image-size-error')
+      .getByText('Image too large: 11.0 MB (maximum 10 MB)')
+      .waitFor();
+    expect(await images.status().textContent()).toBe('NO FILE');
+    expect(await images.sendButton().isDisabled()).toBe(true);
+
     await images.choose(png);
     await images.preview().waitFor();
     expect(await images.isDecoded(images.preview())).toBe(true);
     expect(await images.status().textContent()).toBe('READY');
+    expect(await images.modal().getByTestId('image-size-error').count()).toBe(0);
     await images.cancel();
     await images.modal().waitFor({ state: 'detached' });
     // Cancelled: opening again starts without a file.
