@@ -44,6 +44,8 @@ export interface ServerDeps {
   keyLoginRatePerMinute?: number;
   /** Rooms one address may create in ten minutes; default 10. */
   roomCreationsPerTenMinutes?: number;
+  /** Rooms all visitors without a key may create together in ten minutes; default 60. */
+  anonymousRoomCreationsPerTenMinutes?: number;
   /** Where a generated admin password is printed once; stdout by default. */
   announce?: (message: string) => void;
 }
@@ -168,6 +170,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     loginRatePerMinute: deps.loginRatePerMinute ?? 30,
     keyLoginRatePerMinute: deps.keyLoginRatePerMinute ?? 20,
     roomCreationsPerTenMinutes: deps.roomCreationsPerTenMinutes ?? 10,
+    anonymousRoomCreationsPerTenMinutes: deps.anonymousRoomCreationsPerTenMinutes,
   });
   await registerRealtime(app, hub, {
     allowedOrigins: config.allowedOrigins,

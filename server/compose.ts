@@ -25,7 +25,11 @@ import { createImagesFeature } from './features/images/index.js';
 import { createDmFeature } from './features/dm/index.js';
 import { createMessagesFeature, EXPIRY_NOTICE_INTERVAL_MS } from './features/messages/index.js';
 import { createSecurityFeature } from './features/security/index.js';
-import { ACCESS_ATTEMPTS, createRoomsFeature } from './features/rooms/index.js';
+import {
+  ACCESS_ATTEMPTS,
+  ANONYMOUS_ROOM_CREATIONS,
+  createRoomsFeature,
+} from './features/rooms/index.js';
 import { systemRoutes } from './features/system/index.js';
 import type { Hub } from './realtime/hub.js';
 import type { RoomChannels } from './realtime/room-channels.js';
@@ -47,6 +51,7 @@ export interface ComposeDeps {
   loginRatePerMinute: number;
   keyLoginRatePerMinute: number;
   roomCreationsPerTenMinutes: number;
+  anonymousRoomCreationsPerTenMinutes?: number;
 }
 
 export async function composeFeatures(deps: ComposeDeps) {
@@ -151,6 +156,11 @@ export async function composeFeatures(deps: ComposeDeps) {
     grants: shared.grants,
     bundles: shared.bundles,
     attemptLimiter: shared.limiter('room-access', ACCESS_ATTEMPTS, 15 * 60_000),
+    anonymousCreationLimiter: shared.limiter(
+      'room-create-anonymous',
+      deps.anonymousRoomCreationsPerTenMinutes ?? ANONYMOUS_ROOM_CREATIONS,
+      10 * 60_000,
+    ),
   });
   roomsRef = rooms;
   await rooms.service.ensureDefaultRoom();

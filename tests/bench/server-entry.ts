@@ -52,6 +52,7 @@ async function main(): Promise<void> {
     loginRatePerMinute: UNLIMITED,
     keyLoginRatePerMinute: UNLIMITED,
     roomCreationsPerTenMinutes: UNLIMITED,
+    anonymousRoomCreationsPerTenMinutes: UNLIMITED,
     announce: () => undefined,
   });
 

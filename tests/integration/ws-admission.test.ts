@@ -128,3 +128,25 @@ describe('room access grants', () => {
     expect(grants.size).toBe(before + 2);
   });
 });
+
+describe('anonymous room creation', () => {
+  it('holds a service-wide cap on rooms made without a key, below the per-address limit', async () => {
+    const server = await startServer({ deps: { anonymousRoomCreationsPerTenMinutes: 3 } });
+    servers.push(server);
+    const create = (name: string) =>
+      fetch(`${server.baseUrl}/api/rooms`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name, isPrivate: false, securityLevel: 'public' }),
+      });
+    for (let i = 0; i < 3; i += 1) expect((await create(`open-${i}`)).status).toBe(200);
+    const refused = await create('one-too-many');
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({
+      error: 'Too many new channels right now. Try again in a few minutes.',
+    });
+    expect(
+      (await server.rooms.listRooms({ includeLocked: false })).map((room) => room.name),
+    ).not.toContain('one-too-many');
+  });
+});
