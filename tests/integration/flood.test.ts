@@ -7,7 +7,7 @@
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryAccessGrantStore } from '../../server/features/rooms/index.js';
+import { type MemoryAccessGrantStore } from '../../server/features/rooms/index.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { TestSocket } from '../support/ws-client.js';
 
