@@ -84,11 +84,7 @@ describe('encrypted images in the browser', () => {
     expect(await images.modal().getByRole('alert').count()).toBe(0);
 
     // An image over 10 MB is not taken either, and the modal says why before anything is sent.
-    await images.choose({
-      name: 'huge.png',
-      mimeType: 'image/png',
-      buffer: Buffer.alloc(11 * 1024 * 1024, 1),
-    });
+    await images.chooseGenerated('huge.png', 'image/png', 11 * 1024 * 1024);
     await images
       .modal()
       .getByTestId('image-size-error')
