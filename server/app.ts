@@ -47,6 +47,8 @@ export interface ServerDeps {
   keyLoginFailuresPerWindow?: number;
   /** Rooms one address may create in ten minutes; default 10. */
   roomCreationsPerTenMinutes?: number;
+  /** Rooms all visitors without a key may create together in ten minutes; default 60. */
+  anonymousRoomCreationsPerTenMinutes?: number;
   /** Where a generated admin password is printed once, if interactive; stdout by default. */
   announce?: (message: string) => void;
   /** Replaces the configured IP-information lookup of the privacy check; null for none. */
@@ -157,8 +159,13 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     keyLoginFailuresPerWindow: deps.keyLoginFailuresPerWindow ?? 10,
     roomCreationsPerTenMinutes: deps.roomCreationsPerTenMinutes ?? 10,
     ...(deps.privacyLookup !== undefined ? { privacyLookup: deps.privacyLookup } : {}),
+    anonymousRoomCreationsPerTenMinutes: deps.anonymousRoomCreationsPerTenMinutes,
   });
-  await registerRealtime(app, hub);
+  await registerRealtime(app, hub, {
+    allowedOrigins: config.allowedOrigins,
+    maxSocketsPerAddress: config.maxSocketsPerAddress,
+    maxOnionSockets: config.maxOnionSockets,
+  });
   await registerSpa(app, config.clientDist);
 
   // Shutdown: the realtime plugin closes sockets with 1001, requests drain, then the timers stop

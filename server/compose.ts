@@ -23,13 +23,17 @@ import {
   type SignatureVerifier,
 } from './features/auth/index.js';
 import { createAbuseFeature } from './features/abuse/index.js';
-import { createImagesFeature, fileIdOf } from './features/images/index.js';
+import { createImagesFeature } from './features/images/index.js';
 import { createDmFeature } from './features/dm/index.js';
 import { createMessagesFeature, EXPIRY_NOTICE_INTERVAL_MS } from './features/messages/index.js';
 import { createPrivacyFeature, type PrivacyLookup } from './features/privacy/index.js';
 import { createPongFeature } from './features/pong/index.js';
 import { createSecurityFeature } from './features/security/index.js';
-import { ACCESS_ATTEMPTS, createRoomsFeature } from './features/rooms/index.js';
+import {
+  ACCESS_ATTEMPTS,
+  ANONYMOUS_ROOM_CREATIONS,
+  createRoomsFeature,
+} from './features/rooms/index.js';
 import { systemRoutes } from './features/system/index.js';
 import type { Hub } from './realtime/hub.js';
 import type { RoomChannels } from './realtime/room-channels.js';
@@ -57,6 +61,7 @@ export interface ComposeDeps {
   roomCreationsPerTenMinutes: number;
   /** Replaces the configured IP-information lookup (tests); null for none. */
   privacyLookup?: PrivacyLookup | null;
+  anonymousRoomCreationsPerTenMinutes?: number;
 }
 
 export async function composeFeatures(deps: ComposeDeps) {
@@ -111,7 +116,17 @@ export async function composeFeatures(deps: ComposeDeps) {
   const images = createImagesFeature({
     now,
     store: shared.images,
+    quota: shared.uploadQuota,
     roomIdOf: async (idOrSecureId) => (await roomsFeature().service.getRow(idOrSecureId)).id,
+    // An upload's room session: a socket's grant, while that socket is in the grant's room.
+    roomSessionOf: async (token) => {
+      const grant = await roomsFeature().service.findGrant(token);
+      if (!grant?.holder.startsWith('node_')) return null;
+      const members = await roomsFeature().presence.list(grant.roomId);
+      return members.some((member) => member.nodeId === grant.holder)
+        ? { roomId: grant.roomId, nodeId: grant.holder }
+        : null;
+    },
     isMember: async (request, roomId) => {
       const header = request.headers['x-room-access'];
       const row = await roomsFeature().service.getRow(roomId);
@@ -127,10 +142,7 @@ export async function composeFeatures(deps: ComposeDeps) {
     ttlSeconds: deps.config.messageTtlSeconds,
     now,
     store: shared.messages,
-    bindImage: async (imageUrl, roomId, expiresAt) => {
-      const fileId = fileIdOf(imageUrl);
-      return fileId !== null && images.store.bind(fileId, roomId, expiresAt);
-    },
+    bindImage: images.bindImage,
   });
 
   /** A socket's identity from a key session token, or null. */
@@ -171,6 +183,11 @@ export async function composeFeatures(deps: ComposeDeps) {
     grants: shared.grants,
     bundles: shared.bundles,
     attemptLimiter: shared.limiter('room-access', ACCESS_ATTEMPTS, 15 * 60_000),
+    anonymousCreationLimiter: shared.limiter(
+      'room-create-anonymous',
+      deps.anonymousRoomCreationsPerTenMinutes ?? ANONYMOUS_ROOM_CREATIONS,
+      10 * 60_000,
+    ),
   });
   roomsRef = rooms;
   await rooms.service.ensureDefaultRoom();

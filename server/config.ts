@@ -67,6 +67,30 @@ const trustProxySetting = z.preprocess(
     }),
 );
 
+/** Open sockets one address may hold (per process) unless MAX_SOCKETS_PER_ADDRESS says otherwise. */
+export const DEFAULT_MAX_SOCKETS_PER_ADDRESS = 50;
+/**
+ * Onion traffic arrives from the local tor daemon, so every Tor user shares one address: their
+ * sockets are counted together against this larger cap instead (MAX_ONION_SOCKETS).
+ */
+export const DEFAULT_MAX_ONION_SOCKETS = 1000;
+
+/** One web origin, `scheme://host[:port]`, lowercased, as browsers send it in `Origin`. */
+const OriginSchema = z
+  .string()
+  .trim()
+  .transform((value, context) => {
+    try {
+      const url = new URL(value);
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin !== 'null')
+        return url.origin;
+    } catch {
+      // reported below
+    }
+    context.addIssue({ code: 'custom', message: 'each entry must be an http(s) origin' });
+    return z.NEVER;
+  });
+
 export const ConfigSchema = z.object({
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(5000)),
   HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
@@ -110,29 +134,16 @@ export const ConfigSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1).max(50).default(1),
   ),
-  ALLOWED_ORIGINS: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .optional()
-      .transform((value) =>
-        (value ?? '')
-          .split(',')
-          .map((origin) => origin.trim())
-          .filter(Boolean),
-      )
-      .pipe(
-        z.array(
-          z
-            .string()
-            .regex(
-              /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/,
-              'a comma-separated list of origins such as https://chat.example or http://abc.onion',
-            ),
-        ),
-      ),
-  ),
   ALLOW_INSECURE_HTTP: booleanFlag,
+  ALLOWED_ORIGINS: optionalString,
+  MAX_SOCKETS_PER_ADDRESS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_SOCKETS_PER_ADDRESS),
+  ),
+  MAX_ONION_SOCKETS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_ONION_SOCKETS),
+  ),
 });
 
 /** Addresses that only this machine can reach. */
@@ -171,8 +182,15 @@ export interface Config {
   clientDist: string;
   /** Pong steps per tick: 1 is real time (server/features/pong). */
   pongTimeScale: number;
-  /** Further origins the browser app may connect to (CSP connect-src), e.g. the onion address. */
+  /**
+   * Origins, besides the request's own host, whose pages may open the realtime sockets
+   * (ALLOWED_ORIGINS, comma-separated; an onion address goes here when it is served).
+   */
   allowedOrigins: string[];
+  /** Open sockets per exact client address, per process. */
+  maxSocketsPerAddress: number;
+  /** Open sockets of all onion (Tor) visitors together, per process. */
+  maxOnionSockets: number;
 }
 
 /** Parses `env`; throws an Error listing every bad variable (never their values). */
@@ -201,6 +219,13 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  const origins = z
+    .array(OriginSchema)
+    .safeParse((e.ALLOWED_ORIGINS ?? '').split(',').filter((entry) => entry.trim() !== ''));
+  if (!origins.success)
+    throw new Error(
+      'Invalid configuration:\n  ALLOWED_ORIGINS: each entry must be an http(s) origin',
+    );
   return {
     port: e.PORT,
     host: e.HOST,
@@ -222,6 +247,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     logLevel: e.LOG_LEVEL,
     clientDist: path.resolve(cwd, e.CLIENT_DIST ?? 'dist/client'),
     pongTimeScale: e.PONG_TIME_SCALE,
-    allowedOrigins: e.ALLOWED_ORIGINS,
+    allowedOrigins: origins.data,
+    maxSocketsPerAddress: e.MAX_SOCKETS_PER_ADDRESS,
+    maxOnionSockets: e.MAX_ONION_SOCKETS,
   };
 }

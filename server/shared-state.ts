@@ -9,9 +9,10 @@ import { MemoryBanStore, type BanStore } from './features/abuse/index.js';
 import { MemoryLockoutStore, type LockoutStore } from './features/admin/index.js';
 import { MemoryChallengeStore, type ChallengeStore } from './features/auth/index.js';
 import {
-  IMAGE_STORE_CAP_BYTES,
   MemoryImageStore,
+  MemoryUploadQuota,
   type ImageStore,
+  type UploadQuota,
 } from './features/images/index.js';
 import { MemoryMessageStore, type EphemeralMessageStore } from './features/messages/index.js';
 import { MemoryGameDirectory, type GameDirectory } from './features/pong/index.js';
@@ -29,6 +30,7 @@ import { LocalFanout, type Fanout } from './realtime/fanout.js';
 import { connectRedis, type RedisHandles } from './redis/connect.js';
 import { RedisFanout } from './redis/redis-fanout.js';
 import { RedisImageStore } from './redis/redis-image-store.js';
+import { RedisUploadQuota } from './redis/redis-upload-quota.js';
 import { RedisMessageStore } from './redis/redis-message-store.js';
 import { RedisGameDirectory } from './redis/redis-pong-directory.js';
 import { HEARTBEAT_INTERVAL_MS, RedisPresenceStore } from './redis/redis-presence.js';
@@ -55,6 +57,8 @@ export interface SharedState {
   bundles: KeyBundleStore;
   grants: AccessGrantStore;
   images: ImageStore;
+  /** Upload quotas per member, room, address and in all. */
+  uploadQuota: UploadQuota;
   lockouts: LockoutStore;
   challenges: ChallengeStore;
   bans: BanStore;
@@ -81,6 +85,7 @@ export async function createSharedState(config: Config, now: () => number): Prom
       bundles: new MemoryKeyBundleStore(),
       grants: new MemoryAccessGrantStore(now),
       images: new MemoryImageStore(),
+      uploadQuota: new MemoryUploadQuota(),
       lockouts: new MemoryLockoutStore(),
       challenges: new MemoryChallengeStore(now),
       bans: new MemoryBanStore(now),
@@ -103,7 +108,8 @@ export async function createSharedState(config: Config, now: () => number): Prom
     presence,
     bundles: new RedisKeyBundleStore(redis),
     grants: new RedisAccessGrantStore(redis, GRANT_TTL_MS),
-    images: new RedisImageStore(redis, IMAGE_STORE_CAP_BYTES),
+    images: new RedisImageStore(redis),
+    uploadQuota: new RedisUploadQuota(redis),
     lockouts: new RedisLockoutStore(redis),
     challenges: new RedisChallengeStore(redis, now),
     bans: new RedisBanStore(redis),

@@ -2,37 +2,40 @@
  * Fixed-window counters keyed by a string (an address, a key id). The memory implementation
  * serves one process; a Redis one shares the windows between processes (REDIS_URL).
  */
+import { ExpiryQueue } from './expiry-queue.js';
+
 export interface RateLimiter {
   /** Counts one hit for `key`; false when the key is over its limit in this window. */
   hit(key: string): Promise<boolean>;
 }
 
 export class MemoryRateLimiter implements RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  /**
+   * Every window lasts `windowMs` from its first hit, so windows expire in the order they opened:
+   * the queue drops finished ones from its front as new ones open (no full scans).
+   */
+  private readonly windows: ExpiryQueue<string, { count: number }>;
 
   constructor(
     private readonly limit: number,
-    private readonly windowMs: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+    windowMs: number,
+    now: () => number = Date.now,
+  ) {
+    this.windows = new ExpiryQueue(windowMs, now);
+  }
 
   async hit(key: string): Promise<boolean> {
-    const now = this.now();
     const window = this.windows.get(key);
-    if (!window || now - window.start >= this.windowMs) {
-      this.windows.set(key, { start: now, count: 1 });
-      this.sweep(now);
+    if (!window) {
+      this.windows.set(key, { count: 1 });
       return this.limit >= 1;
     }
     window.count += 1;
     return window.count <= this.limit;
   }
 
-  /** Drops finished windows now and then so the map cannot grow without bound. */
-  private sweep(now: number): void {
-    if (this.windows.size < 10_000) return;
-    for (const [key, window] of this.windows) {
-      if (now - window.start >= this.windowMs) this.windows.delete(key);
-    }
+  /** Keys with an open window (tests). */
+  get size(): number {
+    return this.windows.size;
   }
 }

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebSocket } from 'ws';
 import { LIMITS } from '../../shared/constants.js';
+import { ADMISSION_TEXT, isOriginAllowed, socketBucket, SocketCounter } from './admission.js';
 import type { Hub } from './hub.js';
 
 export const REALTIME_PATHS = ['/chat-ws', '/ws'] as const;
@@ -14,7 +15,22 @@ export const REALTIME_PATHS = ['/chat-ws', '/ws'] as const;
  */
 export const KEEPALIVE_INTERVAL_MS = 30_000;
 
-export async function registerRealtime(app: FastifyInstance, hub: Hub): Promise<void> {
+/** Who may open a socket (server/realtime/admission.ts). */
+export interface RealtimeAdmission {
+  allowedOrigins: readonly string[];
+  maxSocketsPerAddress: number;
+  maxOnionSockets: number;
+}
+
+export async function registerRealtime(
+  app: FastifyInstance,
+  hub: Hub,
+  admission: RealtimeAdmission,
+): Promise<SocketCounter> {
+  const sockets = new SocketCounter({
+    perAddress: admission.maxSocketsPerAddress,
+    onion: admission.maxOnionSockets,
+  });
   const alive = new WeakMap<WebSocket, boolean>();
   const upgradeResponses = new WeakMap<IncomingMessage, ServerResponse>();
   await app.register(websocket, {
@@ -49,7 +65,17 @@ export async function registerRealtime(app: FastifyInstance, hub: Hub): Promise<
       {
         websocket: true,
         schema: { hide: true },
+        // Refused before the upgrade, as a plain HTTP answer with `{error}`.
         onRequest: (request, reply, done) => {
+          const { origin, host } = request.headers;
+          if (!isOriginAllowed(origin, host, admission.allowedOrigins)) {
+            void reply.code(403).send({ error: ADMISSION_TEXT.badOrigin });
+            return;
+          }
+          if (!sockets.tryAcquire(socketBucket(request.ip, host), request.raw.socket)) {
+            void reply.code(429).send({ error: ADMISSION_TEXT.tooManySockets });
+            return;
+          }
           upgradeResponses.set(request.raw, reply.raw);
           done();
         },
@@ -68,4 +94,5 @@ export async function registerRealtime(app: FastifyInstance, hub: Hub): Promise<
       },
     );
   }
+  return sockets;
 }

@@ -2,26 +2,24 @@
  * Encrypted image ciphertext in Redis, so any process can serve an image another one received.
  * Each upload is one hash with a TTL: expiry holds even if every process dies.
  *
- *   {p}img:{fileId}   HASH roomId, image (bytes), thumbnail (bytes), expiresAt; PX = time left
+ *   {p}img:{fileId}   HASH roomId, uploader, image (bytes), thumbnail (bytes), expiresAt;
+ *                     PX = time left
+ * The total is capped by the upload quotas (server/features/images/quota.ts), not here.
  */
 import type { ImageStore, StoredImage } from '../features/images/index.js';
 import type { RedisHandles } from './connect.js';
 
 export class RedisImageStore implements ImageStore {
-  constructor(
-    private readonly redis: RedisHandles,
-    private readonly capBytes: number,
-  ) {}
+  constructor(private readonly redis: RedisHandles) {}
 
   private key(fileId: string) {
     return `${this.redis.prefix}img:${fileId}`;
   }
 
   async put(fileId: string, image: StoredImage): Promise<boolean> {
-    const size = image.image.byteLength + (image.thumbnail?.byteLength ?? 0);
-    if ((await this.bytes()) + size > this.capBytes) return false;
     const fields: Record<string, string | Buffer> = {
       roomId: image.roomId,
+      uploader: image.uploader,
       image: image.image,
       expiresAt: String(image.expiresAt),
     };
@@ -35,22 +33,33 @@ export class RedisImageStore implements ImageStore {
   }
 
   async get(fileId: string, now: number): Promise<StoredImage | null> {
-    const [roomId, image, thumbnail, expiresAt] = await this.redis.client.hmgetBuffer(
+    const [roomId, uploader, image, thumbnail, expiresAt] = await this.redis.client.hmgetBuffer(
       this.key(fileId),
       'roomId',
+      'uploader',
       'image',
       'thumbnail',
       'expiresAt',
     );
-    if (!roomId || !image || !expiresAt) return null;
+    if (!roomId || !uploader || !image || !expiresAt) return null;
     const expiry = Number(expiresAt.toString());
     if (!(expiry > now)) return null;
-    return { roomId: roomId.toString(), image, thumbnail: thumbnail ?? null, expiresAt: expiry };
+    return {
+      roomId: roomId.toString(),
+      uploader: uploader.toString(),
+      image,
+      thumbnail: thumbnail ?? null,
+      expiresAt: expiry,
+    };
   }
 
-  async bind(fileId: string, roomId: string, expiresAt: number): Promise<boolean> {
-    const stored = await this.redis.client.hget(this.key(fileId), 'roomId');
-    if (stored !== roomId) return false;
+  async bind(fileId: string, roomId: string, nodeId: string, expiresAt: number): Promise<boolean> {
+    const [storedRoom, uploader] = await this.redis.client.hmget(
+      this.key(fileId),
+      'roomId',
+      'uploader',
+    );
+    if (storedRoom !== roomId || uploader !== nodeId) return false;
     await this.redis.client
       .multi()
       .hset(this.key(fileId), 'expiresAt', String(expiresAt))

@@ -6,7 +6,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { KeyBundleSchema } from '../../shared/protocol/ws/e2ee.js';
 import type { LockoutAdmission, LockoutRules, LockoutStore } from '../features/admin/index.js';
 import type { ChallengeEntry, ChallengeStore } from '../features/auth/index.js';
-import type { AccessGrantStore, BundleEntry, KeyBundleStore } from '../features/rooms/index.js';
+import type {
+  AccessGrant,
+  AccessGrantStore,
+  BundleEntry,
+  KeyBundleStore,
+} from '../features/rooms/index.js';
 import type { AttemptCounter } from '../lib/attempt-counter.js';
 import type { RateLimiter } from '../lib/rate-limiter.js';
 import type { RedisHandles } from './connect.js';
@@ -173,14 +178,39 @@ export class RedisAccessGrantStore implements AccessGrantStore {
     private readonly ttlMs: number,
   ) {}
 
-  async issue(roomId: string): Promise<string> {
-    const token = randomBytes(24).toString('base64url');
-    await this.redis.client.set(`${this.redis.prefix}grant:${token}`, roomId, 'PX', this.ttlMs);
+  private grantKey(token: string) {
+    return `${this.redis.prefix}grant:${token}`;
+  }
+
+  /**
+   *   {p}grant:{token}              STRING roomId "\n" holder, PX = lifetime
+   *   {p}grant-of:{holder}:{roomId} STRING token, PX = lifetime
+   * Redis expires both by itself; re-issuing refreshes both.
+   */
+  async issue(roomId: string, holder: string): Promise<string> {
+    const holderKey = `${this.redis.prefix}grant-of:${holder}:${roomId}`;
+    const existing = await this.redis.client.get(holderKey);
+    const token =
+      existing !== null && (await this.isValid(existing, roomId))
+        ? existing
+        : randomBytes(24).toString('base64url');
+    await this.redis.client
+      .multi()
+      .set(this.grantKey(token), `${roomId}\n${holder}`, 'PX', this.ttlMs)
+      .set(holderKey, token, 'PX', this.ttlMs)
+      .exec();
     return token;
   }
 
   async isValid(token: string, roomId: string): Promise<boolean> {
-    return (await this.redis.client.get(`${this.redis.prefix}grant:${token}`)) === roomId;
+    return (await this.find(token))?.roomId === roomId;
+  }
+
+  async find(token: string): Promise<AccessGrant | null> {
+    const raw = await this.redis.client.get(this.grantKey(token));
+    if (raw === null) return null;
+    const split = raw.indexOf('\n');
+    return split < 0 ? null : { roomId: raw.slice(0, split), holder: raw.slice(split + 1) };
   }
 
   async purgeRoom(): Promise<void> {

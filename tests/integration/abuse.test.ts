@@ -4,6 +4,7 @@
  * connection and ban the address. Screenshot alerts reach the room as SECURITY_SYSTEM messages.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { solvePowChallenge } from '../../shared/crypto/proof-of-work.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { TestSocket, type Frame } from '../support/ws-client.js';
 
@@ -30,11 +31,15 @@ async function setup() {
 
 const text = (content: string) => ({ type: 'send_message', content, encryptionType: 'PLAINTEXT' });
 
-function answerOf(challenge: Frame): string {
-  const match = /What is (\d+) ([+×]) (\d+)\?/.exec(String(challenge.challenge));
-  if (!match) throw new Error('unexpected challenge');
-  const [a, op, b] = [Number(match[1]), match[2], Number(match[3])];
-  return String(op === '+' ? a + b : a * b);
+/** Does the work a browser does: searches for the proof-of-work number. */
+async function answerOf(challenge: Frame): Promise<string> {
+  const number = await solvePowChallenge({
+    challenge: String(challenge.challenge),
+    salt: String(challenge.salt),
+    maxnumber: Number(challenge.maxnumber),
+  });
+  if (number === null) throw new Error('unsolvable challenge');
+  return String(number);
 }
 
 describe('abuse control', () => {
@@ -45,7 +50,11 @@ describe('abuse control', () => {
     for (let i = 0; i < 34; i += 1) bot.send(text(`burst ${i}`));
     const challenge = await bot.nextOfType('bot_challenge');
     expect(challenge).toMatchObject({
-      challenge: expect.stringMatching(/^What is \d+ [+×] \d+\?$/),
+      algorithm: 'SHA-256',
+      challenge: expect.stringMatching(/^[0-9a-f]{64}$/),
+      salt: expect.stringMatching(/^[0-9a-f]{24}\?expires=\d+$/),
+      signature: expect.stringMatching(/^[0-9a-f]{64}$/),
+      maxnumber: 100_000,
     });
     bot.send(text('while pending'));
     expect(
@@ -59,14 +68,18 @@ describe('abuse control', () => {
     expect(await bot.nextOfType('bot_challenge_failed')).toMatchObject({
       message: 'Incorrect answer. 2 attempts left.',
     });
-    bot.send({
-      type: 'bot_challenge_response',
-      challengeId: challenge.challengeId,
-      answer: answerOf(challenge),
-    });
+    const answer = await answerOf(challenge);
+    bot.send({ type: 'bot_challenge_response', challengeId: challenge.challengeId, answer });
     expect(await bot.nextOfType('bot_challenge_success')).toMatchObject({
       message: 'Verification Successful',
     });
+    // A solution is good once.
+    bot.send({ type: 'bot_challenge_response', challengeId: challenge.challengeId, answer });
+    expect(
+      await bot.next(
+        (frame) => frame.type === 'error' && frame.message === 'No verification pending',
+      ),
+    ).toBeTruthy();
     bot.send(text('back to normal'));
     expect(
       await bystander.next(
@@ -75,6 +88,17 @@ describe('abuse control', () => {
           (frame.message as { content: string }).content === 'back to normal',
       ),
     ).toBeTruthy();
+  });
+
+  it('asks four times the work of an address each time it earns another challenge', async () => {
+    const { member } = await setup();
+    const first = await member('Unit41');
+    for (let i = 0; i < 34; i += 1) first.send(text(`burst a ${i}`));
+    const easy = await first.nextOfType('bot_challenge');
+    const second = await member('Unit42');
+    for (let i = 0; i < 34; i += 1) second.send(text(`burst b ${i}`));
+    const harder = await second.nextOfType('bot_challenge');
+    expect(Number(harder.maxnumber)).toBe(4 * Number(easy.maxnumber));
   });
 
   it('never challenges ten messages a second', async () => {

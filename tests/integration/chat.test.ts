@@ -21,7 +21,12 @@ describe('realtime chat', () => {
 
   beforeAll(async () => {
     server = await startServer({
-      deps: { now, loginRatePerMinute: 1000, roomCreationsPerTenMinutes: 1000 },
+      deps: {
+        now,
+        loginRatePerMinute: 1000,
+        roomCreationsPerTenMinutes: 1000,
+        anonymousRoomCreationsPerTenMinutes: 1000,
+      },
     });
     defaultRoom = (await server.rooms.defaultRoom()).secureId;
   });

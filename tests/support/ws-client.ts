@@ -30,8 +30,9 @@ export class TestSocket {
     });
   }
 
-  static async connect(url: string): Promise<TestSocket> {
-    const socket = new WebSocket(url);
+  /** Opens a socket; `options` can set headers (`Origin`) or the local address to connect from. */
+  static async connect(url: string, options?: WebSocket.ClientOptions): Promise<TestSocket> {
+    const socket = new WebSocket(url, options);
     // Listen before the socket opens: the server may speak first (maintenance_mode).
     const client = new TestSocket(socket);
     await new Promise<void>((resolve, reject) => {

@@ -1,36 +1,30 @@
 /**
  * The bot-check dialog (spec 000 §2 "Challenge dialog", §5; spec 001 §2 "Bot-check dialog"):
- * 'Security Verification', the server's math question, a required answer, submit, close and an
- * error area that shows the server's message. Presentational: what the frames mean, and the
- * 'Verification Successful' toast, belong to the caller (use-bot-challenge.ts).
+ * 'Security Verification', the proof-of-work puzzle the browser is solving (in place of the
+ * spec's math question, docs/decisions.md) with its progress, close, and an error area that shows
+ * the server's message. Presentational: the work, what the frames mean, and the 'Verification
+ * Successful' toast belong to the caller (use-bot-challenge.ts).
  *
  * With no challenge but an error (the server ended the connection as a bot), the dialog shows
  * that message and a disconnect notice, and only closes.
  */
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import {
-  Bracketed,
-  DIALOG_BUTTON,
-  DIALOG_BUTTON_SECONDARY,
-  TerminalDialog,
-} from '../rooms/TerminalDialog.js';
+import { Bracketed, DIALOG_BUTTON_SECONDARY, TerminalDialog } from '../rooms/TerminalDialog.js';
 import { type BotChallenge } from './bot-challenge-state.js';
+import { type BotChallengeProgress } from './use-bot-challenge.js';
 
 export interface BotChallengeDialogProps {
   challenge: BotChallenge | null;
   error: string | null;
-  onSubmit: (answer: string) => void;
+  progress: BotChallengeProgress | null;
   onClose: () => void;
 }
-
-/** Longest answer the server accepts (BotChallengeResponseFrameSchema). */
-const ANSWER_MAX_LENGTH = 50;
 
 export function BotChallengeDialog({
   challenge,
   error,
-  onSubmit,
+  progress,
   onClose,
 }: BotChallengeDialogProps) {
   const isOpen = challenge !== null || error !== null;
@@ -56,14 +50,7 @@ export function BotChallengeDialog({
       testId="bot-challenge-dialog"
     >
       {challenge ? (
-        // Keyed by challenge: a new question starts with an empty answer.
-        <ChallengeForm
-          key={challenge.challengeId}
-          challenge={challenge}
-          error={error}
-          onSubmit={onSubmit}
-          onClose={onClose}
-        />
+        <ChallengeWork challenge={challenge} error={error} progress={progress} onClose={onClose} />
       ) : (
         <div className="space-y-4">
           <p
@@ -88,66 +75,66 @@ export function BotChallengeDialog({
   );
 }
 
-function ChallengeForm({
+function ChallengeWork({
   challenge,
   error,
-  onSubmit,
+  progress,
   onClose,
 }: {
   challenge: BotChallenge;
   error: string | null;
-  onSubmit: (answer: string) => void;
+  progress: BotChallengeProgress | null;
   onClose: () => void;
 }) {
   const ids = useId();
-  const [answer, setAnswer] = useState('');
-  const isEmpty = answer.trim() === '';
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (isEmpty) return;
-    onSubmit(answer);
-    // Each try starts empty; a wrong answer's message appears in the error area.
-    setAnswer('');
-  };
-
+  const percent = Math.floor((progress?.share ?? 0) * 100);
+  const status = progress?.isSubmitted
+    ? 'SOLVED - VERIFYING WITH RELAY...'
+    : `COMPUTING PROOF OF WORK... ${percent}%`;
   return (
-    <form className="space-y-4" onSubmit={submit} noValidate>
-      <div className="border border-warning/50 bg-background p-4 text-center">
-        <p className="text-[0.65rem] tracking-[0.3em] text-muted uppercase">Math challenge</p>
+    <div className="space-y-4">
+      <div className="border border-warning/50 bg-background p-4">
+        <p className="text-[0.65rem] tracking-[0.3em] text-muted uppercase">Proof of work</p>
         <p
-          className="sc-glow mt-2 text-lg font-bold text-warning sm:text-xl"
+          className="mt-2 font-mono text-xs break-all text-warning"
           data-testid="bot-challenge-question"
+          title="SHA-256 target"
         >
           {challenge.challenge}
         </p>
+        <p className="mt-2 text-[0.7rem] text-muted">
+          Search space: {challenge.maxnumber.toLocaleString('en-US')} candidates
+        </p>
       </div>
       <div>
-        <label
-          htmlFor={`${ids}-answer`}
-          className="mb-1 block text-[0.7rem] font-bold tracking-[0.2em] text-primary uppercase"
+        <p
+          id={`${ids}-status`}
+          className="mb-1 text-[0.7rem] font-bold tracking-[0.2em] text-primary uppercase"
+          aria-live="polite"
+          data-testid="bot-challenge-status"
         >
-          Answer <span aria-hidden="true">*</span>
-        </label>
-        <input
-          id={`${ids}-answer`}
-          className="w-full border border-border bg-background px-3 py-2 text-sm text-fg placeholder:text-muted/70 focus:border-primary focus:outline-none"
-          value={answer}
-          required
-          autoFocus
-          inputMode="numeric"
-          autoComplete="off"
-          spellCheck={false}
-          maxLength={ANSWER_MAX_LENGTH}
-          placeholder="Type the result"
-          aria-invalid={error !== null}
-          aria-describedby={`${ids}-error`}
-          data-testid="bot-challenge-answer"
-          onChange={(event) => setAnswer(event.currentTarget.value)}
-        />
+          {status}
+        </p>
+        <div
+          role="progressbar"
+          aria-labelledby={`${ids}-status`}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={progress?.isSubmitted ? 100 : percent}
+          className="h-2 w-full border border-border bg-background"
+          data-testid="bot-challenge-progress"
+        >
+          <div
+            className="h-full bg-primary transition-[width]"
+            style={{ width: `${progress?.isSubmitted ? 100 : percent}%` }}
+          />
+        </div>
+        <p className="mt-2 text-xs leading-relaxed text-muted">
+          Your browser proves it is not a script by doing a little work; nothing leaves this device
+          but the answer. Closing this window lets the work go on in the background.
+        </p>
       </div>
       <p
-        id={`${ids}-error`}
         role="alert"
         className={`min-h-5 text-xs ${error ? 'font-bold text-danger' : 'text-muted'}`}
         data-testid="bot-challenge-error"
@@ -158,15 +145,7 @@ function ChallengeForm({
         <button type="button" className={DIALOG_BUTTON_SECONDARY} onClick={onClose}>
           <Bracketed>CLOSE</Bracketed>
         </button>
-        <button
-          type="submit"
-          className={DIALOG_BUTTON}
-          disabled={isEmpty}
-          data-testid="bot-challenge-submit"
-        >
-          <Bracketed>VERIFY</Bracketed>
-        </button>
       </div>
-    </form>
+    </div>
   );
 }

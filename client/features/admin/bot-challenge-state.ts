@@ -2,7 +2,8 @@
  * The bot-check dialog's state (spec 000 §2, §4 "Bot challenge"; spec 001 §2, §8) as a pure
  * reducer over the server's frames and the user's actions:
  *
- * - `bot_challenge` opens the dialog with the question;
+ * - `bot_challenge` opens the dialog with the proof-of-work puzzle, which the browser solves by
+ *   itself (use-bot-challenge.ts) and answers;
  * - `bot_challenge_failed` keeps it open with the server's message in its error area;
  * - `bot_challenge_success` closes it (the caller toasts 'Verification Successful');
  * - `bot_detected` replaces the question by the server's message and a disconnect notice: the
@@ -13,10 +14,15 @@
  */
 import { TEXT } from '../../../shared/protocol/errors.js';
 
+/** A pending proof-of-work challenge (shared/crypto/proof-of-work.ts). */
 export interface BotChallenge {
   challengeId: string;
+  /** Hex SHA-256 of salt ‖ number. */
   challenge: string;
   message: string;
+  salt: string;
+  /** The number searched for is at most this: the work asked. */
+  maxnumber: number;
 }
 
 export type BotChallengeState =
@@ -35,6 +41,11 @@ export type BotChallengeEvent =
   | { type: 'close' };
 
 export const IDLE: BotChallengeState = { phase: 'idle' };
+
+/** The pending challenge, shown or hidden: the browser works on it either way. */
+export function pendingChallenge(state: BotChallengeState): BotChallenge | null {
+  return state.phase === 'open' || state.phase === 'hidden' ? state.challenge : null;
+}
 
 /** Shown when the answer could not be sent because the socket is closed. */
 export const ANSWER_NOT_SENT = 'Connection lost: the answer was not sent. Reconnect and try again.';

@@ -1,10 +1,14 @@
 /**
  * Drives the bot-check dialog from the chat's socket (see bot-challenge-state.ts for the rules).
  * Give it the socket's `onFrame` and `send`; spread its result into <BotChallengeDialog>.
+ * A challenge is a proof of work: the browser searches for its number in short slices (the page
+ * stays responsive), reports progress, and sends the number as the answer. The work goes on while
+ * the dialog is hidden; a new challenge (or leaving) stops the old one.
  * `onVerified` runs after a passed challenge: the chat uses it to join again when the challenge
  * had stopped a join (the server drops the frame that raised the challenge).
  */
-import { useCallback, useEffect, useEffectEvent, useReducer } from 'react';
+import { useCallback, useEffect, useEffectEvent, useReducer, useState } from 'react';
+import { solvePowChallenge } from '../../../shared/crypto/proof-of-work.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { toast } from '../../ui/use-toast.js';
 import { type OnFrame, type SendFrame } from './admin-socket.js';
@@ -12,13 +16,22 @@ import {
   IDLE,
   botChallengeReducer,
   botChallengeView,
+  pendingChallenge,
   type BotChallenge,
 } from './bot-challenge-state.js';
+
+/** How far the browser is with the pending challenge's work. */
+export interface BotChallengeProgress {
+  /** Share of the puzzle's range searched, 0..1. */
+  share: number;
+  /** True once the answer has been sent and the server's verdict is awaited. */
+  isSubmitted: boolean;
+}
 
 export interface BotChallengeControls {
   challenge: BotChallenge | null;
   error: string | null;
-  onSubmit: (answer: string) => void;
+  progress: BotChallengeProgress | null;
   onClose: () => void;
 }
 
@@ -39,6 +52,8 @@ export function useBotChallenge(
             challengeId: frame.challengeId,
             challenge: frame.challenge,
             message: frame.message,
+            salt: frame.salt,
+            maxnumber: frame.maxnumber,
           },
         }),
       ),
@@ -60,18 +75,39 @@ export function useBotChallenge(
     };
   }, [onFrame]);
 
-  const challengeId = state.phase === 'open' ? state.challenge.challengeId : null;
-  const onSubmit = useCallback(
-    (answer: string) => {
-      const trimmed = answer.trim();
-      if (challengeId === null || trimmed === '') return;
-      if (!send({ type: 'bot_challenge_response', challengeId, answer: trimmed })) {
-        dispatch({ type: 'not-sent' });
-      }
-    },
-    [challengeId, send],
-  );
-  const onClose = useCallback(() => dispatch({ type: 'close' }), []);
+  // The work for the pending challenge, keyed by its id so a new challenge starts afresh.
+  const pending = pendingChallenge(state);
+  const [progress, setProgress] = useState<(BotChallengeProgress & { id: string }) | null>(null);
+  const answer = useEffectEvent((challengeId: string, number: number) => {
+    if (!send({ type: 'bot_challenge_response', challengeId, answer: String(number) })) {
+      dispatch({ type: 'not-sent' });
+    }
+  });
+  useEffect(() => {
+    if (!pending) return;
+    const controller = new AbortController();
+    const { challengeId } = pending;
+    void solvePowChallenge(pending, {
+      signal: controller.signal,
+      onProgress: (share) => setProgress({ id: challengeId, share, isSubmitted: false }),
+    }).then(
+      (number) => {
+        if (number === null || controller.signal.aborted) return;
+        setProgress({ id: challengeId, share: 1, isSubmitted: true });
+        answer(challengeId, number);
+      },
+      () => undefined, // aborted: a newer challenge or the page took over
+    );
+    return () => controller.abort();
+    // `pending` is the same object while the challenge is shown, hidden or failed, so only a new
+    // challenge restarts the work.
+  }, [pending]);
 
-  return { ...botChallengeView(state), onSubmit, onClose };
+  const onClose = useCallback(() => dispatch({ type: 'close' }), []);
+  const view = botChallengeView(state);
+  const current =
+    progress && view.challenge && progress.id === view.challenge.challengeId
+      ? { share: progress.share, isSubmitted: progress.isSubmitted }
+      : null;
+  return { ...view, progress: current, onClose };
 }

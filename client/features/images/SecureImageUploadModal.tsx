@@ -1,7 +1,8 @@
 /**
  * The secure image upload modal (spec 000 §2, §4 "Upload", §5): choose or drop an image, see its
  * preview, then ENCRYPTING... while it is sealed and uploaded; cancel aborts at any point. A file
- * that is not an image or is over 10 MB is silently ignored. Failures show the server's text or
+ * that is not an image is silently ignored; an image over 10 MB is ignored with a notice, before
+ * anything is sent. Failures show the server's text or
  * 'Upload failed' and keep the file for another try.
  */
 import { useId, useState, type DragEvent } from 'react';
@@ -155,6 +156,16 @@ export function SecureImageUploadModal({
         <p id={`${ids}-hint`} className="text-[11px] tracking-wider text-muted">
           {IMAGE_HINT}
         </p>
+
+        {upload.notice ? (
+          <p
+            role="alert"
+            data-testid="image-size-error"
+            className="border-l-2 border-danger pl-2 text-xs text-danger"
+          >
+            {upload.notice}
+          </p>
+        ) : null}
 
         {state.phase === 'selected' && state.error ? (
           <p

@@ -39,13 +39,8 @@ function accessHeaders(roomId: string): Record<string, string> {
 }
 
 /** The text fields of the upload; never a key, an IV, a name or a size (shared/protocol/http/images.ts). */
-export interface SignedUploadFields {
+export interface UploadFields {
   roomId: string;
-  timestamp: number;
-  /** base64 Ed25519 signature (64 bytes). */
-  signature: string;
-  /** base64 Ed25519 public key (32 bytes). */
-  publicKey: string;
 }
 
 /** The server's own text for a refusal, or the spec's 'Upload failed' (spec 000 §8). */
@@ -64,7 +59,7 @@ async function uploadErrorText(response: Response): Promise<string> {
  * AbortError of `signal` when the user cancelled.
  */
 export async function postSecureUpload(options: {
-  fields: SignedUploadFields;
+  fields: UploadFields;
   encryptedImage: Uint8Array;
   encryptedThumbnail: Uint8Array | null;
   signal: AbortSignal;
@@ -72,9 +67,6 @@ export async function postSecureUpload(options: {
   const { fields } = options;
   const form = new FormData();
   form.append('roomId', fields.roomId);
-  form.append('timestamp', String(fields.timestamp));
-  form.append('signature', fields.signature);
-  form.append('publicKey', fields.publicKey);
   form.append(
     'encryptedImage',
     new Blob([toArrayBufferBytes(options.encryptedImage)]),

@@ -31,6 +31,18 @@ export function isAcceptedImageFile(file: CandidateFile): boolean {
   return IMAGE_MIME.test(file.type) && file.size > 0 && file.size <= IMAGE_MAX_BYTES;
 }
 
+/**
+ * Why an image was not taken because of its size, or null: the server refuses anything larger
+ * before reading it (413), so the modal says so before anything is sent (docs/decisions.md).
+ */
+export function imageSizeProblem(file: CandidateFile): string | null {
+  if (!IMAGE_MIME.test(file.type) || file.size <= IMAGE_MAX_BYTES) return null;
+  return `${TOO_LARGE_PREFIX} ${formatFileSize(file.size)} (maximum 10 MB)`;
+}
+
+/** Start of the size notice; the server's own 413 text is 'Image too large'. */
+export const TOO_LARGE_PREFIX = 'Image too large:';
+
 /** `12 B`, `3.4 KB`, `9.8 MB`: the size as the modal and the message row show it. */
 export function formatFileSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

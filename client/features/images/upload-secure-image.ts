@@ -1,17 +1,15 @@
 /**
  * One secure image upload (spec 000 §2 "Secure image upload modal", §7): read the file, make the
- * thumbnail, seal both under a fresh key, sign the ciphertexts' digests with the tab's Ed25519
- * key, post them with the room's grant, and hand back the ImageRef for the encrypted payload.
+ * thumbnail, seal both under a fresh key, post them with the room's grant (the server binds the
+ * upload to this tab's room session), and hand back the ImageRef for the encrypted payload, whose
+ * signed message is what authenticates the image to readers (docs/decisions.md).
  * Plaintext buffers are wiped as soon as they are sealed, the raw key once it is in the ref.
  */
-import { bytesToBase64 } from '../../../shared/crypto/bytes.js';
-import { digestHex, signUpload } from '../../../shared/crypto/upload-signature.js';
 import { type ImageRef } from '../../../shared/protocol/message-payload.js';
 import { postSecureUpload } from './image-api.js';
 import { imageRefFor, sealImage, type SealedImage } from './image-crypto.js';
 import { payloadFileName } from './image-file-rules.js';
 import { makeThumbnail } from './make-thumbnail.js';
-import { uploadSigningKey } from './upload-signing-key.js';
 
 /** What an upload gives the sender: the payload's ref and the URLs for the message frame. */
 export interface UploadedImage {
@@ -28,7 +26,6 @@ export async function uploadSecureImage(options: {
   file: File;
   roomId: string;
   signal: AbortSignal;
-  now?: () => number;
 }): Promise<UploadedImage> {
   const { file, roomId, signal } = options;
   const bytes = new Uint8Array(await file.arrayBuffer());
@@ -42,21 +39,8 @@ export async function uploadSecureImage(options: {
   }
   try {
     signal.throwIfAborted();
-    const timestamp = (options.now ?? Date.now)();
-    const keys = uploadSigningKey();
-    const claims = {
-      roomId,
-      image: digestHex(sealed.encryptedImage),
-      thumbnail: sealed.encryptedThumbnail ? digestHex(sealed.encryptedThumbnail) : null,
-      timestamp,
-    };
     const uploaded = await postSecureUpload({
-      fields: {
-        roomId,
-        timestamp,
-        signature: bytesToBase64(signUpload(claims, keys.secretKey)),
-        publicKey: bytesToBase64(keys.publicKey),
-      },
+      fields: { roomId },
       encryptedImage: sealed.encryptedImage,
       encryptedThumbnail: sealed.encryptedThumbnail,
       signal,

@@ -1,13 +1,14 @@
 /**
  * The upload modal's state (spec 000 §4 "Upload"): no file, a file selected with its preview,
  * uploading (ENCRYPTING...), then done or cancelled. A file that breaks the rules is ignored and
- * nothing changes (spec 000 §5). The preview's object URL is revoked whenever the file changes,
+ * nothing changes (spec 000 §5); only an image over 10 MB leaves a notice saying why, since the
+ * server would refuse it anyway (docs/decisions.md). The preview's object URL is revoked whenever the file changes,
  * the modal resets or the component goes; cancelling aborts the upload in flight.
  */
 import { useEffect, useRef, useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { ImageUploadError } from './image-api.js';
-import { isAcceptedImageFile } from './image-file-rules.js';
+import { imageSizeProblem, isAcceptedImageFile } from './image-file-rules.js';
 import { uploadSecureImage, type UploadedImage } from './upload-secure-image.js';
 
 export type ImageUploadState =
@@ -25,6 +26,8 @@ export interface UseImageUploadOptions {
 
 export interface ImageUpload {
   state: ImageUploadState;
+  /** Why the last chosen file was not taken (too large), or null. */
+  notice: string | null;
   /** Takes a chosen or dropped file; a file that breaks the rules is silently ignored. */
   choose: (file: File | null | undefined) => void;
   /** Encrypts, uploads and hands the result to `onUploaded`. */
@@ -35,6 +38,7 @@ export interface ImageUpload {
 
 export function useImageUpload({ roomId, onUploaded, onDone }: UseImageUploadOptions): ImageUpload {
   const [state, setState] = useState<ImageUploadState>({ phase: 'empty' });
+  const [notice, setNotice] = useState<string | null>(null);
   const previewUrlRef = useRef<string | null>(null);
   const uploadRef = useRef<AbortController | null>(null);
 
@@ -56,10 +60,13 @@ export function useImageUpload({ roomId, onUploaded, onDone }: UseImageUploadOpt
     uploadRef.current = null;
     forgetPreview();
     setState({ phase: 'empty' });
+    setNotice(null);
   };
 
   const choose = (file: File | null | undefined) => {
-    if (!file || state.phase === 'uploading' || !isAcceptedImageFile(file)) return;
+    if (!file || state.phase === 'uploading') return;
+    setNotice(imageSizeProblem(file));
+    if (!isAcceptedImageFile(file)) return;
     forgetPreview();
     const previewUrl = URL.createObjectURL(file);
     previewUrlRef.current = previewUrl;
@@ -93,5 +100,5 @@ export function useImageUpload({ roomId, onUploaded, onDone }: UseImageUploadOpt
     }
   };
 
-  return { state, choose, send, reset };
+  return { state, notice, choose, send, reset };
 }

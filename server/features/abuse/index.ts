@@ -1,7 +1,9 @@
 /**
  * Abuse control over the socket: bot-like behaviour earns a Security Verification challenge
- * (bot_challenge); until it is answered the member cannot send; three wrong answers disconnect
- * the socket (bot_detected) and ban its address for ten minutes. Screenshot alerts from browsers
+ * (bot_challenge, a proof of work whose cost grows with the address's recent challenges); until
+ * it is answered the member cannot send; three wrong answers disconnect the socket
+ * (bot_detected) and ban its address for ten minutes. An expired challenge is replaced by a new
+ * one. Each challenge is answered once: a right answer clears it. Screenshot alerts from browsers
  * become a SECURITY_SYSTEM message in the room.
  */
 import type { ClientFrameType } from '../../../shared/protocol/ws/index.js';
@@ -9,15 +11,25 @@ import { AppError } from '../../errors.js';
 import type { Connection } from '../../realtime/connection.js';
 import type { Hub } from '../../realtime/hub.js';
 import { BotDetector, type BotSignal } from './bot-detector.js';
-import { isCorrect, newChallenge, type Challenge } from './challenge.js';
+import { ChallengeIssuer, type Challenge } from './challenge.js';
 
 export { BotDetector, BOT_LIMITS } from './bot-detector.js';
+export {
+  POW_BASE_MAXNUMBER,
+  POW_GROWTH,
+  POW_MAX_MAXNUMBER,
+  POW_SIGNAL_WINDOW_MS,
+  POW_TTL_MS,
+  powDifficulty,
+} from './challenge.js';
 
 export const ABUSE_TEXT = {
-  challenge: 'Unusual activity detected. Answer the question to continue.',
+  challenge:
+    'Unusual activity detected. Your browser is solving a proof-of-work puzzle to continue.',
   pending: 'Complete the security verification first',
   success: 'Verification Successful',
   failed: (left: number) => `Incorrect answer. ${left} attempt${left === 1 ? '' : 's'} left.`,
+  expired: 'Verification expired. A new puzzle was sent.',
   detected: 'Automated behaviour detected. Connection terminated.',
   noChallenge: 'No verification pending',
   screenshot: (username: string, method: string) =>
@@ -84,6 +96,7 @@ export function createAbuseFeature({
   bans = new MemoryBanStore(now),
 }: AbuseFeatureDeps) {
   const states = new WeakMap<Connection, AbuseState>();
+  const issuer = new ChallengeIssuer(now);
 
   const stateOf = (connection: Connection): AbuseState => {
     let state = states.get(connection);
@@ -99,14 +112,22 @@ export function createAbuseFeature({
     return state;
   };
 
-  const challenge = (connection: Connection, state: AbuseState, signal: BotSignal) => {
-    state.challenge = newChallenge();
+  const sendChallenge = (connection: Connection, state: AbuseState) => {
+    state.challenge = issuer.issue(connection.remoteAddress);
+    const { pow } = state.challenge;
     connection.send({
       type: 'bot_challenge',
       challengeId: state.challenge.challengeId,
-      challenge: state.challenge.question,
+      challenge: pow.challenge,
       message: ABUSE_TEXT.challenge,
+      algorithm: pow.algorithm,
+      salt: pow.salt,
+      signature: pow.signature,
+      maxnumber: pow.maxnumber,
     });
+  };
+  const challenge = (connection: Connection, state: AbuseState, signal: BotSignal) => {
+    sendChallenge(connection, state);
     return signal;
   };
 
@@ -139,7 +160,13 @@ export function createAbuseFeature({
     if (!state.challenge || state.challenge.challengeId !== frame.challengeId) {
       throw new AppError('NO_CHALLENGE', 400, ABUSE_TEXT.noChallenge);
     }
-    if (isCorrect(state.challenge, frame.answer)) {
+    const refusal = issuer.check(state.challenge, frame.answer);
+    if (refusal === 'expired') {
+      connection.send({ type: 'bot_challenge_failed', message: ABUSE_TEXT.expired });
+      sendChallenge(connection, state);
+      return;
+    }
+    if (refusal === null) {
       state.challenge = null;
       state.failures = 0;
       state.detector.reset();

@@ -1,16 +1,22 @@
 /**
  * `POST /api/secure-upload` and `GET /api/secure-images/{fileId}[/thumbnail]`: encrypted images
  * in, ciphertext out. The server never gets the image key: a field that would carry it is
- * refused. Only members of the room (a room grant or a key session) may upload or fetch.
+ * refused. Only members of the room (a room grant or a key session) may fetch.
+ *
+ * An upload is admitted from its headers alone, before one byte of its body is read: the grant
+ * in `x-room-access` must be the room grant of a socket that is in the room now (the upload is
+ * bound to that room session), `Content-Length` must be declared and within the limit, and the
+ * declared size is reserved against the member's, the room's, the address's and the global
+ * quota in one step. A refused upload's body is drained up to a bound, so the client reads the
+ * answer instead of a broken pipe; past the bound the connection is closed.
  */
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type {} from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IMAGE_MAX_BYTES } from '../../../shared/constants.js';
-import { base64ToBytes } from '../../../shared/crypto/bytes.js';
-import { digestHex, verifyUpload } from '../../../shared/crypto/upload-signature.js';
 import { ErrorBodySchema } from '../../../shared/protocol/errors.js';
 import {
   FORBIDDEN_UPLOAD_FIELDS,
@@ -19,15 +25,17 @@ import {
   UploadResponseSchema,
 } from '../../../shared/protocol/http/images.js';
 import { AppError } from '../../errors.js';
+import type { QuotaScope, UploadQuota } from './quota.js';
 import { UNBOUND_IMAGE_TTL_MS, type ImageStore } from './store.js';
 
 export const IMAGE_TEXT = {
   keyRefused: 'Image keys must never be sent to the server',
   missingImage: 'Upload failed',
   tooLarge: 'Image too large',
-  badSignature: 'Upload signature invalid',
-  stale: 'Upload signature expired',
   full: 'Image storage is full, try again shortly',
+  quota: 'Upload limit reached, try again once your images have expired',
+  roomQuota: 'This channel holds too many images, try again shortly',
+  lengthRequired: 'Upload size must be declared',
   notMember: 'Only members of this channel can share images here',
   destroyed: 'Image destroyed',
 } as const;
@@ -35,17 +43,58 @@ export const IMAGE_TEXT = {
 /** GCM tag and a little framing on top of the 10 MB image limit. */
 const MAX_CIPHERTEXT_BYTES = IMAGE_MAX_BYTES + 1024;
 const MAX_THUMBNAIL_BYTES = 512 * 1024;
-/** A signed upload is accepted this long after its timestamp (and this far in the future). */
-const SIGNATURE_WINDOW_MS = 2 * 60_000;
+/** Multipart boundaries, part headers and the text fields around the two files. */
+const MULTIPART_OVERHEAD_BYTES = 16 * 1024;
+/** The largest `Content-Length` an upload may declare. */
+export const MAX_UPLOAD_BODY_BYTES =
+  MAX_CIPHERTEXT_BYTES + MAX_THUMBNAIL_BYTES + MULTIPART_OVERHEAD_BYTES;
+/**
+ * A refused upload's body is read and dropped up to this much (a client sending a too-large
+ * image then reads the 413 instead of a reset); beyond it, or after DRAIN_TIME_MS, the
+ * connection is closed.
+ */
+const DRAIN_LIMIT_BYTES = 2 * MAX_UPLOAD_BODY_BYTES;
+const DRAIN_TIME_MS = 15_000;
 
 export interface ImageRouteDeps {
   store: ImageStore;
   now: () => number;
+  quota: UploadQuota;
   /** True when the caller is a member of the room: a key session or a grant for it. */
   isMember: (request: FastifyRequest, roomId: string) => Promise<boolean>;
+  /**
+   * The room session behind a room grant: the room and the socket (nodeId) it was issued to,
+   * when that socket is in the room now; null otherwise.
+   */
+  roomSessionOf: (grant: string) => Promise<{ roomId: string; nodeId: string } | null>;
   /** Resolves a room id or secure id to the room's id (404 when unknown). */
   roomIdOf: (idOrSecureId: string) => Promise<string>;
   uploadsPerMinute: number;
+}
+
+const QUOTA_REFUSAL: Record<QuotaScope, AppError> = {
+  member: new AppError('UPLOAD_QUOTA', 429, IMAGE_TEXT.quota),
+  address: new AppError('UPLOAD_QUOTA', 429, IMAGE_TEXT.quota),
+  room: new AppError('ROOM_UPLOAD_QUOTA', 429, IMAGE_TEXT.roomQuota),
+  global: new AppError('IMAGE_STORE_FULL', 507, IMAGE_TEXT.full),
+};
+
+/**
+ * Reads and drops what is left of a refused request's body, so the client, still sending,
+ * reads the answer; closes the connection once more than the bound arrives or time runs out.
+ */
+function drainBounded(raw: IncomingMessage): void {
+  if (raw.readableEnded) return;
+  let drained = 0;
+  const timer = setTimeout(() => raw.socket.destroy(), DRAIN_TIME_MS);
+  timer.unref();
+  raw.on('data', (chunk: Buffer) => {
+    drained += chunk.byteLength;
+    if (drained > DRAIN_LIMIT_BYTES) raw.socket.destroy();
+  });
+  raw.once('end', () => clearTimeout(timer));
+  raw.once('close', () => clearTimeout(timer));
+  raw.resume();
 }
 
 const HeadersSchema = z.looseObject({ 'x-room-access': z.string().min(1).max(200).optional() });
@@ -80,6 +129,32 @@ async function readUpload(request: FastifyRequest) {
 }
 
 export function imageRoutes(deps: ImageRouteDeps): FastifyPluginAsync {
+  /**
+   * Admission from the headers alone (nothing of the body has been read): the room session,
+   * the declared size, and a quota reservation for it under `fileId`. Throws the refusal.
+   */
+  const admitUpload = async (request: FastifyRequest, fileId: string) => {
+    if (!request.isMultipart()) throw new AppError('IMAGE_MISSING', 400, IMAGE_TEXT.missingImage);
+    const grant = request.headers['x-room-access'];
+    const session = typeof grant === 'string' ? await deps.roomSessionOf(grant) : null;
+    if (!session) throw new AppError('NOT_MEMBER', 403, IMAGE_TEXT.notMember);
+    const declared = Number(request.headers['content-length'] ?? Number.NaN);
+    if (!Number.isSafeInteger(declared) || declared <= 0)
+      throw new AppError('LENGTH_REQUIRED', 411, IMAGE_TEXT.lengthRequired);
+    if (declared > MAX_UPLOAD_BODY_BYTES)
+      throw new AppError('IMAGE_TOO_LARGE', 413, IMAGE_TEXT.tooLarge);
+    const now = deps.now();
+    const refused = await deps.quota.reserve(
+      fileId,
+      { member: session.nodeId, roomId: session.roomId, address: request.ip },
+      declared,
+      now + UNBOUND_IMAGE_TTL_MS,
+      now,
+    );
+    if (refused) throw QUOTA_REFUSAL[refused];
+    return session;
+  };
+
   return async (fastify) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -96,49 +171,49 @@ export function imageRoutes(deps: ImageRouteDeps): FastifyPluginAsync {
             200: UploadResponseSchema,
             400: ErrorBodySchema,
             403: ErrorBodySchema,
+            411: ErrorBodySchema,
             413: ErrorBodySchema,
+            429: ErrorBodySchema,
             507: ErrorBodySchema,
           },
         },
       },
       async (request) => {
-        if (!request.isMultipart())
-          throw new AppError('IMAGE_MISSING', 400, IMAGE_TEXT.missingImage);
-        const { fields, image, thumbnail } = await readUpload(request);
-        const parsed = SecureUploadFieldsSchema.safeParse(fields);
-        if (!parsed.success) throw new AppError('UPLOAD_FIELDS', 400, IMAGE_TEXT.missingImage);
-        const upload = parsed.data;
-        const roomId = await deps.roomIdOf(upload.roomId);
-        if (!(await deps.isMember(request, roomId)))
-          throw new AppError('NOT_MEMBER', 403, IMAGE_TEXT.notMember);
-        const now = deps.now();
-        if (Math.abs(now - upload.timestamp) > SIGNATURE_WINDOW_MS)
-          throw new AppError('UPLOAD_STALE', 400, IMAGE_TEXT.stale);
-        const claims = {
-          roomId: upload.roomId,
-          image: digestHex(image),
-          thumbnail: thumbnail ? digestHex(thumbnail) : null,
-          timestamp: upload.timestamp,
-        };
-        if (
-          !verifyUpload(claims, base64ToBytes(upload.signature), base64ToBytes(upload.publicKey))
-        ) {
-          throw new AppError('UPLOAD_SIGNATURE', 400, IMAGE_TEXT.badSignature);
-        }
         const fileId = randomBytes(18).toString('base64url');
-        const expiresAt = now + UNBOUND_IMAGE_TTL_MS;
-        if (!(await deps.store.put(fileId, { roomId, image, thumbnail, expiresAt }))) {
-          throw new AppError('IMAGE_STORE_FULL', 507, IMAGE_TEXT.full);
+        const admitted = await admitUpload(request, fileId).catch((error: unknown) => {
+          drainBounded(request.raw);
+          throw error;
+        });
+        try {
+          const { fields, image, thumbnail } = await readUpload(request);
+          const parsed = SecureUploadFieldsSchema.safeParse(fields);
+          if (!parsed.success) throw new AppError('UPLOAD_FIELDS', 400, IMAGE_TEXT.missingImage);
+          const upload = parsed.data;
+          // The body names the room too; it must be the room of the session that was admitted.
+          if ((await deps.roomIdOf(upload.roomId)) !== admitted.roomId)
+            throw new AppError('NOT_MEMBER', 403, IMAGE_TEXT.notMember);
+          const now = deps.now();
+          const expiresAt = now + UNBOUND_IMAGE_TTL_MS;
+          const size = image.byteLength + (thumbnail?.byteLength ?? 0);
+          await deps.quota.settle(fileId, size, expiresAt);
+          const stored = { roomId: admitted.roomId, uploader: admitted.nodeId, image, thumbnail };
+          if (!(await deps.store.put(fileId, { ...stored, expiresAt }))) {
+            throw QUOTA_REFUSAL.global;
+          }
+          return {
+            success: true as const,
+            fileId,
+            imageUrl: `/api/secure-images/${fileId}`,
+            thumbnailUrl: thumbnail ? `/api/secure-images/${fileId}/thumbnail` : null,
+            originalName: upload.originalName ?? '',
+            fileSize: image.byteLength,
+            expiresAt: new Date(expiresAt).toISOString(),
+          };
+        } catch (error) {
+          await deps.quota.release(fileId);
+          if (!request.raw.readableEnded) drainBounded(request.raw);
+          throw error;
         }
-        return {
-          success: true as const,
-          fileId,
-          imageUrl: `/api/secure-images/${fileId}`,
-          thumbnailUrl: thumbnail ? `/api/secure-images/${fileId}/thumbnail` : null,
-          originalName: upload.originalName ?? '',
-          fileSize: image.byteLength,
-          expiresAt: new Date(expiresAt).toISOString(),
-        };
       },
     );
 

@@ -5,6 +5,8 @@
  */
 export interface StoredImage {
   roomId: string;
+  /** The nodeId of the socket whose room session uploaded it; only its messages may bind it. */
+  uploader: string;
   image: Buffer;
   thumbnail: Buffer | null;
   expiresAt: number;
@@ -19,8 +21,11 @@ export interface ImageStore {
   /** False when the store is full. */
   put(fileId: string, image: StoredImage): Promise<boolean>;
   get(fileId: string, now: number): Promise<StoredImage | null>;
-  /** Sets the expiry of an upload to its message's, if the upload belongs to `roomId`. */
-  bind(fileId: string, roomId: string, expiresAt: number): Promise<boolean>;
+  /**
+   * Sets the expiry of an upload to its message's, if the upload belongs to `roomId` and was
+   * uploaded by the socket `nodeId` that sends the message.
+   */
+  bind(fileId: string, roomId: string, nodeId: string, expiresAt: number): Promise<boolean>;
   expire(now: number): Promise<number>;
   purgeRoom(roomId: string): Promise<void>;
   /** Ciphertext bytes held in all. */
@@ -50,9 +55,9 @@ export class MemoryImageStore implements ImageStore {
     return image && image.expiresAt > now ? image : null;
   }
 
-  async bind(fileId: string, roomId: string, expiresAt: number): Promise<boolean> {
+  async bind(fileId: string, roomId: string, nodeId: string, expiresAt: number): Promise<boolean> {
     const image = this.images.get(fileId);
-    if (!image || image.roomId !== roomId) return false;
+    if (!image || image.roomId !== roomId || image.uploader !== nodeId) return false;
     image.expiresAt = expiresAt;
     return true;
   }

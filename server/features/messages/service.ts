@@ -25,8 +25,16 @@ const IMAGE_URL = /^\/api\/secure-images\/[A-Za-z0-9_-]{16,64}(\/thumbnail)?$/;
 
 export interface MessageServiceDeps {
   store: EphemeralMessageStore;
-  /** Ties an uploaded image to the message's expiry; false when there is no such upload in the room. */
-  bindImage: (imageUrl: string, roomId: string, expiresAt: number) => Promise<boolean>;
+  /**
+   * Ties an uploaded image to the message's expiry; false when there is no such upload in the
+   * room by the sending socket `nodeId`.
+   */
+  bindImage: (
+    imageUrl: string,
+    roomId: string,
+    nodeId: string,
+    expiresAt: number,
+  ) => Promise<boolean>;
   channels: RoomChannels;
   ttlSeconds: number;
   now: () => number;
@@ -87,7 +95,12 @@ export class MessageService {
     };
     if (
       message.imageUrl &&
-      !(await this.deps.bindImage(message.imageUrl, roomId, Date.parse(message.expiresAt)))
+      !(await this.deps.bindImage(
+        message.imageUrl,
+        roomId,
+        connection.nodeId,
+        Date.parse(message.expiresAt),
+      ))
     ) {
       throw new AppError('BAD_IMAGE', 400, MESSAGE_TEXT.imageUrl);
     }

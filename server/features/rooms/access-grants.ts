@@ -1,42 +1,69 @@
 /**
- * Room access grants: a correct access code buys a random token, valid 12 hours, that `join_room`
- * presents instead of the code. Kept in memory (Redis when scaled out); a restart forgets them and
- * members enter the code again.
+ * Room access grants: a random token, valid 12 hours, that `join_room` presents instead of the
+ * access code and the image routes take in `x-room-access`. A grant has a holder: the socket
+ * (nodeId) that joined, or the address that entered the code over HTTP. One holder has one grant
+ * per room, handed out again on every re-join, so a join flood cannot grow the store. Kept in
+ * memory (Redis when scaled out); a restart forgets them and members enter the code again.
  */
 import { randomBytes } from 'node:crypto';
+import { ExpiryQueue } from '../../lib/expiry-queue.js';
 
 export const ACCESS_GRANT_TTL_MS = 12 * 60 * 60 * 1000;
 
+/** What a grant opens, and for whom. */
+export interface AccessGrant {
+  roomId: string;
+  /** `node_…` for a socket's grant, `addr:…` for one bought with the access code over HTTP. */
+  holder: string;
+}
+
 export interface AccessGrantStore {
-  issue(roomId: string): Promise<string>;
+  /** The holder's grant for the room: its existing one (with a fresh lifetime) or a new one. */
+  issue(roomId: string, holder: string): Promise<string>;
   isValid(token: string, roomId: string): Promise<boolean>;
+  /** The live grant behind `token`, or null. */
+  find(token: string): Promise<AccessGrant | null>;
   purgeRoom(roomId: string): Promise<void>;
 }
 
 export class MemoryAccessGrantStore implements AccessGrantStore {
-  private readonly grants = new Map<string, { roomId: string; expiresAt: number }>();
+  /** token → grant, in expiry order. */
+  private readonly grants: ExpiryQueue<string, AccessGrant>;
+  /** `holder\nroomId` → token, in expiry order with the same lifetime. */
+  private readonly byHolder: ExpiryQueue<string, string>;
 
-  constructor(private readonly now: () => number) {}
+  constructor(now: () => number, ttlMs = ACCESS_GRANT_TTL_MS) {
+    this.grants = new ExpiryQueue(ttlMs, now);
+    this.byHolder = new ExpiryQueue(ttlMs, now);
+  }
 
-  async issue(roomId: string): Promise<string> {
-    const token = randomBytes(24).toString('base64url');
-    this.grants.set(token, { roomId, expiresAt: this.now() + ACCESS_GRANT_TTL_MS });
-    if (this.grants.size > 50_000) this.sweep();
+  async issue(roomId: string, holder: string): Promise<string> {
+    const holderKey = `${holder}\n${roomId}`;
+    const existing = this.byHolder.get(holderKey);
+    const token =
+      existing !== undefined && this.grants.get(existing) !== undefined
+        ? existing
+        : randomBytes(24).toString('base64url');
+    this.grants.set(token, { roomId, holder });
+    this.byHolder.set(holderKey, token);
     return token;
   }
 
   async isValid(token: string, roomId: string): Promise<boolean> {
-    const grant = this.grants.get(token);
-    return grant !== undefined && grant.roomId === roomId && grant.expiresAt > this.now();
+    return this.grants.get(token)?.roomId === roomId;
+  }
+
+  async find(token: string): Promise<AccessGrant | null> {
+    return this.grants.get(token) ?? null;
   }
 
   async purgeRoom(roomId: string): Promise<void> {
-    for (const [token, grant] of this.grants)
-      if (grant.roomId === roomId) this.grants.delete(token);
+    this.grants.deleteWhere((grant) => grant.roomId === roomId);
+    this.byHolder.deleteWhere((_token, key) => key.endsWith(`\n${roomId}`));
   }
 
-  private sweep(): void {
-    const now = this.now();
-    for (const [token, grant] of this.grants) if (grant.expiresAt <= now) this.grants.delete(token);
+  /** Grants held (tests and metrics). */
+  get size(): number {
+    return this.grants.size;
   }
 }

@@ -112,7 +112,7 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
     const [messages, members, accessToken] = await Promise.all([
       deps.history(room.id),
       presence.list(room.id),
-      rooms.issueGrant(room.id),
+      rooms.issueGrant(room.id, connection.nodeId),
     ]);
     connection.send({
       type: 'room_joined',

@@ -23,8 +23,12 @@ export {
   type RoomServiceDeps,
 } from './service.js';
 export { MemoryPresenceStore, type PresenceStore, type PresenceMember } from './presence.js';
-export { MemoryAccessGrantStore, type AccessGrantStore } from './access-grants.js';
-export { ROOM_ACCESS_HEADER } from './routes.js';
+export {
+  MemoryAccessGrantStore,
+  type AccessGrant,
+  type AccessGrantStore,
+} from './access-grants.js';
+export { ROOM_ACCESS_HEADER, ROOM_CREATION_BUSY } from './routes.js';
 export { MemoryKeyBundleStore, type KeyBundleStore, type BundleEntry } from './key-relay.js';
 export type { RoomStore, RoomRow } from './store.js';
 
@@ -43,7 +47,12 @@ export interface RoomsFeatureDeps {
   /** Access-code attempts per client and room in 15 minutes. */
   attemptLimiter?: RateLimiter;
   roomCreationsPerTenMinutes?: number;
+  /** Rooms visitors without a key may create together in ten minutes. */
+  anonymousCreationLimiter?: RateLimiter;
 }
+
+/** Rooms all visitors without a key may create together in ten minutes, by default. */
+export const ANONYMOUS_ROOM_CREATIONS = 60;
 
 /** Access-code attempts allowed per client and room in 15 minutes. */
 export const ACCESS_ATTEMPTS = 10;
@@ -82,6 +91,9 @@ export function createRoomsFeature(deps: RoomsFeatureDeps) {
       presence,
       isKeyHolder: deps.isKeyHolder,
       creationsPerTenMinutes: deps.roomCreationsPerTenMinutes ?? 10,
+      anonymousCreations:
+        deps.anonymousCreationLimiter ??
+        new MemoryRateLimiter(ANONYMOUS_ROOM_CREATIONS, 10 * 60_000, deps.now),
     }),
   };
 }

@@ -17,6 +17,7 @@ import {
   VerifyRoomPasswordResponseSchema,
 } from '../../../shared/protocol/http/rooms.js';
 import { AppError } from '../../errors.js';
+import type { RateLimiter } from '../../lib/rate-limiter.js';
 import type { PresenceStore } from './presence.js';
 import { ROOM_TEXT, type RoomService } from './service.js';
 
@@ -27,7 +28,12 @@ export interface RoomRouteDeps {
   isKeyHolder: (request: FastifyRequest) => Promise<boolean>;
   /** Rooms one address may create in ten minutes. */
   creationsPerTenMinutes: number;
+  /** Rooms all visitors without a key may create together in ten minutes (key `all`). */
+  anonymousCreations: RateLimiter;
 }
+
+/** Said when the service-wide allowance of anonymous room creation is used up. */
+export const ROOM_CREATION_BUSY = 'Too many new channels right now. Try again in a few minutes.';
 
 /** Room access tokens travel in this header on calls that need room access. */
 export const ROOM_ACCESS_HEADER = 'x-room-access';
@@ -41,6 +47,7 @@ export function roomRoutes({
   presence,
   isKeyHolder,
   creationsPerTenMinutes,
+  anonymousCreations,
 }: RoomRouteDeps): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -81,6 +88,9 @@ export function roomRoutes({
         },
       },
       async (request) => {
+        // Per address above (route rate limit); visitors without a key also share a global cap.
+        if (!(await isKeyHolder(request)) && !(await anonymousCreations.hit('all')))
+          throw new AppError('ROOM_CREATION_BUSY', 429, ROOM_CREATION_BUSY);
         const room = await service.createRoom(request.body);
         request.log.info({ roomId: room.id, level: room.securityLevel }, 'room created');
         return room;

@@ -159,15 +159,23 @@ export class RoomService {
     if (!(await this.deps.attemptLimiter.hit(`${client}|${row.id}`))) {
       throw new AppError('TOO_MANY_ATTEMPTS', 429, ROOM_TEXT.tooManyAttempts);
     }
-    if (!isLocked(row)) return { valid: true, accessToken: await this.deps.grants.issue(row.id) };
+    // One grant per address and room: entering the code again hands back the same one.
+    const holder = `addr:${client}`;
+    if (!isLocked(row))
+      return { valid: true, accessToken: await this.deps.grants.issue(row.id, holder) };
     const valid =
       row.accessCodeHash !== null && (await verifySecret(passwordHash, row.accessCodeHash));
-    return { valid, accessToken: valid ? await this.deps.grants.issue(row.id) : null };
+    return { valid, accessToken: valid ? await this.deps.grants.issue(row.id, holder) : null };
   }
 
-  /** A grant for a member who has just entered the room. */
-  issueGrant(roomId: string): Promise<string> {
-    return this.deps.grants.issue(roomId);
+  /** The grant of a socket (`nodeId`) that has just entered the room; the same on every re-join. */
+  issueGrant(roomId: string, nodeId: string): Promise<string> {
+    return this.deps.grants.issue(roomId, nodeId);
+  }
+
+  /** The live grant behind a token (room and holder), or null. */
+  findGrant(token: string) {
+    return this.deps.grants.find(token);
   }
 
   /** True for key holders and for holders of a grant for this room (members). */

@@ -1,14 +1,15 @@
 /** Encrypted image upload (spec 000 §3 "Upload response", §7 `POST /api/secure-upload`). */
 import { z } from 'zod';
 
-/** Text fields of the multipart upload; the files are `encryptedImage` and `encryptedThumbnail`. */
+/**
+ * Text fields of the multipart upload; the files are `encryptedImage` and `encryptedThumbnail`.
+ * The upload carries no signature: who uploaded is the room session behind `x-room-access`, and
+ * what readers get is authenticated by AES-GCM under the key inside the author's signed message
+ * (docs/decisions.md, "Image uploads are not signed").
+ */
 export const SecureUploadFieldsSchema = z.strictObject({
+  /** The room (id or secureId); it must be the room of the session in `x-room-access`. */
   roomId: z.string().min(1).max(80),
-  timestamp: z.coerce.number().int().positive(),
-  /** Ed25519 signature (base64) over the upload claims (shared/crypto/upload-signature.ts). */
-  signature: z.string().regex(/^[A-Za-z0-9+/]{86}==$/),
-  /** The session's Ed25519 public key, base64 (32 bytes). */
-  publicKey: z.string().regex(/^[A-Za-z0-9+/]{43}=$/),
   mimeType: z
     .string()
     .regex(/^image\/[a-z0-9.+-]{1,40}$/, 'Only images can be uploaded')

@@ -28,19 +28,30 @@ export const SecurityAlertFrameSchema = z.strictObject({
   timestamp: z.union([z.iso.datetime(), z.number()]),
 });
 
-/** `bot_challenge_response {challengeId, answer}`; the answer must be non-empty (spec 000 §5). */
+/**
+ * `bot_challenge_response {challengeId, answer}`; the answer must be non-empty (spec 000 §5).
+ * It is the proof of work's number in decimal (shared/crypto/proof-of-work.ts).
+ */
 export const BotChallengeResponseFrameSchema = z.strictObject({
   type: z.literal('bot_challenge_response'),
   challengeId: z.string().min(1).max(100),
   answer: z.string().trim().min(1).max(50),
 });
 
-/** Server → client abuse-control frames. */
+/**
+ * Server → client abuse-control frames. `bot_challenge` keeps the spec's `{challengeId,
+ * challenge, message}` and adds the rest of an ALTCHA proof-of-work challenge: `challenge` is
+ * hex SHA-256(salt ‖ number), and the browser searches `0..maxnumber` for the number.
+ */
 export const BotChallengeFrameSchema = z.object({
   type: z.literal('bot_challenge'),
   challengeId: z.string(),
-  challenge: z.string(),
+  challenge: z.string().regex(/^[0-9a-f]{64}$/),
   message: z.string(),
+  algorithm: z.literal('SHA-256'),
+  salt: z.string().max(200),
+  signature: z.string().regex(/^[0-9a-f]{64}$/),
+  maxnumber: z.number().int().positive(),
 });
 export const BotOutcomeFrameSchema = z.object({
   type: z.enum(['bot_challenge_success', 'bot_challenge_failed', 'bot_detected']),

@@ -131,17 +131,8 @@ export class BotChallengeObject {
     return this.root().getByTestId('bot-challenge-error');
   }
 
-  /** The answer to the displayed "What is a + b?" or "What is a × b?". */
-  async correctAnswer(): Promise<number> {
-    const text = (await this.question().textContent()) ?? '';
-    const match = /What is (\d+) ([+×]) (\d+)\?/.exec(text);
-    if (!match) throw new Error(`unexpected challenge: ${text}`);
-    const [a, b] = [Number(match[1]), Number(match[3])];
-    return match[2] === '+' ? a + b : a * b;
-  }
-
-  async answer(value: string): Promise<void> {
-    await this.page.getByTestId('bot-challenge-answer').fill(value);
-    await this.page.getByTestId('bot-challenge-answer').press('Enter');
+  /** The progress bar of the browser's proof-of-work search. */
+  progress(): Locator {
+    return this.root().getByRole('progressbar');
   }
 }

@@ -76,6 +76,25 @@ export class ImagesPageObject {
     await this.page.getByTestId('image-file-input').setInputFiles(file);
   }
 
+  /**
+   * Chooses an image of `bytes` zero bytes made inside the page (a large file would take long to
+   * send through the browser protocol).
+   */
+  async chooseGenerated(name: string, mimeType: string, bytes: number): Promise<void> {
+    await this.page.getByTestId('image-file-input').evaluate(
+      (input, file) => {
+        if (!(input instanceof HTMLInputElement)) throw new Error('not a file input');
+        const transfer = new DataTransfer();
+        transfer.items.add(
+          new File([new Uint8Array(file.bytes)], file.name, { type: file.mimeType }),
+        );
+        input.files = transfer.files;
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+      },
+      { name, mimeType, bytes },
+    );
+  }
+
   preview(): Locator {
     return this.page.getByTestId('image-preview');
   }

@@ -88,7 +88,7 @@ describe('configuration', () => {
       loadConfig({ ALLOWED_ORIGINS: 'https://chat.example, http://abc.onion' }, '/x')
         .allowedOrigins,
     ).toEqual(['https://chat.example', 'http://abc.onion']);
-    expect(() => loadConfig({ ALLOWED_ORIGINS: 'https://chat.example/path' }, '/x')).toThrow(
+    expect(() => loadConfig({ ALLOWED_ORIGINS: 'ftp://chat.example' }, '/x')).toThrow(
       /ALLOWED_ORIGINS/,
     );
   });

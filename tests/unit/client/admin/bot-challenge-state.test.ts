@@ -13,8 +13,10 @@ import {
 
 const challenge = {
   challengeId: 'c-1',
-  challenge: 'What is 3 + 4?',
+  challenge: 'ab'.repeat(32),
   message: ABUSE_TEXT.challenge,
+  salt: '00112233445566778899aabb?expires=1800000000',
+  maxnumber: 100_000,
 };
 
 function run(...events: BotChallengeEvent[]): BotChallengeState {

@@ -1,0 +1,152 @@
+/**
+ * Realtime admission (issue 15, item 3): a browser page on another site cannot open sockets, and
+ * one address cannot hold more than its share of sockets. Both are refused with an HTTP answer
+ * before the upgrade.
+ */
+import WebSocket from 'ws';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type MemoryAccessGrantStore } from '../../server/features/rooms/index.js';
+import { startServer, type TestServer } from '../support/server.js';
+import { TestSocket } from '../support/ws-client.js';
+
+const servers: TestServer[] = [];
+const sockets: TestSocket[] = [];
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.close();
+  for (const server of servers.splice(0)) await server.stop();
+});
+
+async function start(env: Record<string, string> = {}) {
+  const server = await startServer({ env });
+  servers.push(server);
+  return server;
+}
+
+/** The HTTP status and body of a refused upgrade, or 101 when the socket opened. */
+function upgradeStatus(
+  url: string,
+  options: WebSocket.ClientOptions = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, options);
+    socket.once('open', () => {
+      socket.close();
+      resolve({ status: 101, body: '' });
+    });
+    socket.once('unexpected-response', (_request, response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    socket.once('error', (error) => reject(error));
+  });
+}
+
+describe('realtime origin check', () => {
+  it('refuses a page from another site on both paths with 403 before the upgrade', async () => {
+    const server = await start();
+    for (const path of ['/chat-ws', '/ws']) {
+      const refused = await upgradeStatus(server.wsUrl(path), {
+        headers: { origin: 'https://evil.example' },
+      });
+      expect(refused.status).toBe(403);
+      expect(JSON.parse(refused.body)).toEqual({ error: 'Origin not allowed' });
+    }
+    expect(server.hub.connectionCount()).toBe(0);
+  });
+
+  it('lets the served origin, a configured origin and non-browser clients in', async () => {
+    const server = await start({ ALLOWED_ORIGINS: 'https://chat.example, http://abcdefxyz.onion' });
+    const own = new URL(server.baseUrl).origin;
+    for (const origin of [own, 'https://chat.example', 'http://abcdefxyz.onion']) {
+      expect((await upgradeStatus(server.wsUrl(), { headers: { origin } })).status).toBe(101);
+    }
+    expect((await upgradeStatus(server.wsUrl())).status).toBe(101);
+    expect(
+      (await upgradeStatus(server.wsUrl(), { headers: { origin: 'https://chat.example.evil' } }))
+        .status,
+    ).toBe(403);
+  });
+});
+
+describe('per-address socket cap', () => {
+  it('refuses sockets over the cap from one address with 429 and frees a slot when one closes', async () => {
+    const server = await start({ MAX_SOCKETS_PER_ADDRESS: '3' });
+    for (let i = 0; i < 3; i += 1) sockets.push(await TestSocket.connect(server.wsUrl()));
+    const refused = await upgradeStatus(server.wsUrl('/ws'));
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body)).toEqual({ error: 'Too many connections from this address' });
+
+    // Another address of this machine has its own allowance.
+    const other = await TestSocket.connect(server.wsUrl(), { localAddress: '127.0.0.2' });
+    sockets.push(other);
+    other.send({ type: 'request_user_list', roomId: 'x' });
+    expect(await other.nextOfType('error')).toBeTruthy();
+
+    // Closing one frees its slot.
+    sockets.shift()!.close();
+    await expect.poll(() => upgradeStatus(server.wsUrl()).then((r) => r.status)).toBe(101);
+  });
+
+  it('counts concurrent upgrades atomically', async () => {
+    const server = await start({ MAX_SOCKETS_PER_ADDRESS: '5' });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        TestSocket.connect(server.wsUrl()).then(
+          (socket) => (sockets.push(socket), 'open'),
+          () => 'refused',
+        ),
+      ),
+    );
+    expect(results.filter((result) => result === 'open')).toHaveLength(5);
+    expect(server.hub.connectionCount()).toBe(5);
+  });
+});
+
+describe('room access grants', () => {
+  it('hands a socket the same grant on every re-join, so a join flood does not grow the store', async () => {
+    const server = await start();
+    const roomId = (await server.rooms.defaultRoom()).secureId;
+    const grants = server.shared.grants as MemoryAccessGrantStore;
+    const before = grants.size;
+    const socket = await TestSocket.connect(server.wsUrl());
+    sockets.push(socket);
+    const tokens = new Set<unknown>();
+    // Below the join-flood signal (6 joins in 30 s) so that no challenge interrupts.
+    for (let i = 0; i < 5; i += 1) {
+      socket.send({ type: 'join_room', roomId, username: 'Unit77' });
+      tokens.add((await socket.nextOfType('room_joined')).accessToken);
+    }
+    expect(tokens.size).toBe(1);
+    expect(grants.size).toBe(before + 1);
+
+    // Another socket gets its own grant.
+    const other = await TestSocket.connect(server.wsUrl());
+    sockets.push(other);
+    other.send({ type: 'join_room', roomId, username: 'Unit78' });
+    expect((await other.nextOfType('room_joined')).accessToken).not.toBe([...tokens][0]);
+    expect(grants.size).toBe(before + 2);
+  });
+});
+
+describe('anonymous room creation', () => {
+  it('holds a service-wide cap on rooms made without a key, below the per-address limit', async () => {
+    const server = await startServer({ deps: { anonymousRoomCreationsPerTenMinutes: 3 } });
+    servers.push(server);
+    const create = (name: string) =>
+      fetch(`${server.baseUrl}/api/rooms`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name, isPrivate: false, securityLevel: 'public' }),
+      });
+    for (let i = 0; i < 3; i += 1) expect((await create(`open-${i}`)).status).toBe(200);
+    const refused = await create('one-too-many');
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({
+      error: 'Too many new channels right now. Try again in a few minutes.',
+    });
+    expect(
+      (await server.rooms.listRooms({ includeLocked: false })).map((room) => room.name),
+    ).not.toContain('one-too-many');
+  });
+});
