@@ -44,6 +44,8 @@ export interface ServerDeps {
   keyLoginRatePerMinute?: number;
   /** Rooms one address may create in ten minutes; default 10. */
   roomCreationsPerTenMinutes?: number;
+  /** Payments one address may open in ten minutes; default 10 (everyone together: 50 times that). */
+  paymentCreationsPerTenMinutes?: number;
   /** Where a generated admin password is printed once; stdout by default. */
   announce?: (message: string) => void;
 }
@@ -168,6 +170,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     loginRatePerMinute: deps.loginRatePerMinute ?? 30,
     keyLoginRatePerMinute: deps.keyLoginRatePerMinute ?? 20,
     roomCreationsPerTenMinutes: deps.roomCreationsPerTenMinutes ?? 10,
+    paymentCreationsPerTenMinutes: deps.paymentCreationsPerTenMinutes ?? 10,
   });
   await registerRealtime(app, hub);
   await registerSpa(app, config.clientDist);

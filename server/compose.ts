@@ -17,6 +17,8 @@ import {
 import {
   actorName,
   createAuthFeature,
+  createAuthStore,
+  registerPublicKey,
   hasPermission,
   type SignatureVerifier,
 } from './features/auth/index.js';
@@ -24,6 +26,7 @@ import { createAbuseFeature } from './features/abuse/index.js';
 import { createImagesFeature, fileIdOf } from './features/images/index.js';
 import { createDmFeature } from './features/dm/index.js';
 import { createMessagesFeature, EXPIRY_NOTICE_INTERVAL_MS } from './features/messages/index.js';
+import { createPaymentsFeature, PAYMENT_SWEEP_INTERVAL_MS } from './features/payments/index.js';
 import { createSecurityFeature } from './features/security/index.js';
 import { ACCESS_ATTEMPTS, createRoomsFeature } from './features/rooms/index.js';
 import { systemRoutes } from './features/system/index.js';
@@ -47,6 +50,7 @@ export interface ComposeDeps {
   loginRatePerMinute: number;
   keyLoginRatePerMinute: number;
   roomCreationsPerTenMinutes: number;
+  paymentCreationsPerTenMinutes: number;
 }
 
 export async function composeFeatures(deps: ComposeDeps) {
@@ -157,6 +161,25 @@ export async function composeFeatures(deps: ComposeDeps) {
     authenticate: identityOf,
   });
 
+  // Key purchase: a purchased key is registered exactly as an admin-issued one, and audited.
+  const payments = createPaymentsFeature({
+    db: database.db,
+    config: deps.config,
+    now,
+    perAddress: shared.limiter('payment-create', deps.paymentCreationsPerTenMinutes, 10 * 60_000),
+    global: shared.limiter(
+      'payment-create-all',
+      50 * deps.paymentCreationsPerTenMinutes,
+      10 * 60_000,
+    ),
+    registerKey: async (db, key) => {
+      await registerPublicKey(createAuthStore(db), key);
+    },
+    onKeyIssued: (record) =>
+      admin.audit.record({ actor: 'purchase', action: 'key.purchase', detail: { ...record } }),
+    log: (event, detail) => app.log.info(detail, event),
+  });
+
   /** The admin behind a token: an admin console session, or a key holder with admin permission. */
   const actorForToken = async (token: string): Promise<string | null> => {
     if (await admin.credentials.isAdminSession(token)) return 'admin-session';
@@ -234,6 +257,7 @@ export async function composeFeatures(deps: ComposeDeps) {
   await app.register(images.routes);
   await app.register(security.routes);
   await app.register(dm.routes);
+  await app.register(payments.routes);
 
   // Housekeeping: expired messages leave the server every second; due rooms are destroyed and
   // expired direct messages deleted within a second of their time (the database is asked only
@@ -253,6 +277,10 @@ export async function composeFeatures(deps: ComposeDeps) {
     setInterval(() => void images.store.expire(now()).catch(logFailure('images')), 1000),
     setInterval(() => void dm.service.sweepIfDue().catch(logFailure('direct-messages')), 1000),
     setInterval(() => void rooms.service.destroyDueRoomsIfAny().catch(logFailure('rooms')), 1000),
+    setInterval(
+      () => void payments.service.sweep().catch(logFailure('payments')),
+      PAYMENT_SWEEP_INTERVAL_MS,
+    ),
     setInterval(() => {
       void auth.service.sweepExpired().catch(logFailure('sessions'));
       void admin.credentials.sweepExpired().catch(logFailure('admin-sessions'));
@@ -304,5 +332,6 @@ export async function composeFeatures(deps: ComposeDeps) {
     audit: admin.audit,
     serviceState: admin.state,
     adminOperations: adminOps.operations,
+    payments: payments.service,
   };
 }
