@@ -90,6 +90,27 @@ export function paymentProgress(
   }
 }
 
+/** URI schemes wallets understand for a payment request with an amount (BIP 21 and kin). */
+const PAYMENT_URI_SCHEMES: Partial<Record<PaymentCurrency, { scheme: string; amount: string }>> = {
+  BTC: { scheme: 'bitcoin', amount: 'amount' },
+  LTC: { scheme: 'litecoin', amount: 'amount' },
+  BCH: { scheme: 'bitcoincash', amount: 'amount' },
+  DOGE: { scheme: 'dogecoin', amount: 'amount' },
+  DASH: { scheme: 'dash', amount: 'amount' },
+  ZEC: { scheme: 'zcash', amount: 'amount' },
+  XMR: { scheme: 'monero', amount: 'tx_amount' },
+};
+
+/**
+ * What the payment QR code holds: a payment URI with the exact amount where the currency has a
+ * common one, else the bare address (the amount is then shown and copied beside it).
+ */
+export function paymentUri(currency: PaymentCurrency, address: string, amount: string): string {
+  const uri = PAYMENT_URI_SCHEMES[currency];
+  if (!uri || address.startsWith('sandbox-')) return address;
+  return `${uri.scheme}:${address}?${uri.amount}=${amount}`;
+}
+
 /** Price of one coin and the smallest amount accepted (spec 001 §3 "Price info"). */
 export const CoinPriceSchema = z.object({
   /** USD per coin; null when the feed has not answered (then `fallback` is true). */
