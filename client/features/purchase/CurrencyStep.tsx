@@ -71,8 +71,8 @@ export function CurrencyStep(props: CurrencyStepProps) {
         <p className={`${PANEL} mb-4 p-3 text-xs`} data-testid="currency-estimate">
           Pay with {CURRENCY_NAMES[selected]} ({selected}).{' '}
           {estimate(selected, tier.minAmountUsd, prices) ??
-            'The exact amount is quoted on the invoice.'}{' '}
-          Needs {requiredConfirmations(selected)} confirmations.
+            'The exact amount is quoted on the invoice'}
+          . Needs {requiredConfirmations(selected)} confirmations.
         </p>
       ) : null}
       {props.error ? (

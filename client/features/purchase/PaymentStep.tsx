@@ -66,16 +66,21 @@ export function PaymentStep({
               />
             ) : null}
             <Field label="AMOUNT" value={`${payment.amount}`} testId="payment-amount" />
-            <p
-              role="note"
-              className="border border-warning/60 p-3 text-xs text-warning"
-              data-testid="exact-amount-warning"
-            >
-              {PAYMENT_TEXT.exactAmount} Send exactly {payment.amount} {payment.currency} in one
-              transaction. Less never confirms; the network fee is yours to add on top.
-            </p>
+            {isOpen ? (
+              <p
+                role="note"
+                className="border border-warning/60 p-3 text-xs text-warning"
+                data-testid="exact-amount-warning"
+              >
+                {PAYMENT_TEXT.exactAmount} Send exactly {payment.amount} {payment.currency} in one
+                transaction. Less never confirms; the network fee is yours to add on top.
+              </p>
+            ) : null}
           </div>
-          <PaymentQr text={paymentUri(payment.currency, payment.address, payment.amount)} />
+          {/* Once the payment is on its way, no QR code invites a second one. */}
+          {isOpen ? (
+            <PaymentQr text={paymentUri(payment.currency, payment.address, payment.amount)} />
+          ) : null}
         </div>
         {payment.sandbox && isOpen ? (
           <div
