@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseKeyFileText } from '../../shared/crypto/key-file-schema.js';
-import { browserSuite, newActor } from './support/browser.js';
+import { browserSuite, newActor, seriousAxeViolations } from './support/browser.js';
 import { ChatPageObject } from './pages/chat-page.js';
 import { LandingPageObject } from './pages/landing-page.js';
 import { PurchasePageObject } from './pages/purchase-page.js';
@@ -46,6 +46,7 @@ describe('key purchase in the browser', () => {
     await purchase.waitForStatus('pending');
     expect(await purchase.text('payment-progress')).toBe('20%');
     expect(await purchase.text('payment-confirmations')).toBe('CONFIRMATIONS 0/3');
+    expect(await seriousAxeViolations(page)).toEqual([]);
     expect(page.url()).toMatch(/\/get-key\?payment=pay_[0-9a-f]{64}$/);
     const stored = await page.evaluate(() => localStorage.getItem('securechannel_payment_session'));
     expect(JSON.parse(stored ?? '{}')).toMatchObject({ address, amount, currency: 'BTC' });
@@ -100,5 +101,9 @@ describe('key purchase in the browser', () => {
     expect(await purchase.text('purchase-notice')).toBe('Payment not found');
     await dave.page.waitForURL(/\/get-key$/);
     await dave.page.getByTestId('choose-general').waitFor();
+    expect(await seriousAxeViolations(dave.page)).toEqual([]);
+    await purchase.chooseTier('general');
+    await purchase.chooseCurrency('XMR');
+    expect(await seriousAxeViolations(dave.page)).toEqual([]);
   });
 });
