@@ -237,55 +237,63 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
 });
 
 describe('the price feed', () => {
-  it('serves the feed prices, then the fallback minimums when the feed fails', async () => {
-    let failing = false;
-    const feed = await fakeServer((request, response) => {
+  let failing = false;
+  let clock = Date.parse('2026-03-01T12:00:00.000Z');
+  let feed: FakeServer;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    feed = await fakeServer((request, response) => {
       if (failing) {
         sendJson(response, 500, { error: 'down' });
         return;
       }
-      expect(request.path).toContain('vs_currencies=usd');
+      if (!request.path.includes('vs_currencies=usd')) {
+        sendJson(response, 400, { error: 'vs_currencies missing' });
+        return;
+      }
       sendJson(response, 200, { bitcoin: { usd: 100_000 }, ethereum: { usd: 5000 } });
     });
-    let clock = Date.parse('2026-03-01T12:00:00.000Z');
-    const server = await startServer({
+    server = await startServer({
       env: { PRICE_FEED_URL: `${feed.url}/api/v3/simple/price` },
       deps: { now: () => clock },
     });
-    try {
-      const prices = async () =>
-        (await (await fetch(`${server.baseUrl}/api/crypto/prices`)).json()) as Record<
-          string,
-          unknown
-        >;
-      expect(await prices()).toMatchObject({
-        bitcoin: { price: 100_000, minAmount: 0.00075 },
-        ethereum: { price: 5000, minAmount: 0.015 },
-        fallback: false,
-      });
-      const invoice = (await (
-        await post(server.baseUrl, '/api/crypto/generate-payment', {
-          currency: 'BTC',
-          minAmountUsd: 250,
-        })
-      ).json()) as GeneratePaymentResponse;
-      expect(invoice.amount).toBe('0.00250000');
+  });
+  afterAll(async () => {
+    await server.stop();
+    await feed.close();
+  });
 
-      // Cached for 60 s: a failing feed is not asked again before then.
-      failing = true;
-      clock += 59_000;
-      expect((await prices()).fallback).toBe(false);
-      clock += 1_000;
-      expect(await prices()).toMatchObject({
-        bitcoin: { price: null, minAmount: 0.0005 },
-        ethereum: { price: null, minAmount: 0.0143 },
-        fallback: true,
-      });
-      expect(feed.requests).toHaveLength(2);
-    } finally {
-      await server.stop();
-      await feed.close();
-    }
+  it('serves the feed prices, then the fallback minimums when the feed fails', async () => {
+    const prices = async () =>
+      (await (await fetch(`${server.baseUrl}/api/crypto/prices`)).json()) as Record<
+        string,
+        unknown
+      >;
+    expect(await prices()).toMatchObject({
+      bitcoin: { price: 100_000, minAmount: 0.00075 },
+      ethereum: { price: 5000, minAmount: 0.015 },
+      fallback: false,
+    });
+    const invoice = (await (
+      await post(server.baseUrl, '/api/crypto/generate-payment', {
+        currency: 'BTC',
+        minAmountUsd: 250,
+      })
+    ).json()) as GeneratePaymentResponse;
+    expect(invoice.amount).toBe('0.00250000');
+
+    // Cached for 60 s: a failing feed is not asked again before then.
+    failing = true;
+    clock += 59_000;
+    expect((await prices()).fallback).toBe(false);
+    clock += 1_000;
+    expect(await prices()).toMatchObject({
+      bitcoin: { price: null, minAmount: 0.0005 },
+      ethereum: { price: null, minAmount: 0.0143 },
+      fallback: true,
+    });
+    expect(feed.requests).toHaveLength(2);
   });
 
   it('serves the fallback when the feed does not answer in time', async () => {
@@ -304,63 +312,69 @@ describe('the price feed', () => {
 });
 
 describe('two server instances on one PostgreSQL database', () => {
-  it('make one key when generate-key races on both', async () => {
-    const { url, drop } = await createThrowawayPostgres();
-    const instances = [];
-    try {
-      for (let i = 0; i < 2; i += 1) {
-        const database = await openDatabase({ databaseUrl: url, dataDir: '' });
-        const logs = captureLogs();
-        const built = await buildServer(
-          testConfig({ DATABASE_URL: url, SANDBOX_CONFIRMATION_SECONDS: '1' }),
-          { database, logStream: logs.stream, announce: () => undefined },
-        );
-        const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
-        instances.push({ built, database, address });
-      }
-      const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
-      const payment = (await (
-        await post(a.address, '/api/crypto/generate-payment', {
-          currency: 'USDT',
-          minAmountUsd: 75,
-        })
-      ).json()) as GeneratePaymentResponse;
-      await post(b.address, '/api/crypto/sandbox/pay', {
-        paymentId: payment.paymentId,
-        amount: payment.amount,
-      });
-      // Six confirmations, one a second: wait for the state, not for a time.
-      for (;;) {
-        const state = (await (
-          await fetch(`${a.address}/api/crypto/payment-status/${payment.paymentId}`)
-        ).json()) as { status: string };
-        if (state.status === 'confirmed') break;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      const answers = await Promise.all(
-        [a, b, a, b].map((instance) =>
-          post(instance.address, '/api/crypto/generate-key', { paymentId: payment.paymentId }),
-        ),
+  type Instance = {
+    built: Awaited<ReturnType<typeof buildServer>>;
+    database: Awaited<ReturnType<typeof openDatabase>>;
+    address: string;
+  };
+  const instances: Instance[] = [];
+  let drop: () => Promise<void> = async () => undefined;
+
+  beforeAll(async () => {
+    const throwaway = await createThrowawayPostgres();
+    drop = throwaway.drop;
+    for (let i = 0; i < 2; i += 1) {
+      const database = await openDatabase({ databaseUrl: throwaway.url, dataDir: '' });
+      const built = await buildServer(
+        testConfig({ DATABASE_URL: throwaway.url, SANDBOX_CONFIRMATION_SECONDS: '1' }),
+        { database, logStream: captureLogs().stream, announce: () => undefined },
       );
-      const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as {
-        keyId: string;
-      }[];
-      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
-      expect(new Set(bodies.map((body) => body.keyId)).size).toBe(1);
-      const keys = await a.database.query<{ count: string }>(
-        'SELECT count(*)::text AS count FROM keys',
-      );
-      expect(keys[0]!.count).toBe('1');
-      const audit = await a.database.query<{ count: string }>(
-        "SELECT count(*)::text AS count FROM audit_log WHERE action = 'key.purchase'",
-      );
-      expect(audit[0]!.count).toBe('1');
-    } finally {
-      for (const instance of instances) {
-        await instance.built.app.close();
-        await instance.database.close();
-      }
-      await drop();
+      const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
+      instances.push({ built, database, address });
     }
+  });
+  afterAll(async () => {
+    for (const instance of instances) {
+      await instance.built.app.close();
+      await instance.database.close();
+    }
+    await drop();
+  });
+
+  it('make one key when generate-key races on both', async () => {
+    const [a, b] = instances as [Instance, Instance];
+    const payment = (await (
+      await post(a.address, '/api/crypto/generate-payment', { currency: 'USDT', minAmountUsd: 75 })
+    ).json()) as GeneratePaymentResponse;
+    await post(b.address, '/api/crypto/sandbox/pay', {
+      paymentId: payment.paymentId,
+      amount: payment.amount,
+    });
+    // Six confirmations, one a second: wait for the state, not for a time.
+    for (;;) {
+      const state = (await (
+        await fetch(`${a.address}/api/crypto/payment-status/${payment.paymentId}`)
+      ).json()) as { status: string };
+      if (state.status === 'confirmed') break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const answers = await Promise.all(
+      [a, b, a, b].map((instance) =>
+        post(instance.address, '/api/crypto/generate-key', { paymentId: payment.paymentId }),
+      ),
+    );
+    const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as {
+      keyId: string;
+    }[];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(bodies.map((body) => body.keyId)).size).toBe(1);
+    const keys = await a.database.query<{ count: string }>(
+      'SELECT count(*)::text AS count FROM keys',
+    );
+    expect(keys[0]!.count).toBe('1');
+    const audit = await a.database.query<{ count: string }>(
+      "SELECT count(*)::text AS count FROM audit_log WHERE action = 'key.purchase'",
+    );
+    expect(audit[0]!.count).toBe('1');
   });
 });
