@@ -4,7 +4,7 @@
  *
  * Scenario: carol, a visitor without an access mode, opens /get-key, picks the classified tier
  * and Bitcoin, and gets an address, the exact amount and a QR code. She reloads the page and
- * the payment is still there (?payment=). She sends the exact amount on the sandbox chain, the
+ * the payment is still there (?payment=), and /get-key alone finds it again (local record). She sends the exact amount on the sandbox chain, the
  * status card climbs from 20 % through the confirmations to the key, she downloads the key file
  * once (a reload then says it is gone), and logs in with it on the landing page at the tier's
  * level.
@@ -55,6 +55,11 @@ describe('key purchase in the browser', () => {
     await page.reload();
     await purchase.waitForStatus('pending');
     expect(await purchase.text('payment-address')).toBe(address);
+    // So does a visit to /get-key without the query: the local record names the payment.
+    const paymentUrl = page.url();
+    await page.goto(`${suite.server.baseUrl}/get-key`);
+    await page.waitForURL(paymentUrl);
+    await purchase.waitForStatus('pending');
 
     await page.getByTestId('sandbox-send').click();
     await purchase.waitForStatus('confirming');
