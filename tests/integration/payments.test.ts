@@ -57,7 +57,9 @@ describe('key purchase on the sandbox chain', () => {
   };
 
   beforeAll(async () => {
+    // PostgreSQL here; the NOWPayments and browser suites run the same store on PGlite.
     server = await startServer({
+      backend: 'postgres',
       env: { SANDBOX_CONFIRMATION_SECONDS: '10' },
       deps: { now: () => clock, paymentCreationsPerTenMinutes: 8 },
     });
@@ -267,6 +269,31 @@ describe('key purchase on the sandbox chain', () => {
     expect(rows[0]!.key_file).toBeNull();
     expect(rows[0]!.key_erased_at).not.toBeNull();
     expect((await fetch(`${server.baseUrl}${downloadUrl}`)).status).toBe(410);
+  });
+
+  it('takes over a key generation whose process died, and still makes one key', async () => {
+    const payment = await createPayment(server, 'USDT', 75);
+    await post(server, '/api/crypto/sandbox/pay', {
+      paymentId: payment.paymentId,
+      amount: payment.amount,
+    });
+    tick(60_000);
+    expect((await status(server, payment.paymentId)).status).toBe('confirmed');
+    // A process claimed the generation and died before finishing it.
+    await server.database.query(
+      `UPDATE payments SET status = 'generating', generation_claim = 'dead-process',
+         generation_started_at = $1 WHERE address = $2`,
+      [new Date(clock), payment.address],
+    );
+    tick(30_000);
+    expect((await status(server, payment.paymentId)).status).toBe('generating');
+    tick(30_000);
+    expect((await status(server, payment.paymentId)).status).toBe('confirmed');
+    const generated = await post(server, '/api/crypto/generate-key', {
+      paymentId: payment.paymentId,
+    });
+    expect(generated.status).toBe(200);
+    expect(await status(server, payment.paymentId)).toMatchObject({ status: 'ready' });
   });
 
   it('answers bad input with clear 4xx errors and stores nothing for it', async () => {

@@ -396,9 +396,14 @@ export class PaymentService {
       row.keyFile !== null &&
       row.keyReadyAt !== null &&
       now - row.keyReadyAt.getTime() < PURCHASED_KEY_DOWNLOAD_TTL_MS;
+    // A generation whose process died is offered again: the next generate-key takes it over.
+    const isStaleGeneration =
+      row.status === 'generating' &&
+      row.generationStartedAt !== null &&
+      now - row.generationStartedAt.getTime() >= GENERATION_STALE_MS;
     return {
       paymentId,
-      status: row.status,
+      status: isStaleGeneration ? 'confirmed' : row.status,
       confirmations: row.confirmations,
       requiredConfirmations: row.requiredConfirmations,
       transactionHash: row.transactionHash,

@@ -174,7 +174,10 @@ export function createPaymentStore(db: Db): PaymentStore {
             eq(payments.idHash, idHash),
             or(
               eq(payments.status, 'confirmed'),
-              and(eq(payments.status, 'generating'), lt(payments.generationStartedAt, staleBefore)),
+              and(
+                eq(payments.status, 'generating'),
+                lte(payments.generationStartedAt, staleBefore),
+              ),
             ),
           ),
         )
