@@ -255,6 +255,7 @@ describe('the price feed', () => {
       sendJson(response, 200, { bitcoin: { usd: 100_000 }, ethereum: { usd: 5000 } });
     });
     server = await startServer({
+      backend: 'postgres',
       env: { PRICE_FEED_URL: `${feed.url}/api/v3/simple/price` },
       deps: { now: () => clock },
     });
