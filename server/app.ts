@@ -49,6 +49,8 @@ export interface ServerDeps {
   roomCreationsPerTenMinutes?: number;
   /** Rooms all visitors without a key may create together in ten minutes; default 60. */
   anonymousRoomCreationsPerTenMinutes?: number;
+  /** Payments one address may open in ten minutes; default 10 (everyone together: 50 times that). */
+  paymentCreationsPerTenMinutes?: number;
   /** Where a generated admin password is printed once, if interactive; stdout by default. */
   announce?: (message: string) => void;
   /** Replaces the configured IP-information lookup of the privacy check; null for none. */
@@ -160,6 +162,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     roomCreationsPerTenMinutes: deps.roomCreationsPerTenMinutes ?? 10,
     ...(deps.privacyLookup !== undefined ? { privacyLookup: deps.privacyLookup } : {}),
     anonymousRoomCreationsPerTenMinutes: deps.anonymousRoomCreationsPerTenMinutes,
+    paymentCreationsPerTenMinutes: deps.paymentCreationsPerTenMinutes ?? 10,
   });
   await registerRealtime(app, hub, {
     allowedOrigins: config.allowedOrigins,

@@ -19,6 +19,8 @@ import {
   actorName,
   createAuthFeature,
   KEY_LOGIN_FAILURE_WINDOW_MS,
+  createAuthStore,
+  registerPublicKey,
   hasPermission,
   type SignatureVerifier,
 } from './features/auth/index.js';
@@ -28,6 +30,7 @@ import { createDmFeature } from './features/dm/index.js';
 import { createMessagesFeature, EXPIRY_NOTICE_INTERVAL_MS } from './features/messages/index.js';
 import { createPrivacyFeature, type PrivacyLookup } from './features/privacy/index.js';
 import { createPongFeature } from './features/pong/index.js';
+import { createPaymentsFeature, PAYMENT_SWEEP_INTERVAL_MS } from './features/payments/index.js';
 import { createSecurityFeature } from './features/security/index.js';
 import {
   ACCESS_ATTEMPTS,
@@ -62,6 +65,7 @@ export interface ComposeDeps {
   /** Replaces the configured IP-information lookup (tests); null for none. */
   privacyLookup?: PrivacyLookup | null;
   anonymousRoomCreationsPerTenMinutes?: number;
+  paymentCreationsPerTenMinutes: number;
 }
 
 export async function composeFeatures(deps: ComposeDeps) {
@@ -221,6 +225,32 @@ export async function composeFeatures(deps: ComposeDeps) {
     await pong.close();
   });
 
+  // Key purchase: a purchased key is registered exactly as an admin-issued one, and audited.
+  const payments = createPaymentsFeature({
+    db: database.db,
+    config: deps.config,
+    now,
+    perAddress: shared.limiter('payment-create', deps.paymentCreationsPerTenMinutes, 10 * 60_000),
+    global: shared.limiter(
+      'payment-create-all',
+      50 * deps.paymentCreationsPerTenMinutes,
+      10 * 60_000,
+    ),
+    registerKey: async (db, key) => {
+      await registerPublicKey(createAuthStore(db), key);
+    },
+    onKeyIssued: (record) =>
+      admin.audit.record({ actor: 'purchase', action: 'key.purchase', detail: { ...record } }),
+    log: (event, detail) => app.log.info(detail, event),
+  });
+
+  if (payments.service.isSandbox) {
+    // The default, for development: anyone can obtain a key by simulating a payment.
+    app.log.warn(
+      'key purchase runs on the sandbox chain: keys are issued for simulated payments (set PAYMENT_PROVIDER=nowpayments to sell keys)',
+    );
+  }
+
   /** The admin behind a token: an admin console session, or a key holder with admin permission. */
   const actorForToken = async (token: string): Promise<string | null> => {
     if (await admin.credentials.isAdminSession(token)) return 'admin-session';
@@ -299,6 +329,7 @@ export async function composeFeatures(deps: ComposeDeps) {
   await app.register(security.routes);
   await app.register(privacy.routes);
   await app.register(dm.routes);
+  await app.register(payments.routes);
 
   // Housekeeping: expired messages leave the server every second; due rooms are destroyed and
   // expired direct messages deleted within a second of their time (the database is asked only
@@ -315,6 +346,10 @@ export async function composeFeatures(deps: ComposeDeps) {
     setInterval(() => void images.store.expire(now()).catch(logFailure('images')), 1000),
     setInterval(() => void dm.service.sweepIfDue().catch(logFailure('direct-messages')), 1000),
     setInterval(() => void rooms.service.destroyDueRoomsIfAny().catch(logFailure('rooms')), 1000),
+    setInterval(
+      () => void payments.service.sweep().catch(logFailure('payments')),
+      PAYMENT_SWEEP_INTERVAL_MS,
+    ),
     setInterval(() => {
       void auth.service.sweepExpired().catch(logFailure('sessions'));
       void admin.credentials.sweepExpired().catch(logFailure('admin-sessions'));
@@ -367,5 +402,6 @@ export async function composeFeatures(deps: ComposeDeps) {
     serviceState: admin.state,
     adminOperations: adminOps.operations,
     pong,
+    payments: payments.service,
   };
 }

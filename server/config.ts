@@ -120,8 +120,22 @@ export const ConfigSchema = z.object({
   TLS_KEY: optionalString,
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
   TOR_BIN: optionalString,
-  PAYMENT_PROVIDER: z.preprocess(emptyToUndefined, z.string().default('sandbox')),
-  PRICE_FEED_URL: optionalString,
+  PAYMENT_PROVIDER: z.preprocess(
+    emptyToUndefined,
+    z.enum(['sandbox', 'nowpayments']).default('sandbox'),
+  ),
+  PAYMENT_API_KEY: optionalString,
+  PAYMENT_IPN_SECRET: optionalString,
+  PAYMENT_API_URL: z.preprocess(
+    emptyToUndefined,
+    z.url({ protocol: /^https?$/ }).default('https://api.nowpayments.io/v1'),
+  ),
+  PAYMENT_CALLBACK_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  SANDBOX_CONFIRMATION_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(3600).default(10),
+  ),
+  PRICE_FEED_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
   PRIVACY_LOOKUP_URL: optionalString,
   PRIVACY_LOOKUP_KEY: optionalString,
   LOG_LEVEL: z.preprocess(
@@ -174,7 +188,17 @@ export interface Config {
   proxyCertPath: string | null;
   metricsToken: string | null;
   torBin: string | null;
-  paymentProvider: string;
+  /** Key purchase (DESIGN.md "Payments"). */
+  payments: {
+    provider: 'sandbox' | 'nowpayments';
+    apiKey: string | null;
+    ipnSecret: string | null;
+    /** NOWPayments' API base URL. */
+    apiUrl: string;
+    /** This server's IPN route as the processor reaches it, or null. */
+    callbackUrl: string | null;
+    sandboxConfirmationSeconds: number;
+  };
   priceFeedUrl: string | null;
   privacyLookupUrl: string | null;
   privacyLookupKey: string | null;
@@ -215,6 +239,15 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
         'ALLOW_INSECURE_HTTP=true when a TLS proxy on a private network is the only way in',
     );
   }
+  if (
+    parsed.success &&
+    parsed.data.PAYMENT_PROVIDER === 'nowpayments' &&
+    (!parsed.data.PAYMENT_API_KEY || !parsed.data.PAYMENT_IPN_SECRET)
+  ) {
+    problems.push(
+      'PAYMENT_API_KEY, PAYMENT_IPN_SECRET: both are required with PAYMENT_PROVIDER=nowpayments',
+    );
+  }
   if (!parsed.success || problems.length > 0) {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
@@ -240,7 +273,14 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     proxyCertPath: e.TLS_CERT && !e.TLS_KEY ? e.TLS_CERT : null,
     metricsToken: e.METRICS_TOKEN ?? null,
     torBin: e.TOR_BIN ?? null,
-    paymentProvider: e.PAYMENT_PROVIDER,
+    payments: {
+      provider: e.PAYMENT_PROVIDER,
+      apiKey: e.PAYMENT_API_KEY ?? null,
+      ipnSecret: e.PAYMENT_IPN_SECRET ?? null,
+      apiUrl: e.PAYMENT_API_URL,
+      callbackUrl: e.PAYMENT_CALLBACK_URL ?? null,
+      sandboxConfirmationSeconds: e.SANDBOX_CONFIRMATION_SECONDS,
+    },
     priceFeedUrl: e.PRICE_FEED_URL ?? null,
     privacyLookupUrl: e.PRIVACY_LOOKUP_URL ?? null,
     privacyLookupKey: e.PRIVACY_LOOKUP_KEY ?? null,

@@ -181,6 +181,74 @@ export const DM_DEFAULT_TIMER_SECONDS = 86400;
 /** Tier minimums in USD (spec 001 §5, §9). */
 export const TIER_MIN_USD = { general: 75, restricted: 250, classified: 1000 } as const;
 
+/** Key-purchase tiers, cheapest first (spec 001 §3). */
+export const PAYMENT_TIER_IDS = ['general', 'restricted', 'classified'] as const;
+
+/** Cryptocurrencies a key can be bought with, in the spec's order (spec 001 §9). */
+export const PAYMENT_CURRENCIES = [
+  'BTC',
+  'ETH',
+  'USDT',
+  'ADA',
+  'ATOM',
+  'AVAX',
+  'BCH',
+  'BNB',
+  'DASH',
+  'DOGE',
+  'DOT',
+  'ETC',
+  'FIL',
+  'LINK',
+  'LTC',
+  'MATIC',
+  'NEAR',
+  'SHIB',
+  'SOL',
+  'TRX',
+  'UNI',
+  'USDC',
+  'XLM',
+  'XMR',
+  'XRP',
+  'ZEC',
+] as const;
+
+/** Confirmations a payment needs: BTC 3, ETH 12, every other currency 6 (spec 001 §9). */
+export const REQUIRED_CONFIRMATIONS = { BTC: 3, ETH: 12, other: 6 } as const;
+
+/** Lifetime of a payment session (the local record and the unpaid invoice), 20 min (spec 001 §9). */
+export const PAYMENT_SESSION_TTL_MS = 20 * 60 * 1000;
+/** Payment status polling interval, 10 s (spec 001 §9). */
+export const PAYMENT_POLL_INTERVAL_MS = 10 * 1000;
+/** Payment status polling stops after 60 min (spec 001 §9). */
+export const PAYMENT_POLL_MAX_MS = 60 * 60 * 1000;
+/** Price refresh interval, 60 s (spec 001 §7, §9). */
+export const PRICE_REFRESH_MS = 60 * 1000;
+/** Minimum amounts served when the price feed fails (spec 001 §9). */
+export const FALLBACK_MIN_AMOUNT = { BTC: 0.0005, ETH: 0.0143 } as const;
+/** Payment QR code: 200 px wide, margin 2 (spec 001 §9). */
+export const PAYMENT_QR = { widthPx: 200, margin: 2 } as const;
+
+/**
+ * Progress shown for each payment status (spec 001 §4): pending 20 %, confirming 40 % plus
+ * confirmations over required scaled to 40 %, confirmed 80 %, generating 90 %, ready 100 %.
+ */
+export const PAYMENT_PROGRESS = {
+  pending: 20,
+  confirming: 40,
+  confirmingSpan: 40,
+  confirmed: 80,
+  generating: 90,
+  ready: 100,
+} as const;
+
+/**
+ * How long a purchased key file's private parts stay on the server when nobody downloads them:
+ * the payment session lifetime, 20 min (spec 001 §9; docs/decisions.md "Key purchase").
+ */
+export const PURCHASED_KEY_DOWNLOAD_TTL_MS = 20 * 60 * 1000;
+
 /** Pong constants (spec 001 §9). */
 export const PONG = {
   canvasWidth: 800,

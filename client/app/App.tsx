@@ -5,7 +5,7 @@
 import { Redirect, Route, Switch } from 'wouter';
 import { LoadingOverlay } from '../ui/LoadingOverlay.js';
 import { LandingPage } from '../features/landing/LandingPage.js';
-import { GetKeyPage } from '../features/payments/GetKeyPage.js';
+import { PurchasePage } from '../features/purchase/PurchasePage.js';
 import { DefaultRoomRedirect } from '../features/rooms/DefaultRoomRedirect.js';
 import { ChatRoomPage } from '../features/rooms/ChatRoomPage.js';
 import { ChannelDestroyedPage } from '../features/rooms/ChannelDestroyedPage.js';
@@ -25,7 +25,7 @@ function UngatedRoutes() {
   return (
     <Switch>
       <Route path="/landing" component={LandingPage} />
-      <Route path="/get-key" component={GetKeyPage} />
+      <Route path="/get-key" component={PurchasePage} />
       <Route>
         <Redirect to="/landing" replace />
       </Route>
@@ -48,7 +48,7 @@ function GatedRoutes({ mode }: { mode: 'public' | 'authenticated' }) {
       <Route path="/chat/:secureId" component={ChatRoomPage} />
       <Route path="/room/:secureId" component={ChatRoomPage} />
       <Route path="/landing" component={LandingPage} />
-      <Route path="/get-key" component={GetKeyPage} />
+      <Route path="/get-key" component={PurchasePage} />
       <Route path="/themes" component={ThemesPage} />
       <Route path="/direct-messages" component={DirectMessagesPage} />
       <Route path="/pong" component={PongPage} />

@@ -7,6 +7,7 @@ import {
   boolean,
   customType,
   doublePrecision,
+  integer,
   jsonb,
   pgTable,
   text,
@@ -121,6 +122,39 @@ export const dmMessages = pgTable('dm_messages', {
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
 });
 
+/** Key purchases (migration 0010): the payment state machine, one row per payment. */
+export const payments = pgTable('payments', {
+  idHash: text('id_hash').primaryKey(),
+  ref: text('ref').notNull().unique(),
+  provider: text('provider', { enum: ['sandbox', 'nowpayments'] }).notNull(),
+  providerRef: text('provider_ref'),
+  tier: text('tier', { enum: ['general', 'restricted', 'classified'] }).notNull(),
+  amountUsd: integer('amount_usd').notNull(),
+  currency: text('currency').notNull(),
+  address: text('address').notNull(),
+  extraId: text('extra_id'),
+  amount: text('amount').notNull(),
+  status: text('status', {
+    enum: ['pending', 'confirming', 'confirmed', 'generating', 'ready', 'expired', 'failed'],
+  }).notNull(),
+  confirmations: integer('confirmations').notNull().default(0),
+  requiredConfirmations: integer('required_confirmations').notNull(),
+  transactionHash: text('transaction_hash'),
+  paidAmount: text('paid_amount'),
+  broadcastAt: timestamp('broadcast_at', { withTimezone: true, mode: 'date' }),
+  providerCheckedAt: timestamp('provider_checked_at', { withTimezone: true, mode: 'date' }),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  generationClaim: text('generation_claim'),
+  generationStartedAt: timestamp('generation_started_at', { withTimezone: true, mode: 'date' }),
+  keyId: text('key_id'),
+  keyFile: bytea('key_file'),
+  keyReadyAt: timestamp('key_ready_at', { withTimezone: true, mode: 'date' }),
+  downloadedAt: timestamp('downloaded_at', { withTimezone: true, mode: 'date' }),
+  keyErasedAt: timestamp('key_erased_at', { withTimezone: true, mode: 'date' }),
+});
+
 /** Every table, for Drizzle's relational helpers and the drift test. */
 export const schema = {
   rooms,
@@ -131,4 +165,5 @@ export const schema = {
   auditLog,
   dmThreads,
   dmMessages,
+  payments,
 };

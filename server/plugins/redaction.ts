@@ -21,8 +21,15 @@ export const REDACT_PATHS = [
   '*.ecdsaPrivateKey',
 ];
 
-/** `/room/abc?auth=secret&x=1` → `/room/abc?auth=[redacted]&x=[redacted]`. */
-export function redactUrl(url: string): string {
+/** Payment ids are credentials (they open the one-time key download): hidden in paths too. */
+const PAYMENT_ID_IN_PATH = /pay_[0-9a-fA-F]+/g;
+
+/**
+ * `/room/abc?auth=secret&x=1` → `/room/abc?auth=[redacted]&x=[redacted]`;
+ * `/api/crypto/download/pay_…` → `/api/crypto/download/pay_[redacted]`.
+ */
+export function redactUrl(rawUrl: string): string {
+  const url = rawUrl.replace(PAYMENT_ID_IN_PATH, 'pay_[redacted]');
   const queryStart = url.indexOf('?');
   if (queryStart < 0) return url;
   const names = url

@@ -12,6 +12,7 @@ import {
   ML_DSA_65_PRIVATE_KEY_BYTES,
   ML_DSA_65_PUBLIC_KEY_BYTES,
   ML_DSA_65_SIGNATURE_BYTES,
+  PAYMENT_CURRENCIES,
   PBKDF2_ITERATIONS,
   PFS_KEY_ROTATION_MS,
   SIGNATURE_KEY_ROTATION_MS,
@@ -73,6 +74,10 @@ export const FEATURES: readonly Feature[] = [
   {
     title: 'TOR ONION SERVICE',
     body: 'The server can publish itself as a Tor onion service, with obfs4, meek, snowflake and webtunnel bridges for censored networks. A connection check tells you whether you arrive over Tor, a VPN or directly.',
+  },
+  {
+    title: 'KEYS FOR CRYPTOCURRENCY',
+    body: `Buy a key with one of ${PAYMENT_CURRENCIES.length} cryptocurrencies. Once the payment is confirmed on chain the key is made for you and can be downloaded exactly once; the server then erases its copy.`,
   },
   {
     title: 'ADMIN TOOLS AND EMERGENCY SHUTDOWN',

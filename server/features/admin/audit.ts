@@ -11,6 +11,7 @@ export type AuditAction =
   | 'admin.login_failed'
   | 'key.register'
   | 'key.revoke'
+  | 'key.purchase'
   | 'service.shutdown'
   | 'service.restore'
   | 'broadcast.admin'

@@ -14,8 +14,26 @@ describe('configuration', () => {
       trustProxy: false,
       tls: null,
       metricsToken: null,
-      paymentProvider: 'sandbox',
+      payments: {
+        provider: 'sandbox',
+        apiKey: null,
+        ipnSecret: null,
+        apiUrl: 'https://api.nowpayments.io/v1',
+        callbackUrl: null,
+        sandboxConfirmationSeconds: 10,
+      },
     });
+  });
+
+  it('requires the API key and IPN secret with PAYMENT_PROVIDER=nowpayments, naming no value', () => {
+    const attempt = () =>
+      loadConfig({ PAYMENT_PROVIDER: 'nowpayments', PAYMENT_API_KEY: 'k-s3cret' }, '/x');
+    expect(attempt).toThrow(/PAYMENT_IPN_SECRET/);
+    expect(attempt).not.toThrow(/k-s3cret/);
+    expect(() => loadConfig({ PAYMENT_PROVIDER: 'paypal' }, '/x')).toThrow(/PAYMENT_PROVIDER/);
+    expect(() => loadConfig({ SANDBOX_CONFIRMATION_SECONDS: '0' }, '/x')).toThrow(
+      /SANDBOX_CONFIRMATION_SECONDS/,
+    );
   });
 
   it('treats empty variables as unset', () => {

@@ -9,6 +9,16 @@ describe('log redaction', () => {
     expect(redactUrl('/api/ping')).toBe('/api/ping');
   });
 
+  it('hides payment ids in paths, since they open the one-time key download', () => {
+    const id = `pay_${'ab'.repeat(32)}`;
+    expect(redactUrl(`/api/crypto/payment-status/${id}`)).toBe(
+      '/api/crypto/payment-status/pay_[redacted]',
+    );
+    expect(redactUrl(`/api/crypto/download/${id}?x=1`)).toBe(
+      '/api/crypto/download/pay_[redacted]?x=[redacted]',
+    );
+  });
+
   it('serializes a request without headers or body', () => {
     const out = serializeRequest({
       id: 'r1',

@@ -1,0 +1,103 @@
+/** Step 2: choose a cryptocurrency (spec 001 §2, §9) and open the payment. */
+import { PAYMENT_CURRENCIES, TIER_MIN_USD } from '../../../shared/constants.js';
+import {
+  requiredConfirmations,
+  type PaymentCurrency,
+  type PricesResponse,
+} from '../../../shared/protocol/http/payments.js';
+import { BUTTON_PRIMARY, BUTTON_SECONDARY, PANEL } from '../landing/landing-styles.js';
+import { CURRENCY_NAMES, type Tier } from './tiers.js';
+
+interface CurrencyStepProps {
+  tier: Tier;
+  selected: PaymentCurrency | null;
+  prices: PricesResponse | undefined;
+  isCreating: boolean;
+  error: string | null;
+  onChoose: (currency: PaymentCurrency) => void;
+  onBack: () => void;
+  onContinue: () => void;
+}
+
+/** An estimate for BTC and ETH from the server's prices; others are quoted on the invoice. */
+function estimate(currency: PaymentCurrency, usd: number, prices: PricesResponse | undefined) {
+  if (!prices) return null;
+  const coin = currency === 'BTC' ? prices.bitcoin : currency === 'ETH' ? prices.ethereum : null;
+  if (!coin) return currency === 'USDT' ? `${usd.toFixed(2)} USDT` : null;
+  const amount = coin.price ? usd / coin.price : (coin.minAmount * usd) / TIER_MIN_USD.general;
+  return `≈ ${amount.toFixed(8)} ${currency}`;
+}
+
+export function CurrencyStep(props: CurrencyStepProps) {
+  const { tier, selected, prices } = props;
+  return (
+    <section aria-labelledby="currency-heading">
+      <h2 id="currency-heading" className="mb-1 text-sm font-bold tracking-[0.25em] text-primary">
+        STEP 2 // CHOOSE A CRYPTOCURRENCY
+      </h2>
+      <p className="mb-4 text-xs text-muted">
+        {tier.name} · ${tier.minAmountUsd} USD ·{' '}
+        {prices
+          ? prices.fallback
+            ? 'live prices unavailable: minimum amounts shown'
+            : `BTC $${prices.bitcoin.price?.toLocaleString('en-US')} · ETH $${prices.ethereum.price?.toLocaleString('en-US')}`
+          : 'loading prices…'}
+      </p>
+      <div
+        role="radiogroup"
+        aria-label="Cryptocurrency"
+        className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-6"
+      >
+        {PAYMENT_CURRENCIES.map((currency) => (
+          <button
+            key={currency}
+            type="button"
+            role="radio"
+            aria-checked={selected === currency}
+            onClick={() => props.onChoose(currency)}
+            data-testid={`currency-${currency}`}
+            className={`border px-3 py-2 text-left text-xs transition-colors ${
+              selected === currency
+                ? 'border-primary bg-primary/15 text-primary'
+                : 'border-border bg-surface text-fg hover:border-primary'
+            }`}
+          >
+            <span className="block font-bold tracking-[0.15em]">{currency}</span>
+            <span className="block text-[0.65rem] text-muted">{CURRENCY_NAMES[currency]}</span>
+          </button>
+        ))}
+      </div>
+      {selected ? (
+        <p className={`${PANEL} mb-4 p-3 text-xs`} data-testid="currency-estimate">
+          Pay with {CURRENCY_NAMES[selected]} ({selected}).{' '}
+          {estimate(selected, tier.minAmountUsd, prices) ??
+            'The exact amount is quoted on the invoice'}
+          . Needs {requiredConfirmations(selected)} confirmations.
+        </p>
+      ) : null}
+      {props.error ? (
+        <p
+          role="alert"
+          className="mb-4 border border-danger/60 p-3 text-xs text-danger"
+          data-testid="payment-error"
+        >
+          {props.error}
+        </p>
+      ) : null}
+      <div className="flex flex-wrap gap-3">
+        <button type="button" className={BUTTON_SECONDARY} onClick={props.onBack}>
+          [ BACK ]
+        </button>
+        <button
+          type="button"
+          className={BUTTON_PRIMARY}
+          disabled={!selected || props.isCreating}
+          onClick={props.onContinue}
+          data-testid="payment-create"
+        >
+          {props.isCreating ? 'GENERATING…' : 'GENERATE PAYMENT'}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * /get-key (query payment={paymentId}): buy a key with cryptocurrency in three steps
+ * (spec 001 §2): choose a tier, choose a cryptocurrency, then pay and download the key file.
+ */
+import { Link } from 'wouter';
+import { BUTTON_SECONDARY, GLOW_TEXT } from '../landing/landing-styles.js';
+import { CurrencyStep } from './CurrencyStep.js';
+import { PaymentStep } from './PaymentStep.js';
+import { TierStep } from './TierStep.js';
+import { usePrices } from './use-prices.js';
+import { usePurchase, type PurchaseStep } from './use-purchase.js';
+
+const STEPS: { step: PurchaseStep; label: string }[] = [
+  { step: 1, label: 'TIER' },
+  { step: 2, label: 'CURRENCY' },
+  { step: 3, label: 'PAYMENT' },
+];
+
+export function PurchasePage() {
+  const purchase = usePurchase();
+  const prices = usePrices();
+  const { step, payment } = purchase;
+  return (
+    <main className="min-h-screen bg-background px-4 py-8 font-mono text-fg">
+      <div className="mx-auto max-w-5xl">
+        <header className="mb-6">
+          <h1 className={`mb-2 text-2xl font-bold tracking-[0.25em] text-primary ${GLOW_TEXT}`}>
+            OBTAIN A SECURE KEY
+          </h1>
+          <p className="max-w-3xl text-sm text-muted">
+            A key file (.sck) holds an ML-DSA-65 and an ECDSA P-256 key pair and logs you in on this
+            server. Pay in cryptocurrency; once the payment is confirmed the key is made for you and
+            can be downloaded exactly once.
+          </p>
+        </header>
+        <ol className="mb-6 flex flex-wrap gap-2 text-xs" aria-label="Purchase steps">
+          {STEPS.map((entry) => (
+            <li
+              key={entry.step}
+              aria-current={step === entry.step ? 'step' : undefined}
+              data-testid={`step-${entry.step}`}
+              className={`border px-3 py-1 tracking-[0.2em] ${
+                step === entry.step
+                  ? 'border-primary bg-primary/15 text-primary'
+                  : step > entry.step
+                    ? 'border-border text-fg'
+                    : 'border-border text-muted'
+              }`}
+            >
+              {entry.step}. {entry.label}
+            </li>
+          ))}
+        </ol>
+        {purchase.notice ? (
+          <p
+            role="alert"
+            className="mb-4 border border-danger/60 p-3 text-xs text-danger"
+            data-testid="purchase-notice"
+          >
+            {purchase.notice}
+          </p>
+        ) : null}
+        {step === 1 ? <TierStep selected={purchase.tier} onChoose={purchase.chooseTier} /> : null}
+        {step === 2 && purchase.tier ? (
+          <CurrencyStep
+            tier={purchase.tier}
+            selected={purchase.currency}
+            prices={prices.data}
+            isCreating={purchase.isCreating}
+            error={purchase.paymentError}
+            onChoose={purchase.chooseCurrency}
+            onBack={() => purchase.goToStep(1)}
+            onContinue={() => void purchase.createPayment()}
+          />
+        ) : null}
+        {step === 3 && payment ? <PaymentStep purchase={purchase} payment={payment} /> : null}
+        <nav className="mt-8 flex flex-wrap gap-3">
+          <Link href="/landing" className={BUTTON_SECONDARY}>
+            [ BACK TO LANDING ]
+          </Link>
+          {payment && step === 3 && payment.status === 'pending' ? (
+            <button type="button" className={BUTTON_SECONDARY} onClick={purchase.startOver}>
+              [ CANCEL AND START OVER ]
+            </button>
+          ) : null}
+        </nav>
+      </div>
+    </main>
+  );
+}

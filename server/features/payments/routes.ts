@@ -1,0 +1,206 @@
+/**
+ * The purchase routes (spec 001 §7 "Cryptocurrency purchase"; DESIGN.md "Payments"):
+ * prices, generate-payment, payment-status, generate-key (402 while unconfirmed), the one-time
+ * key download, the sandbox chain's pay route (sandbox mode only) and the NOWPayments IPN
+ * callback (nowpayments mode only).
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { KEY_FILE_MAX_CHARS } from '../../../shared/crypto/key-file-schema.js';
+import { ErrorBodySchema } from '../../../shared/protocol/errors.js';
+import {
+  GenerateKeyRequestSchema,
+  GenerateKeyResponseSchema,
+  GeneratePaymentResponseSchema,
+  IpnResponseSchema,
+  PAYMENT_TEXT,
+  PaymentIdParamsSchema,
+  PaymentRequiredResponseSchema,
+  PaymentStatusResponseSchema,
+  PricesResponseSchema,
+  SandboxPayRequestSchema,
+  SandboxPayResponseSchema,
+} from '../../../shared/protocol/http/payments.js';
+import { AppError } from '../../errors.js';
+import type { PriceFeed } from './price-feed.js';
+import {
+  NowPaymentStateSchema,
+  observationOf,
+  type NowPaymentsProvider,
+} from './providers/nowpayments.js';
+import { PaymentRequiredError, type PaymentService } from './service.js';
+
+export interface PaymentRouteOptions {
+  service: PaymentService;
+  prices: PriceFeed;
+  /** The NOWPayments adapter when it is the provider: its IPN route is registered. */
+  nowpayments: NowPaymentsProvider | null;
+}
+
+/** Client errors every purchase route may answer. */
+const clientErrors = {
+  400: ErrorBodySchema,
+  404: ErrorBodySchema,
+  409: ErrorBodySchema,
+  410: ErrorBodySchema,
+};
+
+export function paymentRoutes(options: PaymentRouteOptions): FastifyPluginAsync {
+  const { service } = options;
+  return async (fastify) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+    app.get(
+      '/api/crypto/prices',
+      {
+        schema: {
+          tags: ['payments'],
+          summary: 'BTC and ETH prices and minimum amounts, refreshed every 60 s',
+          response: { 200: PricesResponseSchema },
+        },
+      },
+      () => options.prices.prices(),
+    );
+
+    app.post(
+      '/api/crypto/generate-payment',
+      {
+        schema: {
+          tags: ['payments'],
+          summary:
+            'Open a payment for a tier ({currency, minAmountUsd}); body checked by GeneratePaymentRequestSchema',
+          response: {
+            200: GeneratePaymentResponseSchema,
+            400: ErrorBodySchema,
+            429: ErrorBodySchema,
+            502: ErrorBodySchema,
+            503: ErrorBodySchema,
+          },
+        },
+      },
+      // The body is parsed by the service, so that an unknown currency or tier gets its own text.
+      (request) => service.createPayment(request.body, request.ip),
+    );
+
+    app.get(
+      '/api/crypto/payment-status/:paymentId',
+      {
+        schema: {
+          tags: ['payments'],
+          summary: 'Where a payment stands, with confirmations and, once ready, the download',
+          params: PaymentIdParamsSchema,
+          response: { 200: PaymentStatusResponseSchema, ...clientErrors },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return service.status(request.params.paymentId);
+      },
+    );
+
+    app.post(
+      '/api/crypto/generate-key',
+      {
+        schema: {
+          tags: ['payments'],
+          summary: 'Make the key of a confirmed payment (once); 402 while it is not confirmed',
+          body: GenerateKeyRequestSchema,
+          response: {
+            200: GenerateKeyResponseSchema,
+            402: PaymentRequiredResponseSchema,
+            500: ErrorBodySchema,
+            ...clientErrors,
+          },
+        },
+      },
+      async (request, reply) => {
+        try {
+          return await service.generateKey(request.body.paymentId);
+        } catch (error) {
+          if (!(error instanceof PaymentRequiredError)) throw error;
+          return reply.code(402).send({
+            error: error.message,
+            status: error.paymentStatus,
+            confirmations: error.confirmations,
+            requiredConfirmations: error.requiredConfirmations,
+          });
+        }
+      },
+    );
+
+    // The answer is the key file's text, not JSON, so this route has no response schema.
+    fastify.get(
+      '/api/crypto/download/:paymentId',
+      {
+        schema: {
+          tags: ['payments'],
+          summary: 'The purchased key file, once: it is erased from the server as it is sent',
+          params: PaymentIdParamsSchema,
+        },
+      },
+      async (request, reply) => {
+        const { paymentId } = PaymentIdParamsSchema.parse(request.params);
+        const file = await service.download(paymentId);
+        return reply
+          .header('cache-control', 'no-store')
+          .header('content-disposition', `attachment; filename="${file.fileName}"`)
+          .type('application/octet-stream')
+          .send(file.text);
+      },
+    );
+
+    if (service.isSandbox) {
+      app.post(
+        '/api/crypto/sandbox/pay',
+        {
+          schema: {
+            tags: ['payments'],
+            summary: 'Sandbox chain only: broadcast an amount to a payment’s address',
+            body: SandboxPayRequestSchema,
+            response: { 200: SandboxPayResponseSchema, ...clientErrors },
+          },
+        },
+        (request) => service.sandboxPay(request.body.paymentId, request.body.amount),
+      );
+    }
+
+    const nowpayments = options.nowpayments;
+    if (nowpayments) {
+      app.post(
+        '/api/crypto/ipn',
+        {
+          bodyLimit: KEY_FILE_MAX_CHARS,
+          schema: {
+            tags: ['payments'],
+            summary:
+              'NOWPayments IPN callback: x-nowpayments-sig must be the HMAC-SHA512 of the key-sorted body',
+            response: { 200: IpnResponseSchema, 400: ErrorBodySchema, 401: ErrorBodySchema },
+          },
+        },
+        async (request) => {
+          // The signature covers the body exactly as sent, so it is checked before any schema
+          // strips a field, and before anything changes.
+          const signature = request.headers['x-nowpayments-sig'];
+          if (
+            !nowpayments.verifyIpn(
+              request.body,
+              typeof signature === 'string' ? signature : undefined,
+            )
+          ) {
+            request.log.warn('payment notification with a bad signature refused');
+            throw new AppError('IPN_SIGNATURE', 401, PAYMENT_TEXT.invalidSignature);
+          }
+          const parsed = NowPaymentStateSchema.safeParse(request.body);
+          if (!parsed.success)
+            throw new AppError('IPN_BODY', 400, PAYMENT_TEXT.unknownProviderPayment);
+          const known = await service.applyProviderUpdate(
+            String(parsed.data.payment_id),
+            observationOf(parsed.data),
+          );
+          if (!known) throw new AppError('IPN_UNKNOWN', 400, PAYMENT_TEXT.unknownProviderPayment);
+          return { ok: true as const };
+        },
+      );
+    }
+  };
+}

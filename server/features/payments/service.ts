@@ -1,0 +1,498 @@
+/**
+ * The key purchase (spec 001 §3, §4, §7; DESIGN.md "Payments"): invoices, the payment state
+ * machine, exactly-once key generation and the one-time download. No Fastify and no SQL: the
+ * routes call this, and it keeps its rows through a PaymentStore.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  DEFAULT_KEY_VALIDITY_DAYS,
+  FALLBACK_MIN_AMOUNT,
+  PAYMENT_SESSION_TTL_MS,
+  PURCHASED_KEY_DOWNLOAD_TTL_MS,
+  TIER_MIN_USD,
+} from '../../../shared/constants.js';
+import { createKeyFile } from '../../../shared/crypto/key-file.js';
+import {
+  keyFileName,
+  publicPart,
+  serializeKeyFile,
+  type KeyPublicPart,
+} from '../../../shared/crypto/key-file-schema.js';
+import {
+  GeneratePaymentRequestSchema,
+  PAYMENT_TEXT,
+  PaymentCurrencySchema,
+  PaymentIdSchema,
+  requiredConfirmations,
+  TIER_KEY_LEVEL,
+  tierForAmount,
+  type GenerateKeyResponse,
+  type GeneratePaymentResponse,
+  type PaymentCurrency,
+  type PaymentStatus,
+  type PaymentStatusResponse,
+  type TierId,
+} from '../../../shared/protocol/http/payments.js';
+import type { Db } from '../../db/connect.js';
+import { AppError } from '../../errors.js';
+import type { RateLimiter } from '../../lib/rate-limiter.js';
+import { formatDecimal, numberToDecimal, parseDecimal, quoteAmount } from './decimal.js';
+import { newPaymentId, openKeyFile, paymentIdHash, paymentRef, sealKeyFile } from './key-vault.js';
+import type { PriceFeed, PriceSnapshot } from './price-feed.js';
+import {
+  ProviderError,
+  type ChainObservation,
+  type PaymentProvider,
+} from './providers/provider.js';
+import { SandboxProvider } from './providers/sandbox.js';
+import type { PaymentRow, PaymentStore } from './store.js';
+
+/** Decimal places an invoice is written with; 8 unless the currency's unit is coarser. */
+const INVOICE_DECIMALS: Partial<Record<PaymentCurrency, number>> = {
+  USDT: 2,
+  USDC: 2,
+  ADA: 6,
+  TRX: 6,
+  XRP: 6,
+  XLM: 7,
+};
+/** Stablecoins priced at one USD: the USDT minimum equals the USD amount (spec 001 §9). */
+const USD_STABLECOINS = new Set<PaymentCurrency>(['USDT', 'USDC']);
+/** A generation claim older than this is taken over (its process died mid-generation). */
+export const GENERATION_STALE_MS = 60_000;
+/** How long a request waits for a generation another request claimed. */
+const GENERATION_WAIT_MS = 15_000;
+const GENERATION_POLL_MS = 100;
+
+/** The 402 answer of generate-key (spec 001 §4, §7), carried to the route. */
+export class PaymentRequiredError extends AppError {
+  constructor(
+    readonly paymentStatus: PaymentStatus,
+    readonly confirmations: number,
+    readonly requiredConfirmations: number,
+  ) {
+    super('PAYMENT_REQUIRED', 402, PAYMENT_TEXT.paymentNotConfirmed);
+  }
+}
+
+/** What the admin audit log records of a purchase: never the payment id, never key material. */
+export interface PurchaseRecord {
+  paymentRef: string;
+  tier: TierId;
+  keyId: string;
+  currency: string;
+  amount: string;
+  level: string;
+}
+
+export interface PaymentServiceDeps {
+  store: PaymentStore;
+  provider: PaymentProvider;
+  prices: PriceFeed;
+  now: () => number;
+  /** Payments one address may open per window (flood limit). */
+  perAddress: RateLimiter;
+  /** Payments everyone together may open per window. */
+  global: RateLimiter;
+  /** Registers a purchased key's public part in the given database handle (a transaction). */
+  registerKey: (db: Db, key: KeyPublicPart) => Promise<void>;
+  onKeyIssued: (record: PurchaseRecord) => Promise<void>;
+  /** Logs without secrets: the payment's ref, never its id. */
+  log: (event: string, detail: Record<string, unknown>) => void;
+}
+
+export class PaymentService {
+  constructor(private readonly deps: PaymentServiceDeps) {}
+
+  get isSandbox(): boolean {
+    return this.deps.provider.name === 'sandbox';
+  }
+
+  private date(): Date {
+    return new Date(this.deps.now());
+  }
+
+  /** `POST /api/crypto/generate-payment`: an invoice for a tier in a currency. */
+  async createPayment(body: unknown, address: string): Promise<GeneratePaymentResponse> {
+    const request = this.parsePaymentRequest(body);
+    const tier = tierForAmount(request.minAmountUsd);
+    if (tier === null) throw new AppError('UNKNOWN_TIER', 400, PAYMENT_TEXT.unknownTier);
+    if (request.tier !== undefined && request.tier !== tier) {
+      throw new AppError('TIER_MISMATCH', 400, PAYMENT_TEXT.tierMismatch);
+    }
+    // Counted before any work, per address and for everyone (DESIGN.md principle 7).
+    if (!(await this.deps.perAddress.hit(address)) || !(await this.deps.global.hit('all'))) {
+      throw new AppError('RATE_LIMITED', 429, PAYMENT_TEXT.tooManyPayments);
+    }
+    const currency = request.currency;
+    const amountUsd = TIER_MIN_USD[tier];
+    let quote: string | null = null;
+    if (this.deps.provider.usesPriceFeed) {
+      quote = quoteFor(currency, amountUsd, await this.deps.prices.current());
+      if (quote === null)
+        throw new AppError('PRICE_UNAVAILABLE', 503, PAYMENT_TEXT.priceUnavailable);
+    }
+    const paymentId = newPaymentId();
+    const idHash = paymentIdHash(paymentId);
+    const ref = paymentRef(idHash);
+    let invoice;
+    try {
+      invoice = await this.deps.provider.createInvoice({ ref, tier, currency, amountUsd, quote });
+    } catch (error) {
+      if (error instanceof ProviderError) {
+        this.deps.log('payment processor failed', { ref, reason: error.message });
+        throw new AppError('PROVIDER_UNAVAILABLE', 502, PAYMENT_TEXT.providerUnavailable, {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    const now = this.date();
+    const expiresAt = new Date(now.getTime() + PAYMENT_SESSION_TTL_MS);
+    const required = requiredConfirmations(currency);
+    await this.deps.store.insert({
+      idHash,
+      ref,
+      provider: this.deps.provider.name,
+      providerRef: invoice.providerRef,
+      tier,
+      amountUsd,
+      currency,
+      address: invoice.address,
+      extraId: invoice.extraId,
+      amount: invoice.amount,
+      status: 'pending',
+      confirmations: 0,
+      requiredConfirmations: required,
+      createdAt: now,
+      expiresAt,
+      updatedAt: now,
+    });
+    this.deps.log('payment created', { ref, tier, currency });
+    return {
+      paymentId,
+      address: invoice.address,
+      extraId: invoice.extraId,
+      amount: invoice.amount,
+      currency,
+      tier,
+      amountUsd,
+      requiredConfirmations: required,
+      createdAt: now.toISOString(),
+      expiresAt: expiresAt.toISOString(),
+      sandbox: this.isSandbox,
+    };
+  }
+
+  /** `GET /api/crypto/payment-status/{paymentId}`. */
+  async status(paymentId: string): Promise<PaymentStatusResponse> {
+    const row = await this.refresh(paymentId);
+    return this.describe(paymentId, row);
+  }
+
+  /**
+   * `POST /api/crypto/generate-key`: the key, made exactly once per payment. Every caller of a
+   * confirmed payment gets the same keyId; while the payment is not confirmed, a 402.
+   */
+  async generateKey(paymentId: string): Promise<GenerateKeyResponse> {
+    const deadline = Date.now() + GENERATION_WAIT_MS;
+    for (;;) {
+      const row = await this.refresh(paymentId);
+      switch (row.status) {
+        case 'pending':
+        case 'confirming':
+          throw new PaymentRequiredError(row.status, row.confirmations, row.requiredConfirmations);
+        case 'expired':
+          throw new AppError('PAYMENT_EXPIRED', 410, PAYMENT_TEXT.paymentExpired);
+        case 'failed':
+          throw new AppError('PAYMENT_FAILED', 410, PAYMENT_TEXT.paymentFailed);
+        case 'ready':
+          return { keyId: row.keyId!, downloadUrl: downloadUrl(paymentId) };
+        case 'confirmed':
+        case 'generating': {
+          const claim = randomBytes(16).toString('hex');
+          const now = this.date();
+          const staleBefore = new Date(now.getTime() - GENERATION_STALE_MS);
+          if (await this.deps.store.claimGeneration(row.idHash, claim, now, staleBefore)) {
+            return this.generate(paymentId, row, claim);
+          }
+          // Another request (another tab, another process) is making the key: wait for it.
+          if (Date.now() > deadline) {
+            throw new AppError('GENERATION_BUSY', 409, PAYMENT_TEXT.keyNotReady);
+          }
+          await new Promise((resolve) => setTimeout(resolve, GENERATION_POLL_MS));
+        }
+      }
+    }
+  }
+
+  /** `GET /api/crypto/download/{paymentId}`: the key file, once; then it is erased. */
+  async download(paymentId: string): Promise<{ fileName: string; text: string }> {
+    const id = this.parseId(paymentId);
+    const idHash = paymentIdHash(id);
+    const row = await this.deps.store.find(idHash);
+    if (!row) throw new AppError('PAYMENT_NOT_FOUND', 404, PAYMENT_TEXT.paymentNotFound);
+    if (row.status !== 'ready') {
+      throw new AppError('KEY_NOT_READY', 409, PAYMENT_TEXT.keyNotReady);
+    }
+    const now = this.date();
+    const taken = await this.deps.store.takeKeyFile(
+      idHash,
+      now,
+      new Date(now.getTime() - PURCHASED_KEY_DOWNLOAD_TTL_MS),
+    );
+    if (!taken) throw new AppError('KEY_GONE', 410, PAYMENT_TEXT.alreadyDownloaded);
+    const text = openKeyFile(id, row.ref, taken.keyFile);
+    this.deps.log('purchased key downloaded and erased', { ref: row.ref, keyId: taken.keyId });
+    const parsed: unknown = JSON.parse(text);
+    const username =
+      typeof parsed === 'object' && parsed !== null && 'username' in parsed
+        ? String(parsed.username)
+        : 'key';
+    return { fileName: keyFileName(username), text };
+  }
+
+  /** `POST /api/crypto/sandbox/pay`: broadcasts an amount on the sandbox chain. */
+  async sandboxPay(
+    paymentId: string,
+    amount: string | number,
+  ): Promise<{ transactionHash: string; paidAmount: string; status: PaymentStatus }> {
+    const row = await this.refresh(paymentId);
+    if (row.status === 'expired') {
+      throw new AppError('PAYMENT_EXPIRED', 410, PAYMENT_TEXT.paymentExpired);
+    }
+    if (row.status !== 'pending') {
+      throw new AppError('ALREADY_PAID', 409, PAYMENT_TEXT.alreadyPaid);
+    }
+    const text = typeof amount === 'number' ? numberToDecimal(amount) : amount;
+    const sent = text === null ? null : parseDecimal(text);
+    if (sent === null || sent <= 0n) {
+      throw new AppError('INVALID_AMOUNT', 400, PAYMENT_TEXT.invalidAmount);
+    }
+    // Amounts on the sandbox chain add up, as two transactions to one address would.
+    const total = (row.paidAmount ? (parseDecimal(row.paidAmount) ?? 0n) : 0n) + sent;
+    const isFull = total >= (parseDecimal(row.amount) ?? 0n);
+    const transactionHash = SandboxProvider.transactionHash();
+    const now = this.date();
+    const paidAmount = trimDecimal(formatDecimal(total));
+    const updated = await this.deps.store.recordSandboxPayment(
+      row.idHash,
+      {
+        previousPaid: row.paidAmount,
+        paidAmount,
+        transactionHash,
+        broadcastAt: isFull ? now : null,
+        status: isFull ? 'confirming' : 'pending',
+      },
+      now,
+    );
+    if (!updated) throw new AppError('ALREADY_PAID', 409, PAYMENT_TEXT.alreadyPaid);
+    this.deps.log('sandbox payment broadcast', { ref: row.ref, isFull });
+    return { transactionHash, paidAmount, status: updated.status };
+  }
+
+  /** A processor's notification (already authenticated by the route): applied forward only. */
+  async applyProviderUpdate(providerRef: string, observation: ChainObservation): Promise<boolean> {
+    const row = await this.deps.store.findByProviderRef(this.deps.provider.name, providerRef);
+    if (!row) return false;
+    const applied = await this.deps.store.applyObservation(
+      row.idHash,
+      this.complete(row, observation),
+      this.date(),
+    );
+    this.deps.log('payment notification', {
+      ref: row.ref,
+      status: observation.status,
+      applied: applied !== null,
+    });
+    return true;
+  }
+
+  /** Housekeeping: expire unpaid invoices, erase key files nobody downloaded, drop old rows. */
+  async sweep(): Promise<void> {
+    const now = this.date();
+    await this.deps.store.expireDue(now, now);
+    const erased = await this.deps.store.eraseStaleKeyFiles(
+      new Date(now.getTime() - PURCHASED_KEY_DOWNLOAD_TTL_MS),
+      now,
+    );
+    if (erased > 0) this.deps.log('purchased key files erased unread', { count: erased });
+    await this.deps.store.deleteEnded(new Date(now.getTime() - 30 * 24 * 60 * 60 * 1000));
+  }
+
+  private parsePaymentRequest(body: unknown) {
+    const parsed = GeneratePaymentRequestSchema.safeParse(body);
+    if (parsed.success) return parsed.data;
+    const record =
+      typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+    if (!PaymentCurrencySchema.safeParse(record.currency).success) {
+      throw new AppError('UNKNOWN_CURRENCY', 400, PAYMENT_TEXT.unknownCurrency);
+    }
+    if (
+      typeof record.minAmountUsd !== 'number' ||
+      !Number.isFinite(record.minAmountUsd) ||
+      record.minAmountUsd <= 0
+    ) {
+      throw new AppError('INVALID_AMOUNT', 400, PAYMENT_TEXT.invalidAmount);
+    }
+    throw new AppError('UNKNOWN_TIER', 400, PAYMENT_TEXT.unknownTier);
+  }
+
+  private parseId(paymentId: string): string {
+    const parsed = PaymentIdSchema.safeParse(paymentId);
+    if (!parsed.success)
+      throw new AppError('INVALID_PAYMENT_ID', 400, PAYMENT_TEXT.invalidPaymentId);
+    return parsed.data;
+  }
+
+  /** The row, brought up to date with the chain and the clock. */
+  private async refresh(paymentId: string): Promise<PaymentRow> {
+    const idHash = paymentIdHash(this.parseId(paymentId));
+    let row = await this.deps.store.find(idHash);
+    if (!row) throw new AppError('PAYMENT_NOT_FOUND', 404, PAYMENT_TEXT.paymentNotFound);
+    if (row.status !== 'pending' && row.status !== 'confirming') return row;
+    const nowMs = this.deps.now();
+    const now = new Date(nowMs);
+    let observation: ChainObservation | null = null;
+    try {
+      observation = await this.deps.provider.observe(row, nowMs);
+    } catch (error) {
+      // The processor is down: show what is known; the next poll asks again.
+      if (!(error instanceof ProviderError)) throw error;
+      this.deps.log('payment processor failed', { ref: row.ref, reason: error.message });
+    }
+    if (observation && this.changes(row, observation)) {
+      row =
+        (await this.deps.store.applyObservation(idHash, this.complete(row, observation), now)) ??
+        (await this.deps.store.find(idHash)) ??
+        row;
+    }
+    if (row.status === 'pending' && row.expiresAt <= now) {
+      row = (await this.deps.store.expireIfDue(idHash, now)) ?? row;
+    }
+    return row;
+  }
+
+  /** True when an observation would change the row (the processor's polls are always kept). */
+  private changes(row: PaymentRow, observation: ChainObservation): boolean {
+    return (
+      this.deps.provider.name !== 'sandbox' ||
+      observation.status !== row.status ||
+      observation.confirmations !== row.confirmations
+    );
+  }
+
+  /** A processor that does not count confirmations reports the required count once confirmed. */
+  private complete(row: PaymentRow, observation: ChainObservation): ChainObservation {
+    return observation.status === 'confirmed'
+      ? { ...observation, confirmations: row.requiredConfirmations }
+      : observation;
+  }
+
+  private describe(paymentId: string, row: PaymentRow): PaymentStatusResponse {
+    const now = this.deps.now();
+    const isDownloadable =
+      row.status === 'ready' &&
+      row.keyFile !== null &&
+      row.keyReadyAt !== null &&
+      now - row.keyReadyAt.getTime() < PURCHASED_KEY_DOWNLOAD_TTL_MS;
+    // A generation whose process died is offered again: the next generate-key takes it over.
+    const isStaleGeneration =
+      row.status === 'generating' &&
+      row.generationStartedAt !== null &&
+      now - row.generationStartedAt.getTime() >= GENERATION_STALE_MS;
+    return {
+      paymentId,
+      status: isStaleGeneration ? 'confirmed' : row.status,
+      confirmations: row.confirmations,
+      requiredConfirmations: row.requiredConfirmations,
+      transactionHash: row.transactionHash,
+      address: row.address,
+      extraId: row.extraId,
+      amount: row.amount,
+      paidAmount: row.paidAmount,
+      currency: PaymentCurrencySchema.parse(row.currency),
+      tier: row.tier,
+      expiresAt: row.expiresAt.toISOString(),
+      keyId: row.keyId,
+      downloadUrl: isDownloadable ? downloadUrl(paymentId) : null,
+      keyErased: row.status === 'ready' && !isDownloadable,
+      sandbox: row.provider === 'sandbox',
+    };
+  }
+
+  /** Makes the key for a payment this request has claimed, or hands the claim back. */
+  private async generate(
+    paymentId: string,
+    row: PaymentRow,
+    claim: string,
+  ): Promise<GenerateKeyResponse> {
+    const level = TIER_KEY_LEVEL[row.tier];
+    try {
+      const keyFile = await createKeyFile({
+        username: `${row.tier}-${randomBytes(4).toString('hex')}`,
+        level,
+        validityDays: DEFAULT_KEY_VALIDITY_DAYS,
+        now: this.date(),
+      });
+      const sealed = sealKeyFile(paymentId, row.ref, serializeKeyFile(keyFile));
+      const done = await this.deps.store.completeGeneration(
+        row.idHash,
+        claim,
+        { keyId: keyFile.keyId, keyFile: sealed },
+        this.date(),
+        (db) => this.deps.registerKey(db, publicPart(keyFile)),
+      );
+      if (!done) return this.generateKey(paymentId);
+      await this.deps.onKeyIssued({
+        paymentRef: row.ref,
+        tier: row.tier,
+        keyId: keyFile.keyId,
+        currency: row.currency,
+        amount: row.amount,
+        level,
+      });
+      this.deps.log('purchased key issued', { ref: row.ref, keyId: keyFile.keyId, level });
+      return { keyId: keyFile.keyId, downloadUrl: downloadUrl(paymentId) };
+    } catch (error) {
+      // Spec 001 §4: a failed generation returns the payment to confirmed.
+      await this.deps.store.releaseGeneration(row.idHash, claim, this.date());
+      this.deps.log('key generation failed', {
+        ref: row.ref,
+        error: error instanceof Error ? error.name : 'unknown',
+      });
+      throw new AppError('KEY_GENERATION_FAILED', 500, PAYMENT_TEXT.keyGenerationFailed, {
+        cause: error,
+      });
+    }
+  }
+}
+
+/** Where a payment's key file is downloaded from. */
+function downloadUrl(paymentId: string): string {
+  return `/api/crypto/download/${paymentId}`;
+}
+
+function trimDecimal(text: string): string {
+  return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+}
+
+/**
+ * The amount to invoice for `usd` in `currency` from a price snapshot: stablecoins at par, a fed
+ * price rounded up, BTC and ETH at the spec's fallback minimums scaled from the cheapest tier;
+ * null when no price is known.
+ */
+export function quoteFor(
+  currency: PaymentCurrency,
+  usd: number,
+  snapshot: PriceSnapshot,
+): string | null {
+  const decimals = INVOICE_DECIMALS[currency] ?? 8;
+  if (USD_STABLECOINS.has(currency)) return quoteAmount(usd, 1, decimals);
+  const price = snapshot.prices.get(currency);
+  if (price !== undefined) return quoteAmount(usd, price, decimals);
+  if (currency === 'BTC' || currency === 'ETH') {
+    return quoteAmount(usd, TIER_MIN_USD.general / FALLBACK_MIN_AMOUNT[currency], decimals);
+  }
+  return null;
+}

@@ -1,0 +1,259 @@
+/**
+ * Key purchase with cryptocurrency (spec 001 §3, §4, §7 "Cryptocurrency purchase", §9;
+ * DESIGN.md "Payments"). Amounts of cryptocurrency travel as decimal strings, so that the exact
+ * amount the buyer must send is never rounded by a float.
+ */
+import { z } from 'zod';
+import {
+  PAYMENT_CURRENCIES,
+  PAYMENT_PROGRESS,
+  PAYMENT_TIER_IDS,
+  REQUIRED_CONFIRMATIONS,
+  TIER_MIN_USD,
+} from '../../constants.js';
+import { KeyIdSchema } from '../../ids.js';
+
+/** One of the 26 currencies of spec 001 §9, upper-case ticker. */
+export const PaymentCurrencySchema = z.enum(PAYMENT_CURRENCIES);
+export type PaymentCurrency = z.infer<typeof PaymentCurrencySchema>;
+
+/** A tier id (spec 001 §3). */
+export const TierIdSchema = z.enum(PAYMENT_TIER_IDS);
+export type TierId = z.infer<typeof TierIdSchema>;
+
+/**
+ * Payment states (spec 001 §4). Forward only: pending → confirming → confirmed → generating →
+ * ready; expired and failed end a payment that has no key.
+ */
+export const PaymentStatusSchema = z.enum([
+  'pending',
+  'confirming',
+  'confirmed',
+  'generating',
+  'ready',
+  'expired',
+  'failed',
+]);
+export type PaymentStatus = z.infer<typeof PaymentStatusSchema>;
+
+/**
+ * A payment id: `pay_` and 64 lowercase hex digits (32 random bytes). It is the buyer's only
+ * credential for the payment and its one-time key download, so it is unguessable.
+ */
+export const PaymentIdSchema = z.string().regex(/^pay_[0-9a-f]{64}$/, 'Invalid payment id');
+export type PaymentId = z.infer<typeof PaymentIdSchema>;
+
+/** A non-negative decimal number written out: digits, optionally a point and more digits. */
+export const DecimalAmountSchema = z
+  .string()
+  .max(40)
+  .regex(/^\d{1,20}(\.\d{1,18})?$/, 'Invalid amount');
+
+/** Confirmations a payment in `currency` needs (spec 001 §9). */
+export function requiredConfirmations(currency: PaymentCurrency): number {
+  if (currency === 'BTC') return REQUIRED_CONFIRMATIONS.BTC;
+  if (currency === 'ETH') return REQUIRED_CONFIRMATIONS.ETH;
+  return REQUIRED_CONFIRMATIONS.other;
+}
+
+/** The tier whose minimum is exactly `amountUsd`, or null (spec 001 §5, §9). */
+export function tierForAmount(amountUsd: number): TierId | null {
+  return PAYMENT_TIER_IDS.find((tier) => TIER_MIN_USD[tier] === amountUsd) ?? null;
+}
+
+/**
+ * The progress bar's percentage for a status (spec 001 §4): pending 20, confirming 40 plus
+ * confirmations over required scaled to 40, confirmed 80, generating 90, ready 100; expired and
+ * failed show no progress.
+ */
+export function paymentProgress(
+  status: PaymentStatus,
+  confirmations: number,
+  required: number,
+): number {
+  switch (status) {
+    case 'pending':
+      return PAYMENT_PROGRESS.pending;
+    case 'confirming': {
+      const share = required > 0 ? Math.min(Math.max(confirmations, 0), required) / required : 0;
+      return PAYMENT_PROGRESS.confirming + Math.round(share * PAYMENT_PROGRESS.confirmingSpan);
+    }
+    case 'confirmed':
+      return PAYMENT_PROGRESS.confirmed;
+    case 'generating':
+      return PAYMENT_PROGRESS.generating;
+    case 'ready':
+      return PAYMENT_PROGRESS.ready;
+    case 'expired':
+    case 'failed':
+      return 0;
+  }
+}
+
+/** URI schemes wallets understand for a payment request with an amount (BIP 21 and kin). */
+const PAYMENT_URI_SCHEMES: Partial<Record<PaymentCurrency, { scheme: string; amount: string }>> = {
+  BTC: { scheme: 'bitcoin', amount: 'amount' },
+  LTC: { scheme: 'litecoin', amount: 'amount' },
+  BCH: { scheme: 'bitcoincash', amount: 'amount' },
+  DOGE: { scheme: 'dogecoin', amount: 'amount' },
+  DASH: { scheme: 'dash', amount: 'amount' },
+  ZEC: { scheme: 'zcash', amount: 'amount' },
+  XMR: { scheme: 'monero', amount: 'tx_amount' },
+};
+
+/**
+ * What the payment QR code holds: a payment URI with the exact amount where the currency has a
+ * common one, else the bare address (the amount is then shown and copied beside it).
+ */
+export function paymentUri(currency: PaymentCurrency, address: string, amount: string): string {
+  const uri = PAYMENT_URI_SCHEMES[currency];
+  if (!uri || address.startsWith('sandbox-')) return address;
+  return `${uri.scheme}:${address}?${uri.amount}=${amount}`;
+}
+
+/** Price of one coin and the smallest amount accepted (spec 001 §3 "Price info"). */
+export const CoinPriceSchema = z.object({
+  /** USD per coin; null when the feed has not answered (then `fallback` is true). */
+  price: z.number().positive().nullable(),
+  /** Smallest amount accepted: the cheapest tier at `price`, or the spec's fallback minimum. */
+  minAmount: z.number().positive(),
+});
+
+/** `GET /api/crypto/prices` (spec 001 §3, §7). */
+export const PricesResponseSchema = z.object({
+  bitcoin: CoinPriceSchema,
+  ethereum: CoinPriceSchema,
+  lastUpdated: z.iso.datetime(),
+  /** True when the feed failed or timed out and the spec's fallback minimums are served. */
+  fallback: z.boolean(),
+});
+export type PricesResponse = z.infer<typeof PricesResponseSchema>;
+
+/** `POST /api/crypto/generate-payment` (spec 001 §7): a tier is named by its USD minimum. */
+export const GeneratePaymentRequestSchema = z.strictObject({
+  currency: PaymentCurrencySchema,
+  minAmountUsd: z.number().finite().positive(),
+  /** Optional; when present it must name the tier of `minAmountUsd`. */
+  tier: TierIdSchema.optional(),
+});
+export type GeneratePaymentRequest = z.infer<typeof GeneratePaymentRequestSchema>;
+
+/** What the buyer must do to pay, and the local record's fields (spec 001 §3). */
+export const GeneratePaymentResponseSchema = z.object({
+  paymentId: PaymentIdSchema,
+  address: z.string(),
+  /** A memo or destination tag some chains need beside the address (XRP, XLM), or null. */
+  extraId: z.string().nullable(),
+  /** The exact amount to send, as a decimal string. */
+  amount: DecimalAmountSchema,
+  currency: PaymentCurrencySchema,
+  tier: TierIdSchema,
+  amountUsd: z.number(),
+  requiredConfirmations: z.number().int().positive(),
+  createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime(),
+  /** True on the local sandbox chain: no real money moves. */
+  sandbox: z.boolean(),
+});
+export type GeneratePaymentResponse = z.infer<typeof GeneratePaymentResponseSchema>;
+
+export const PaymentIdParamsSchema = z.strictObject({ paymentId: z.string().max(100) });
+
+/** `GET /api/crypto/payment-status/{paymentId}` (spec 001 §3, §7). */
+export const PaymentStatusResponseSchema = z.object({
+  paymentId: PaymentIdSchema,
+  status: PaymentStatusSchema,
+  confirmations: z.number().int().min(0),
+  requiredConfirmations: z.number().int().positive(),
+  transactionHash: z.string().nullable(),
+  address: z.string(),
+  extraId: z.string().nullable(),
+  amount: DecimalAmountSchema,
+  /** What has arrived so far; below `amount` the payment never confirms. Null before anything. */
+  paidAmount: DecimalAmountSchema.nullable(),
+  currency: PaymentCurrencySchema,
+  tier: TierIdSchema,
+  expiresAt: z.iso.datetime(),
+  keyId: KeyIdSchema.nullable(),
+  /** Set while the key file can still be downloaded (once, within 20 minutes). */
+  downloadUrl: z.string().nullable(),
+  /** True once the key file was downloaded or erased unread: it is no longer on the server. */
+  keyErased: z.boolean(),
+  sandbox: z.boolean(),
+});
+export type PaymentStatusResponse = z.infer<typeof PaymentStatusResponseSchema>;
+
+/** `POST /api/crypto/generate-key` (spec 001 §7). */
+export const GenerateKeyRequestSchema = z.strictObject({
+  paymentId: z.string().max(100),
+  transactionHash: z.string().max(200).nullish(),
+});
+export type GenerateKeyRequest = z.infer<typeof GenerateKeyRequestSchema>;
+
+export const GenerateKeyResponseSchema = z.object({
+  keyId: KeyIdSchema,
+  downloadUrl: z.string(),
+});
+export type GenerateKeyResponse = z.infer<typeof GenerateKeyResponseSchema>;
+
+/** The 402 answer of generate-key while the payment is not confirmed (spec 001 §4, §7). */
+export const PaymentRequiredResponseSchema = z.object({
+  error: z.string(),
+  status: PaymentStatusSchema,
+  confirmations: z.number().int().min(0),
+  requiredConfirmations: z.number().int().positive(),
+});
+export type PaymentRequiredResponse = z.infer<typeof PaymentRequiredResponseSchema>;
+
+/** `POST /api/crypto/sandbox/pay` (sandbox mode only; DESIGN.md "Payments"). */
+export const SandboxPayRequestSchema = z.strictObject({
+  paymentId: z.string().max(100),
+  amount: z.union([DecimalAmountSchema, z.number().finite().nonnegative()]),
+});
+export type SandboxPayRequest = z.infer<typeof SandboxPayRequestSchema>;
+
+export const SandboxPayResponseSchema = z.object({
+  transactionHash: z.string(),
+  paidAmount: DecimalAmountSchema,
+  status: PaymentStatusSchema,
+});
+
+/**
+ * The permission level of a purchased key, by tier. A purchase never confers admin; the levels
+ * below admin carry the same capabilities (chat, upload; spec 001 §3), so the tier is recorded
+ * in the key's level (docs/decisions.md "Key purchase").
+ */
+export const TIER_KEY_LEVEL = {
+  general: 'guest',
+  restricted: 'observer',
+  classified: 'user',
+} as const satisfies Record<TierId, 'guest' | 'observer' | 'user'>;
+
+/** Answer of the NOWPayments IPN callback. */
+export const IpnResponseSchema = z.object({ ok: z.literal(true) });
+
+/** Texts of the purchase flow: the spec's own (§8) and this product's answers. */
+export const PAYMENT_TEXT = {
+  failedToGenerate: 'Failed to generate payment',
+  keyGenerationFailed: 'Key generation failed',
+  exactAmount: 'The exact amount must be sent.',
+  unknownCurrency: 'Unknown currency',
+  invalidAmount: 'Invalid amount',
+  unknownTier: 'Unknown tier: the amount must be 75, 250 or 1000 USD',
+  tierMismatch: 'The tier does not match the amount',
+  invalidPaymentId: 'Invalid payment id',
+  paymentNotFound: 'Payment not found',
+  paymentExpired: 'Payment expired',
+  paymentFailed: 'Payment failed',
+  paymentNotConfirmed: 'Payment not confirmed',
+  priceUnavailable: 'No price is available for this currency right now; try again later',
+  providerUnavailable: 'The payment processor is not available; try again later',
+  tooManyPayments: 'Too many payment requests; wait a few minutes',
+  alreadyDownloaded:
+    'This key file was already downloaded or has been erased: the server keeps it only until the first download or 20 minutes',
+  keyNotReady: 'The key file is not ready',
+  sandboxOnly: 'Not found',
+  alreadyPaid: 'This payment has already been paid',
+  invalidSignature: 'Invalid IPN signature',
+  unknownProviderPayment: 'Unknown payment',
+} as const;

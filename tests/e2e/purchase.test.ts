@@ -1,0 +1,115 @@
+/**
+ * Buying a key in the browser on the sandbox chain (spec 001 §2, §3, §4, §9; DESIGN.md
+ * "Payments").
+ *
+ * Scenario: carol, a visitor without an access mode, opens /get-key, picks the classified tier
+ * and Bitcoin, and gets an address, the exact amount and a QR code. She reloads the page and
+ * the payment is still there (?payment=), and /get-key alone finds it again (local record). She sends the exact amount on the sandbox chain, the
+ * status card climbs from 20 % through the confirmations to the key, she downloads the key file
+ * once (a reload then says it is gone), and logs in with it on the landing page at the tier's
+ * level.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseKeyFileText } from '../../shared/crypto/key-file-schema.js';
+import { browserSuite, newActor, seriousAxeViolations } from './support/browser.js';
+import { ChatPageObject } from './pages/chat-page.js';
+import { LandingPageObject } from './pages/landing-page.js';
+import { PurchasePageObject } from './pages/purchase-page.js';
+
+describe('key purchase in the browser', () => {
+  // One confirmation a second: BTC's three arrive within one 10 s polling interval.
+  const suite = browserSuite({ env: { SANDBOX_CONFIRMATION_SECONDS: '1' } });
+
+  it('buys a key with Bitcoin on the sandbox chain, downloads it once and logs in with it', async () => {
+    const carol = await newActor(suite.browser, 'carol');
+    suite.actors.push(carol);
+    const { page } = carol;
+    const purchase = new PurchasePageObject(page, suite.server.baseUrl);
+    await purchase.open();
+    expect(await page.getByTestId('tier-general').innerText()).toContain('$75');
+    expect(await page.getByTestId('tier-restricted').innerText()).toContain('$250');
+    expect(await page.getByTestId('tier-classified').innerText()).toContain('$1000');
+
+    await purchase.chooseTier('classified');
+    expect(await page.getByRole('radio').count()).toBe(26);
+    await purchase.chooseCurrency('BTC');
+    await purchase.generatePayment();
+
+    const address = await purchase.text('payment-address');
+    const amount = await purchase.text('payment-amount');
+    expect(address).toMatch(/^sandbox-btc-[0-9a-f]{40}$/);
+    // 1000 USD at the fallback minimum (0.0005 BTC per 75 USD), rounded up to 8 places.
+    expect(amount).toBe('0.00666667');
+    expect(await purchase.text('exact-amount-warning')).toContain('The exact amount must be sent.');
+    const qr = page.getByTestId('payment-qr').locator('img');
+    expect(await qr.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(200);
+    await purchase.waitForStatus('pending');
+    expect(await purchase.text('payment-progress')).toBe('20%');
+    expect(await purchase.text('payment-confirmations')).toBe('CONFIRMATIONS 0/3');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(page.url()).toMatch(/\/get-key\?payment=pay_[0-9a-f]{64}$/);
+    const stored = await page.evaluate(() => localStorage.getItem('securechannel_payment_session'));
+    expect(JSON.parse(stored ?? '{}')).toMatchObject({ address, amount, currency: 'BTC' });
+
+    // A reload finds the payment again.
+    await page.reload();
+    await purchase.waitForStatus('pending');
+    expect(await purchase.text('payment-address')).toBe(address);
+    // So does a visit to /get-key without the query: the local record names the payment.
+    const paymentUrl = page.url();
+    await page.goto(`${suite.server.baseUrl}/get-key`);
+    await page.waitForURL(paymentUrl);
+    await purchase.waitForStatus('pending');
+
+    await page.getByTestId('sandbox-send').click();
+    await purchase.waitForStatus('confirming');
+    expect(await purchase.text('payment-progress')).toBe('40%');
+    await purchase.waitForStatus('ready');
+    expect(await purchase.text('payment-progress')).toBe('100%');
+    expect(await purchase.text('payment-confirmations')).toBe('CONFIRMATIONS 3/3');
+
+    const file = await purchase.downloadKey();
+    expect(file.fileName).toMatch(/^classified-[0-9a-f]{8}\.sck$/);
+    await page.getByTestId('download-done').waitFor();
+    const parsed = parseKeyFileText(file.text);
+    if (!parsed.ok) throw new Error('the downloaded key file does not parse');
+    expect(parsed.keyFile.permissions.level).toBe('user');
+    // The purchase is complete: the local record is gone.
+    expect(
+      await page.evaluate(() => localStorage.getItem('securechannel_payment_session')),
+    ).toBeNull();
+
+    // Once only: after a reload the page says the file is gone.
+    await page.reload();
+    await purchase.waitForStatus('ready');
+    expect(await purchase.text('key-gone')).toContain('already downloaded or has been erased');
+    expect(await page.getByTestId('download-key').count()).toBe(0);
+
+    // The key logs in, at the classified tier's level.
+    const landing = new LandingPageObject(page, suite.server.baseUrl);
+    await landing.open();
+    await landing.chooseKeyFile(file.fileName, file.text);
+    await landing.authenticateButton().click();
+    const chat = new ChatPageObject(page);
+    await chat.waitUntilLoaded();
+    expect(await chat.callsign().textContent()).toBe(parsed.keyFile.username);
+    expect(await page.getByTestId('sec-level').textContent()).toBe('USER');
+    expect(carol.errors).toEqual([]);
+    // The page polls every 10 s as the spec says, so the whole purchase takes a few polls.
+  }, 180_000);
+
+  it('forgets an unknown payment in the address and returns to the first step', async () => {
+    const dave = await newActor(suite.browser, 'dave');
+    suite.actors.push(dave);
+    const purchase = new PurchasePageObject(dave.page, suite.server.baseUrl);
+    await purchase.open(`?payment=pay_${'0'.repeat(64)}`);
+    await dave.page.getByTestId('purchase-notice').waitFor();
+    expect(await purchase.text('purchase-notice')).toBe('Payment not found');
+    await dave.page.waitForURL(/\/get-key$/);
+    await dave.page.getByTestId('choose-general').waitFor();
+    expect(await seriousAxeViolations(dave.page)).toEqual([]);
+    await purchase.chooseTier('general');
+    await purchase.chooseCurrency('XMR');
+    expect(await seriousAxeViolations(dave.page)).toEqual([]);
+  });
+});

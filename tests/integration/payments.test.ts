@@ -1,0 +1,362 @@
+/**
+ * Key purchase on the sandbox chain (spec 001 §3, §4, §7, §9; DESIGN.md "Payments"), over real
+ * HTTP with an injected clock: from the invoice to a downloaded key file that logs in with its
+ * tier's level; the one-time download; underpayment; expiry; bad input and the flood limit.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseKeyFileText } from '../../shared/crypto/key-file-schema.js';
+import type {
+  GeneratePaymentResponse,
+  PaymentStatusResponse,
+} from '../../shared/protocol/http/payments.js';
+import { adminToken, login } from '../support/keys.js';
+import { startServer, type TestServer } from '../support/server.js';
+
+const START = Date.parse('2026-03-01T12:00:00.000Z');
+
+async function json(response: Response): Promise<Record<string, unknown>> {
+  return (await response.json()) as Record<string, unknown>;
+}
+
+function post(server: TestServer, path: string, body: unknown) {
+  return fetch(`${server.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+async function createPayment(
+  server: TestServer,
+  currency = 'BTC',
+  minAmountUsd = 75,
+): Promise<GeneratePaymentResponse> {
+  const response = await post(server, '/api/crypto/generate-payment', { currency, minAmountUsd });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as GeneratePaymentResponse;
+}
+
+async function status(server: TestServer, paymentId: string): Promise<PaymentStatusResponse> {
+  const response = await fetch(`${server.baseUrl}/api/crypto/payment-status/${paymentId}`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as PaymentStatusResponse;
+}
+
+async function countPayments(server: TestServer): Promise<number> {
+  const rows = await server.database.query<{ count: string }>(
+    'SELECT count(*)::text AS count FROM payments',
+  );
+  return Number(rows[0]!.count);
+}
+
+describe('key purchase on the sandbox chain', () => {
+  let server: TestServer;
+  let clock = START;
+  const tick = (ms: number) => {
+    clock += ms;
+  };
+
+  beforeAll(async () => {
+    // PostgreSQL here; the NOWPayments and browser suites run the same store on PGlite.
+    server = await startServer({
+      backend: 'postgres',
+      env: { SANDBOX_CONFIRMATION_SECONDS: '10' },
+      deps: { now: () => clock, paymentCreationsPerTenMinutes: 8 },
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+  afterEach(() => {
+    // Each test opens its payments in a fresh flood window.
+    tick(11 * 60_000);
+  });
+
+  it('serves the spec fallback minimums with fallback: true when no price feed is set', async () => {
+    const response = await fetch(`${server.baseUrl}/api/crypto/prices`);
+    expect(await json(response)).toMatchObject({
+      bitcoin: { price: null, minAmount: 0.0005 },
+      ethereum: { price: null, minAmount: 0.0143 },
+      fallback: true,
+    });
+  });
+
+  it('takes a payment from invoice to a downloaded key that logs in with the tier level, once', async () => {
+    const payment = await createPayment(server, 'BTC', 250);
+    expect(payment).toMatchObject({
+      currency: 'BTC',
+      tier: 'restricted',
+      amountUsd: 250,
+      requiredConfirmations: 3,
+      sandbox: true,
+      // 250 USD at the fallback's 0.0005 BTC per 75 USD, rounded up to 8 places.
+      amount: '0.00166667',
+    });
+    expect(payment.paymentId).toMatch(/^pay_[0-9a-f]{64}$/);
+    expect(Date.parse(payment.expiresAt) - Date.parse(payment.createdAt)).toBe(20 * 60_000);
+
+    expect(await status(server, payment.paymentId)).toMatchObject({
+      status: 'pending',
+      confirmations: 0,
+      keyId: null,
+      downloadUrl: null,
+    });
+    const early = await post(server, '/api/crypto/generate-key', { paymentId: payment.paymentId });
+    expect(early.status).toBe(402);
+    expect(await json(early)).toMatchObject({
+      status: 'pending',
+      confirmations: 0,
+      requiredConfirmations: 3,
+    });
+
+    const pay = await post(server, '/api/crypto/sandbox/pay', {
+      paymentId: payment.paymentId,
+      amount: payment.amount,
+    });
+    expect(pay.status).toBe(200);
+    expect(await status(server, payment.paymentId)).toMatchObject({
+      status: 'confirming',
+      confirmations: 0,
+    });
+    tick(10_000);
+    const one = await status(server, payment.paymentId);
+    expect(one).toMatchObject({ status: 'confirming', confirmations: 1 });
+    expect(one.transactionHash).toMatch(/^sandbox-tx-/);
+    const stillEarly = await post(server, '/api/crypto/generate-key', {
+      paymentId: payment.paymentId,
+      transactionHash: one.transactionHash,
+    });
+    expect(stillEarly.status).toBe(402);
+    expect(await json(stillEarly)).toMatchObject({ status: 'confirming', confirmations: 1 });
+
+    tick(20_000);
+    expect(await status(server, payment.paymentId)).toMatchObject({
+      status: 'confirmed',
+      confirmations: 3,
+    });
+    const generated = await post(server, '/api/crypto/generate-key', {
+      paymentId: payment.paymentId,
+    });
+    expect(generated.status).toBe(200);
+    const { keyId, downloadUrl } = (await generated.json()) as {
+      keyId: string;
+      downloadUrl: string;
+    };
+    expect(keyId).toMatch(/^SCK[0-9a-f]{32}$/);
+    expect(await status(server, payment.paymentId)).toMatchObject({
+      status: 'ready',
+      keyId,
+      downloadUrl,
+      keyErased: false,
+    });
+    // Asking again gives the same key, not a second one.
+    const again = await post(server, '/api/crypto/generate-key', { paymentId: payment.paymentId });
+    expect(await json(again)).toEqual({ keyId, downloadUrl });
+
+    const download = await fetch(`${server.baseUrl}${downloadUrl}`);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toMatch(/attachment; filename=".+\.sck"/);
+    const parsed = parseKeyFileText(await download.text());
+    if (!parsed.ok) throw new Error('the downloaded key file does not parse');
+    expect(parsed.keyFile.keyId).toBe(keyId);
+    expect(parsed.keyFile.permissions.level).toBe('observer');
+    expect(parsed.keyFile.dilithiumPrivateKey).toBeDefined();
+
+    // Erased, not flagged: the row holds no key file any more, and a second download fails.
+    const rows = await server.database.query<{ key_file: unknown }>(
+      'SELECT key_file FROM payments WHERE key_id = $1',
+      [keyId],
+    );
+    expect(rows).toEqual([{ key_file: null }]);
+    const second = await fetch(`${server.baseUrl}${downloadUrl}`);
+    expect(second.status).toBe(410);
+    expect((await json(second)).error).toMatch(/already downloaded/);
+    expect(await status(server, payment.paymentId)).toMatchObject({
+      status: 'ready',
+      downloadUrl: null,
+      keyErased: true,
+    });
+
+    // The key logs in with the tier's level, like any admin-issued key.
+    const session = await login(server.baseUrl, parsed.keyFile);
+    expect(session.status).toBe(200);
+    expect(session.body).toMatchObject({ user: { keyId, permissions: { level: 'observer' } } });
+
+    // Listed and revocable in the admin key list; the purchase is in the audit log without the
+    // payment id or any private key.
+    const token = await adminToken(server.baseUrl);
+    const auth = { authorization: `Bearer ${token}` };
+    const keys = await json(await fetch(`${server.baseUrl}/api/admin/keys`, { headers: auth }));
+    expect(JSON.stringify(keys)).toContain(keyId);
+    const audit = await fetch(`${server.baseUrl}/api/admin/audit`, { headers: auth });
+    const auditText = await audit.text();
+    expect(auditText).toContain('key.purchase');
+    expect(auditText).toContain(keyId);
+    expect(auditText).toContain('restricted');
+    expect(auditText).not.toContain(payment.paymentId);
+    expect(auditText).not.toContain('PrivateKey');
+    const revoke = await fetch(`${server.baseUrl}/api/admin/keys/${keyId}`, {
+      method: 'DELETE',
+      headers: auth,
+    });
+    expect(revoke.status).toBe(200);
+    expect((await login(server.baseUrl, parsed.keyFile)).status).toBe(401);
+
+    // Nothing in the log names the payment id or key material.
+    const logText = server.logs.text();
+    expect(logText).not.toContain(payment.paymentId);
+    expect(logText).not.toContain(JSON.stringify(parsed.keyFile.ecdsaPrivateKey));
+  });
+
+  it('never confirms an underpayment, and lets it expire', async () => {
+    const payment = await createPayment(server, 'ETH', 75);
+    expect(payment.amount).toBe('0.01430000');
+    expect(payment.requiredConfirmations).toBe(12);
+    const pay = await post(server, '/api/crypto/sandbox/pay', {
+      paymentId: payment.paymentId,
+      amount: '0.0142',
+    });
+    expect(pay.status).toBe(200);
+    tick(15 * 60_000);
+    expect(await status(server, payment.paymentId)).toMatchObject({
+      status: 'pending',
+      confirmations: 0,
+      paidAmount: '0.0142',
+    });
+    const key = await post(server, '/api/crypto/generate-key', { paymentId: payment.paymentId });
+    expect(key.status).toBe(402);
+    tick(5 * 60_000);
+    expect((await status(server, payment.paymentId)).status).toBe('expired');
+    const late = await post(server, '/api/crypto/generate-key', { paymentId: payment.paymentId });
+    expect(late.status).toBe(410);
+    expect(await json(late)).toEqual({ error: 'Payment expired' });
+  });
+
+  it('expires an unpaid invoice after 20 minutes and refuses payments to it', async () => {
+    const payment = await createPayment(server, 'USDT', 1000);
+    expect(payment.amount).toBe('1000.00');
+    tick(20 * 60_000 - 1);
+    expect((await status(server, payment.paymentId)).status).toBe('pending');
+    tick(1);
+    await server.payments.sweep();
+    expect((await status(server, payment.paymentId)).status).toBe('expired');
+    const pay = await post(server, '/api/crypto/sandbox/pay', {
+      paymentId: payment.paymentId,
+      amount: payment.amount,
+    });
+    expect(pay.status).toBe(410);
+  });
+
+  it('erases a key file nobody downloaded after 20 minutes', async () => {
+    const payment = await createPayment(server, 'LTC', 75).catch(() => null);
+    // Without a price feed only BTC, ETH and the stablecoins can be invoiced.
+    expect(payment).toBeNull();
+    const usdc = await createPayment(server, 'USDC', 75);
+    await post(server, '/api/crypto/sandbox/pay', { paymentId: usdc.paymentId, amount: 75 });
+    tick(60_000);
+    const generated = await post(server, '/api/crypto/generate-key', { paymentId: usdc.paymentId });
+    expect(generated.status).toBe(200);
+    const { downloadUrl, keyId } = (await generated.json()) as {
+      downloadUrl: string;
+      keyId: string;
+    };
+    tick(20 * 60_000);
+    await server.payments.sweep();
+    const rows = await server.database.query<{ key_file: unknown; key_erased_at: unknown }>(
+      'SELECT key_file, key_erased_at FROM payments WHERE key_id = $1',
+      [keyId],
+    );
+    expect(rows[0]!.key_file).toBeNull();
+    expect(rows[0]!.key_erased_at).not.toBeNull();
+    expect((await fetch(`${server.baseUrl}${downloadUrl}`)).status).toBe(410);
+  });
+
+  it('takes over a key generation whose process died, and still makes one key', async () => {
+    const payment = await createPayment(server, 'USDT', 75);
+    await post(server, '/api/crypto/sandbox/pay', {
+      paymentId: payment.paymentId,
+      amount: payment.amount,
+    });
+    tick(60_000);
+    expect((await status(server, payment.paymentId)).status).toBe('confirmed');
+    // A process claimed the generation and died before finishing it.
+    await server.database.query(
+      `UPDATE payments SET status = 'generating', generation_claim = 'dead-process',
+         generation_started_at = $1 WHERE address = $2`,
+      [new Date(clock), payment.address],
+    );
+    tick(30_000);
+    expect((await status(server, payment.paymentId)).status).toBe('generating');
+    tick(30_000);
+    expect((await status(server, payment.paymentId)).status).toBe('confirmed');
+    const generated = await post(server, '/api/crypto/generate-key', {
+      paymentId: payment.paymentId,
+    });
+    expect(generated.status).toBe(200);
+    expect(await status(server, payment.paymentId)).toMatchObject({ status: 'ready' });
+  });
+
+  it('answers bad input with clear 4xx errors and stores nothing for it', async () => {
+    const before = await countPayments(server);
+    const cases: [unknown, number, string][] = [
+      [{ currency: 'PEPE', minAmountUsd: 75 }, 400, 'Unknown currency'],
+      [{ currency: 'btc', minAmountUsd: 75 }, 400, 'Unknown currency'],
+      [
+        { currency: 'BTC', minAmountUsd: 80 },
+        400,
+        'Unknown tier: the amount must be 75, 250 or 1000 USD',
+      ],
+      [{ currency: 'BTC', minAmountUsd: 'seventy-five' }, 400, 'Invalid amount'],
+      [{ currency: 'BTC', minAmountUsd: -75 }, 400, 'Invalid amount'],
+      [
+        { currency: 'BTC', minAmountUsd: 75, tier: 'classified' },
+        400,
+        'The tier does not match the amount',
+      ],
+    ];
+    for (const [body, code, error] of cases) {
+      const response = await post(server, '/api/crypto/generate-payment', body);
+      expect(response.status, JSON.stringify(body)).toBe(code);
+      expect(await json(response)).toEqual({ error });
+    }
+    expect(await countPayments(server)).toBe(before);
+
+    const malformed = await fetch(`${server.baseUrl}/api/crypto/payment-status/not-a-payment`);
+    expect(malformed.status).toBe(400);
+    expect(await json(malformed)).toEqual({ error: 'Invalid payment id' });
+    const unknown = `pay_${'0'.repeat(64)}`;
+    const missing = await fetch(`${server.baseUrl}/api/crypto/payment-status/${unknown}`);
+    expect(missing.status).toBe(404);
+    expect(await json(missing)).toEqual({ error: 'Payment not found' });
+    expect((await post(server, '/api/crypto/generate-key', { paymentId: unknown })).status).toBe(
+      404,
+    );
+    expect((await fetch(`${server.baseUrl}/api/crypto/download/${unknown}`)).status).toBe(404);
+
+    const payment = await createPayment(server);
+    const badAmounts: unknown[] = ['abc', '1e-3', '', -1, '0'];
+    for (const amount of badAmounts) {
+      const response = await post(server, '/api/crypto/sandbox/pay', {
+        paymentId: payment.paymentId,
+        amount,
+      });
+      expect(response.status, String(amount)).toBe(400);
+    }
+    expect(await status(server, payment.paymentId)).toMatchObject({
+      status: 'pending',
+      paidAmount: null,
+    });
+  });
+
+  it('limits how many payments one address opens', async () => {
+    const before = await countPayments(server);
+    for (let i = 0; i < 8; i += 1) await createPayment(server);
+    const flood = await post(server, '/api/crypto/generate-payment', {
+      currency: 'BTC',
+      minAmountUsd: 75,
+    });
+    expect(flood.status).toBe(429);
+    expect(await json(flood)).toEqual({ error: 'Too many payment requests; wait a few minutes' });
+    expect(await countPayments(server)).toBe(before + 8);
+  });
+});
