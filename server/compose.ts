@@ -3,7 +3,7 @@
  * registers their routes in a fixed order and starts the housekeeping timers. app.ts owns the
  * cross-cutting plugins; this file owns what the product does.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/connect.js';
 import {
@@ -24,8 +24,13 @@ import { createAbuseFeature } from './features/abuse/index.js';
 import { createImagesFeature, fileIdOf } from './features/images/index.js';
 import { createDmFeature } from './features/dm/index.js';
 import { createMessagesFeature, EXPIRY_NOTICE_INTERVAL_MS } from './features/messages/index.js';
+import {
+  createModerationFeature,
+  MODERATION_SENDER,
+  type ModerationCaller,
+} from './features/moderation/index.js';
 import { createSecurityFeature } from './features/security/index.js';
-import { ACCESS_ATTEMPTS, createRoomsFeature } from './features/rooms/index.js';
+import { ACCESS_ATTEMPTS, createRoomsFeature, toRoomUser } from './features/rooms/index.js';
 import { systemRoutes } from './features/system/index.js';
 import type { Hub } from './realtime/hub.js';
 import type { RoomChannels } from './realtime/room-channels.js';
@@ -48,6 +53,9 @@ export interface ComposeDeps {
   keyLoginRatePerMinute: number;
   roomCreationsPerTenMinutes: number;
 }
+
+/** How often ended sanctions and old moderation log lines are deleted. */
+const MODERATION_SWEEP_INTERVAL_MS = 10 * 60_000;
 
 export async function composeFeatures(deps: ComposeDeps) {
   const { app, hub, now, database } = deps;
@@ -127,6 +135,20 @@ export async function composeFeatures(deps: ComposeDeps) {
       messages.service.sendSystem(roomId, content, sender),
   });
 
+  // Moderation needs the rooms feature (presence, leave) and rooms asks moderation about joins
+  // and timers: moderation is bound late, like the room lookup above.
+  let moderationRef: ReturnType<typeof createModerationFeature> | null = null;
+  const moderationFeature = () => {
+    if (!moderationRef) throw new Error('moderation feature not ready');
+    return moderationRef;
+  };
+  const callerOf = async (request: FastifyRequest): Promise<ModerationCaller> => {
+    const principal = await auth.guards.resolve(request);
+    if (!principal) return null;
+    if (principal.kind === 'admin-session') return { kind: 'admin-session' };
+    return { kind: 'key', keyId: principal.keyId, level: principal.permissions.level };
+  };
+
   const rooms = createRoomsFeature({
     db: database.db,
     hub,
@@ -144,8 +166,36 @@ export async function composeFeatures(deps: ComposeDeps) {
     grants: shared.grants,
     bundles: shared.bundles,
     attemptLimiter: shared.limiter('room-access', ACCESS_ATTEMPTS, 15 * 60_000),
+    admit: (connection, room, identity) =>
+      moderationFeature().admit(connection, room, identity),
+    joined: (connection, room, admission) =>
+      moderationFeature().joined(connection, room, admission),
+    keyOf: async (request) => {
+      const caller = await callerOf(request);
+      return caller?.kind === 'key' ? caller : null;
+    },
+    mayManageTimer: async (room, request) =>
+      moderationFeature().service.mayManageTimer(room, await callerOf(request)),
   });
   roomsRef = rooms;
+  const moderation = createModerationFeature({
+    db: database.db,
+    hub,
+    channels: deps.channels,
+    presence: rooms.presence,
+    now,
+    getRoom: (idOrSecureId) => rooms.service.getRow(idOrSecureId),
+    setLocked: (roomId, locked) => rooms.service.setLocked(roomId, locked),
+    invalidateRoom: (roomId) => rooms.service.invalidate(roomId),
+    leave: rooms.leave,
+    findMessage: (roomId, messageId) => messages.service.find(roomId, messageId),
+    deleteMessage: (roomId, messageId) => messages.service.deleteForEveryone(roomId, messageId),
+    postSystemMessage: (roomId, text) => messages.service.sendSystem(roomId, text, MODERATION_SENDER),
+    publish: (event) => events.publish({ kind: 'moderation', event }),
+    audit: (actor, detail) => admin.audit.record({ actor, action: 'room.moderation', detail }),
+    callerOf,
+  });
+  moderationRef = moderation;
   await rooms.service.ensureDefaultRoom();
   const security = createSecurityFeature({ now, certPath: deps.config.tls?.certPath ?? null });
   const dm = createDmFeature({
@@ -206,6 +256,9 @@ export async function composeFeatures(deps: ComposeDeps) {
           'Key revoked',
         );
         break;
+      case 'moderation':
+        void moderation.apply(event.event).catch(logFailure('moderation'));
+        break;
     }
   });
 
@@ -231,6 +284,7 @@ export async function composeFeatures(deps: ComposeDeps) {
   await app.register(adminOps.routes);
   await app.register(auth.routes);
   await app.register(rooms.routes);
+  await app.register(moderation.routes);
   await app.register(images.routes);
   await app.register(security.routes);
   await app.register(dm.routes);
@@ -253,6 +307,11 @@ export async function composeFeatures(deps: ComposeDeps) {
     setInterval(() => void images.store.expire(now()).catch(logFailure('images')), 1000),
     setInterval(() => void dm.service.sweepIfDue().catch(logFailure('direct-messages')), 1000),
     setInterval(() => void rooms.service.destroyDueRoomsIfAny().catch(logFailure('rooms')), 1000),
+    // Ended kick cool-downs, mutes and bans, and moderation log lines past 30 days.
+    setInterval(
+      () => void moderation.service.sweep().catch(logFailure('moderation')),
+      MODERATION_SWEEP_INTERVAL_MS,
+    ),
     setInterval(() => {
       void auth.service.sweepExpired().catch(logFailure('sessions'));
       void admin.credentials.sweepExpired().catch(logFailure('admin-sessions'));
@@ -279,7 +338,7 @@ export async function composeFeatures(deps: ComposeDeps) {
             await deps.channels.publish(roomId, {
               type: 'user_list_update',
               roomId,
-              users: remaining.map(({ roomId: _roomId, ...user }) => user),
+              users: remaining.map(toRoomUser),
               timestamp: new Date(now()).toISOString(),
             });
           }
@@ -304,5 +363,6 @@ export async function composeFeatures(deps: ComposeDeps) {
     audit: admin.audit,
     serviceState: admin.state,
     adminOperations: adminOps.operations,
+    moderation: moderation.service,
   };
 }

@@ -14,7 +14,8 @@ export type AuditAction =
   | 'service.restore'
   | 'broadcast.admin'
   | 'broadcast.system'
-  | 'broadcast.security';
+  | 'broadcast.security'
+  | 'room.moderation';
 
 export interface AuditRecord {
   /** Who: `admin-password@<address>` or `key:<keyId>`. */

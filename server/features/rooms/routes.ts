@@ -18,6 +18,7 @@ import {
 } from '../../../shared/protocol/http/rooms.js';
 import { AppError } from '../../errors.js';
 import type { PresenceStore } from './presence.js';
+import type { RoomRow } from './store.js';
 import { ROOM_TEXT, type RoomService } from './service.js';
 
 export interface RoomRouteDeps {
@@ -25,6 +26,10 @@ export interface RoomRouteDeps {
   presence: PresenceStore;
   /** True when the request carries a valid key-holder session. */
   isKeyHolder: (request: FastifyRequest) => Promise<boolean>;
+  /** The key holder behind the request, or null (the creator of a room it makes). */
+  keyOf: (request: FastifyRequest) => Promise<{ keyId: string; level: string } | null>;
+  /** May the caller set or clear this room's timer (creator, moderators, service admins)? */
+  mayManageTimer: (room: RoomRow, request: FastifyRequest) => Promise<boolean>;
   /** Rooms one address may create in ten minutes. */
   creationsPerTenMinutes: number;
 }
@@ -40,6 +45,8 @@ export function roomRoutes({
   service,
   presence,
   isKeyHolder,
+  keyOf,
+  mayManageTimer,
   creationsPerTenMinutes,
 }: RoomRouteDeps): FastifyPluginAsync {
   return async (fastify) => {
@@ -81,7 +88,10 @@ export function roomRoutes({
         },
       },
       async (request) => {
-        const room = await service.createRoom(request.body);
+        const room = await service.createRoom(
+          request.body,
+          (await keyOf(request))?.keyId ?? null,
+        );
         request.log.info({ roomId: room.id, level: room.securityLevel }, 'room created');
         return room;
       },
@@ -125,7 +135,7 @@ export function roomRoutes({
         schema: {
           tags: ['rooms'],
           summary:
-            'Set (minutes) or clear (null) the self-destruct timer; members only (key or x-room-access)',
+            "Set (minutes) or clear (null) the self-destruct timer; the room's creator, moderators and service admins only",
           params: RoomIdParamsSchema,
           headers: RoomAccessHeadersSchema,
           body: SelfDestructRequestSchema,
@@ -141,10 +151,7 @@ export function roomRoutes({
         const room = await service.setSelfDestruct(
           request.params.id,
           request.body.selfDestructTimer,
-          {
-            isKeyHolder: await isKeyHolder(request),
-            accessToken: request.headers[ROOM_ACCESS_HEADER] ?? null,
-          },
+          (row) => mayManageTimer(row, request),
         );
         request.log.info({ roomId: room.id, minutes: room.selfDestructTimer }, 'room timer set');
         return room;
