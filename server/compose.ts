@@ -166,8 +166,7 @@ export async function composeFeatures(deps: ComposeDeps) {
     grants: shared.grants,
     bundles: shared.bundles,
     attemptLimiter: shared.limiter('room-access', ACCESS_ATTEMPTS, 15 * 60_000),
-    admit: (connection, room, identity) =>
-      moderationFeature().admit(connection, room, identity),
+    admit: (connection, room, identity) => moderationFeature().admit(connection, room, identity),
     joined: (connection, room, admission) =>
       moderationFeature().joined(connection, room, admission),
     keyOf: async (request) => {
@@ -190,7 +189,8 @@ export async function composeFeatures(deps: ComposeDeps) {
     leave: rooms.leave,
     findMessage: (roomId, messageId) => messages.service.find(roomId, messageId),
     deleteMessage: (roomId, messageId) => messages.service.deleteForEveryone(roomId, messageId),
-    postSystemMessage: (roomId, text) => messages.service.sendSystem(roomId, text, MODERATION_SENDER),
+    postSystemMessage: (roomId, text) =>
+      messages.service.sendSystem(roomId, text, MODERATION_SENDER),
     publish: (event) => events.publish({ kind: 'moderation', event }),
     audit: (actor, detail) => admin.audit.record({ actor, action: 'room.moderation', detail }),
     callerOf,

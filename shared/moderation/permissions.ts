@@ -122,7 +122,9 @@ export function decideModeration(
 ): ModerationDecision {
   const rank = rankOf(actor);
   const needs = (minimum: number) =>
-    rank >= minimum ? null : deny(minimum >= 2 ? MODERATION_DENIED.notAdmin : MODERATION_DENIED.notModerator);
+    rank >= minimum
+      ? null
+      : deny(minimum >= 2 ? MODERATION_DENIED.notAdmin : MODERATION_DENIED.notModerator);
 
   switch (action) {
     case 'lock':
@@ -137,7 +139,9 @@ export function decideModeration(
   }
 
   // Targeted actions from here on.
-  const missing = needs(action === 'ban' || action === 'ban_permanent' || isRoleAction(action) ? 2 : 1);
+  const missing = needs(
+    action === 'ban' || action === 'ban_permanent' || isRoleAction(action) ? 2 : 1,
+  );
   if (missing) return missing;
   if (!target) return deny(MODERATION_DENIED.noTarget);
   if (isRoleAction(action)) {

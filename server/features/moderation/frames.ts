@@ -7,7 +7,12 @@ import { AppError } from '../../errors.js';
 import type { Connection } from '../../realtime/connection.js';
 import type { Hub } from '../../realtime/hub.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
-import { toRoomUser, type PresenceStore, type RoomAdmission, type RoomRow } from '../rooms/index.js';
+import {
+  toRoomUser,
+  type PresenceStore,
+  type RoomAdmission,
+  type RoomRow,
+} from '../rooms/index.js';
 import type { ModerationEvent } from './events.js';
 import { MODERATION_TEXT, type Actor, type ModerationService } from './service.js';
 
@@ -49,7 +54,8 @@ export function registerModerationFrames(deps: ModerationFrameDeps) {
       roomId: state.roomId,
       role: state.role,
       isLocked,
-      mutedUntil: muted && state.mutedUntil !== null ? new Date(state.mutedUntil).toISOString() : null,
+      mutedUntil:
+        muted && state.mutedUntil !== null ? new Date(state.mutedUntil).toISOString() : null,
     });
   };
 
@@ -74,7 +80,11 @@ export function registerModerationFrames(deps: ModerationFrameDeps) {
       return true;
     }
     if (type === 'send_message')
-      connection.send({ type: 'error', message: MODERATION_TEXT.muted(state.mutedUntil), frameType: type });
+      connection.send({
+        type: 'error',
+        message: MODERATION_TEXT.muted(state.mutedUntil),
+        frameType: type,
+      });
     return false;
   });
 

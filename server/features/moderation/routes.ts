@@ -9,9 +9,7 @@ import type { ModerationService } from './service.js';
 
 /** Who calls: a key holder, an admin console session, or nobody. */
 export type ModerationCaller =
-  | { kind: 'key'; keyId: string; level: string }
-  | { kind: 'admin-session' }
-  | null;
+  { kind: 'key'; keyId: string; level: string } | { kind: 'admin-session' } | null;
 
 export interface ModerationRouteDeps {
   service: ModerationService;

@@ -142,7 +142,8 @@ export class ModerationService {
       throw new AppError('BANNED', 403, MODERATION_TEXT.banned(until));
     }
     const kick = active.find((row) => row.kind === 'kick');
-    if (kick?.until) throw new AppError('KICKED', 403, MODERATION_TEXT.kicked(kick.until.getTime()));
+    if (kick?.until)
+      throw new AppError('KICKED', 403, MODERATION_TEXT.kicked(kick.until.getTime()));
     const mutes = active.filter((row) => row.kind === 'mute' && row.until);
     const mutedUntil = mutes.length
       ? Math.max(...mutes.map((row) => row.until?.getTime() ?? 0))
@@ -173,9 +174,14 @@ export class ModerationService {
       until,
       message: MODERATION_TEXT.kicked(until),
     });
-    await this.announce(context, 'kick', MODERATION_NOTICE.kick(context.target.username, byRole(context.role)), {
-      until: new Date(until).toISOString(),
-    });
+    await this.announce(
+      context,
+      'kick',
+      MODERATION_NOTICE.kick(context.target.username, byRole(context.role)),
+      {
+        until: new Date(until).toISOString(),
+      },
+    );
   }
 
   async mute(actor: Actor, nodeId: string, minutes: number): Promise<void> {
@@ -231,9 +237,16 @@ export class ModerationService {
     this.require(role, 'delete_message', senderTarget);
     if (!message || !(await this.deps.deleteMessage(room.id, messageId)))
       throw new AppError('NO_MESSAGE', 404, MODERATION_TEXT.noSuchMessage);
-    await this.log(actor, role, room.id, 'delete_message', sender?.username ?? message.senderUsername, {
-      messageId,
-    });
+    await this.log(
+      actor,
+      role,
+      room.id,
+      'delete_message',
+      sender?.username ?? message.senderUsername,
+      {
+        messageId,
+      },
+    );
     await this.deps.postSystemMessage(room.id, MODERATION_NOTICE.delete(byRole(role)));
   }
 
@@ -493,7 +506,13 @@ function subjectOf(member: PresenceMember): string {
 
 function targetOf(member: PresenceMember): ModerationTarget {
   return {
-    role: member.moderationRole ?? (member.role === 'admin' ? 'room_admin' : member.role === 'moderator' ? 'moderator' : 'member'),
+    role:
+      member.moderationRole ??
+      (member.role === 'admin'
+        ? 'room_admin'
+        : member.role === 'moderator'
+          ? 'moderator'
+          : 'member'),
     isKeyHolder: Boolean(member.keyId),
   };
 }

@@ -88,10 +88,7 @@ export function roomRoutes({
         },
       },
       async (request) => {
-        const room = await service.createRoom(
-          request.body,
-          (await keyOf(request))?.keyId ?? null,
-        );
+        const room = await service.createRoom(request.body, (await keyOf(request))?.keyId ?? null);
         request.log.info({ roomId: room.id, level: room.securityLevel }, 'room created');
         return room;
       },
