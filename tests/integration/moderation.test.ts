@@ -478,7 +478,7 @@ describe('the self-destruct timer (issue 15 item 4)', () => {
     const [creatorToken, strangerToken, moderatorToken, chiefToken] = await Promise.all(
       [creator, stranger, moderator, chief].map(token),
     );
-    const create = async (body: Record<string, unknown>, bearer: string | null) =>
+    const create = async (body: Record<string, unknown>, bearer: string | null | undefined) =>
       RoomSchema.parse(
         await (
           await fetch(`${server.baseUrl}/api/rooms`, {
