@@ -25,7 +25,12 @@ function time(iso: string): string {
   return iso.slice(0, 16).replace('T', ' ');
 }
 
-export function ModerationLogDialog({ roomId, open, onOpenChange, send }: ModerationLogDialogProps) {
+export function ModerationLogDialog({
+  roomId,
+  open,
+  onOpenChange,
+  send,
+}: ModerationLogDialogProps) {
   const log = useQuery({
     queryKey: moderationKeys.log(roomId),
     queryFn: () => fetchModerationLog(roomId),
@@ -134,7 +139,10 @@ export function ModerationLogDialog({ roomId, open, onOpenChange, send }: Modera
               {data.entries.length === 0 ? (
                 <p className="text-muted">No moderation in the last 30 days.</p>
               ) : (
-                <table className="w-full border-collapse text-left" data-testid="moderation-entries">
+                <table
+                  className="w-full border-collapse text-left"
+                  data-testid="moderation-entries"
+                >
                   <thead className="text-muted">
                     <tr>
                       <th className="py-1 pr-2 font-normal">WHEN (UTC)</th>
@@ -145,7 +153,11 @@ export function ModerationLogDialog({ roomId, open, onOpenChange, send }: Modera
                   </thead>
                   <tbody>
                     {data.entries.map((entry) => (
-                      <tr key={entry.id} className="border-t border-border/60" data-testid="moderation-entry">
+                      <tr
+                        key={entry.id}
+                        className="border-t border-border/60"
+                        data-testid="moderation-entry"
+                      >
                         <td className="py-1 pr-2 whitespace-nowrap text-muted">{time(entry.at)}</td>
                         <td className="py-1 pr-2 text-fg">
                           {entry.actor} <span className="text-muted">({entry.actorRole})</span>

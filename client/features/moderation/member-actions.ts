@@ -42,7 +42,11 @@ export function memberActions(
   const may = (action: ModerationAction) => mayModerate(viewer, action, target);
   const actions: MemberAction[] = [];
   if (may('mute'))
-    actions.push({ id: 'mute', label: `Mute ${MENU_MUTE_MINUTES} min`, minutes: MENU_MUTE_MINUTES });
+    actions.push({
+      id: 'mute',
+      label: `Mute ${MENU_MUTE_MINUTES} min`,
+      minutes: MENU_MUTE_MINUTES,
+    });
   if (may('unmute') || mayModerate(viewer, 'unmute', { ...target, isOwnSanction: true }))
     actions.push({ id: 'unmute', label: 'Unmute' });
   if (may('kick')) actions.push({ id: 'kick', label: 'Kick' });

@@ -17,7 +17,12 @@ export interface ModerationState {
   mutedUntil: string | null;
 }
 
-const INITIAL: ModerationState = { roomId: null, role: 'member', isLocked: false, mutedUntil: null };
+const INITIAL: ModerationState = {
+  roomId: null,
+  role: 'member',
+  isLocked: false,
+  mutedUntil: null,
+};
 
 export function useModeration(
   onFrame: ChatSocket['on'],
