@@ -43,10 +43,10 @@ describe('room moderation across two processes on Redis', () => {
       ADMIN_PASSWORD,
       LOG_LEVEL: 'info',
     };
-    [a, b] = (await Promise.all([startServerInstance(env), startServerInstance(env)])) as [
-      ServerProcess,
-      ServerProcess,
-    ];
+    [a, b] = (await Promise.all([
+      startServerProcess(env, 100_000),
+      startServerProcess(env, 100_000),
+    ])) as [ServerProcess, ServerProcess];
     alice = await makeRegisteredKey(a.url, { username: 'alice', adminPassword: ADMIN_PASSWORD });
     bob = await makeRegisteredKey(a.url, { username: 'bob', adminPassword: ADMIN_PASSWORD });
     carol = await makeRegisteredKey(a.url, { username: 'carol', adminPassword: ADMIN_PASSWORD });
