@@ -157,5 +157,5 @@ describe('room moderation in the browser', () => {
     await row(alice.page, carolName).getByTestId('member-menu').click();
     await alice.page.getByTestId('member-menu-content').waitFor();
     await shoot(alice.page, 'member-menu-matrix');
-  });
+  }, 300_000);
 });
