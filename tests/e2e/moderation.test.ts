@@ -145,7 +145,7 @@ describe('room moderation in the browser', () => {
     expect(await entries.nth(0).textContent()).toContain(
       `${bobKey.username} (moderator)MUTE 10 min${carolName}`,
     );
-    expect(await entries.nth(1).textContent()).toContain('MAKE MODERATOR');
+    expect(await entries.nth(1).textContent()).toContain('APPOINT MODERATOR');
     await shoot(alice.page, 'moderation-log-classic');
 
     // The same log in another theme.
