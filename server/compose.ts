@@ -3,7 +3,7 @@
  * registers their routes in a fixed order and starts the housekeeping timers. app.ts owns the
  * cross-cutting plugins; this file owns what the product does.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/connect.js';
 import {
@@ -31,11 +31,17 @@ import { createMessagesFeature, EXPIRY_NOTICE_INTERVAL_MS } from './features/mes
 import { createPrivacyFeature, type PrivacyLookup } from './features/privacy/index.js';
 import { createPongFeature } from './features/pong/index.js';
 import { createPaymentsFeature, PAYMENT_SWEEP_INTERVAL_MS } from './features/payments/index.js';
+import {
+  createModerationFeature,
+  MODERATION_SENDER,
+  type ModerationCaller,
+} from './features/moderation/index.js';
 import { createSecurityFeature } from './features/security/index.js';
 import {
   ACCESS_ATTEMPTS,
   ANONYMOUS_ROOM_CREATIONS,
   createRoomsFeature,
+  toRoomUser,
 } from './features/rooms/index.js';
 import { systemRoutes } from './features/system/index.js';
 import type { Hub } from './realtime/hub.js';
@@ -67,6 +73,9 @@ export interface ComposeDeps {
   anonymousRoomCreationsPerTenMinutes?: number;
   paymentCreationsPerTenMinutes: number;
 }
+
+/** How often ended sanctions and old moderation log lines are deleted. */
+const MODERATION_SWEEP_INTERVAL_MS = 10 * 60_000;
 
 export async function composeFeatures(deps: ComposeDeps) {
   const { app, hub, now, database } = deps;
@@ -170,6 +179,20 @@ export async function composeFeatures(deps: ComposeDeps) {
       messages.service.sendSystem(roomId, content, sender),
   });
 
+  // Moderation needs the rooms feature (presence, leave) and rooms asks moderation about joins
+  // and timers: moderation is bound late, like the room lookup above.
+  let moderationRef: ReturnType<typeof createModerationFeature> | null = null;
+  const moderationFeature = () => {
+    if (!moderationRef) throw new Error('moderation feature not ready');
+    return moderationRef;
+  };
+  const callerOf = async (request: FastifyRequest): Promise<ModerationCaller> => {
+    const principal = await auth.guards.resolve(request);
+    if (!principal) return null;
+    if (principal.kind === 'admin-session') return { kind: 'admin-session' };
+    return { kind: 'key', keyId: principal.keyId, level: principal.permissions.level };
+  };
+
   const rooms = createRoomsFeature({
     db: database.db,
     hub,
@@ -192,8 +215,36 @@ export async function composeFeatures(deps: ComposeDeps) {
       deps.anonymousRoomCreationsPerTenMinutes ?? ANONYMOUS_ROOM_CREATIONS,
       10 * 60_000,
     ),
+    admit: (connection, room, identity) => moderationFeature().admit(connection, room, identity),
+    joined: (connection, room, admission) =>
+      moderationFeature().joined(connection, room, admission),
+    keyOf: async (request) => {
+      const caller = await callerOf(request);
+      return caller?.kind === 'key' ? caller : null;
+    },
+    mayManageTimer: async (room, request) =>
+      moderationFeature().service.mayManageTimer(room, await callerOf(request)),
   });
   roomsRef = rooms;
+  const moderation = createModerationFeature({
+    db: database.db,
+    hub,
+    channels: deps.channels,
+    presence: rooms.presence,
+    now,
+    getRoom: (idOrSecureId) => rooms.service.getRow(idOrSecureId),
+    setLocked: (roomId, locked) => rooms.service.setLocked(roomId, locked),
+    invalidateRoom: (roomId) => rooms.service.invalidate(roomId),
+    leave: rooms.leave,
+    findMessage: (roomId, messageId) => messages.service.find(roomId, messageId),
+    deleteMessage: (roomId, messageId) => messages.service.deleteForEveryone(roomId, messageId),
+    postSystemMessage: (roomId, text) =>
+      messages.service.sendSystem(roomId, text, MODERATION_SENDER),
+    publish: (event) => events.publish({ kind: 'moderation', event }),
+    audit: (actor, detail) => admin.audit.record({ actor, action: 'room.moderation', detail }),
+    callerOf,
+  });
+  moderationRef = moderation;
   await rooms.service.ensureDefaultRoom();
   const security = createSecurityFeature({ now });
   const privacy = await createPrivacyFeature({
@@ -300,6 +351,9 @@ export async function composeFeatures(deps: ComposeDeps) {
           'Key revoked',
         );
         break;
+      case 'moderation':
+        void moderation.apply(event.event).catch(logFailure('moderation'));
+        break;
     }
   });
 
@@ -325,6 +379,7 @@ export async function composeFeatures(deps: ComposeDeps) {
   await app.register(adminOps.routes);
   await app.register(auth.routes);
   await app.register(rooms.routes);
+  await app.register(moderation.routes);
   await app.register(images.routes);
   await app.register(security.routes);
   await app.register(privacy.routes);
@@ -349,6 +404,11 @@ export async function composeFeatures(deps: ComposeDeps) {
     setInterval(
       () => void payments.service.sweep().catch(logFailure('payments')),
       PAYMENT_SWEEP_INTERVAL_MS,
+    ),
+    // Ended kick cool-downs, mutes and bans, and moderation log lines past 30 days.
+    setInterval(
+      () => void moderation.service.sweep().catch(logFailure('moderation')),
+      MODERATION_SWEEP_INTERVAL_MS,
     ),
     setInterval(() => {
       void auth.service.sweepExpired().catch(logFailure('sessions'));
@@ -376,7 +436,7 @@ export async function composeFeatures(deps: ComposeDeps) {
             await deps.channels.publish(roomId, {
               type: 'user_list_update',
               roomId,
-              users: remaining.map(({ roomId: _roomId, ...user }) => user),
+              users: remaining.map(toRoomUser),
               timestamp: new Date(now()).toISOString(),
             });
           }
@@ -403,5 +463,6 @@ export async function composeFeatures(deps: ComposeDeps) {
     adminOperations: adminOps.operations,
     pong,
     payments: payments.service,
+    moderation: moderation.service,
   };
 }

@@ -286,3 +286,18 @@ export const LIMITS = {
   /** Largest JSON body accepted by ordinary routes. */
   httpBodyBytes: 256 * 1024,
 } as const;
+
+/*
+ * Room moderation (issue 23; spec 000 §6 leaves "what each role may do in a room" open, so these
+ * are the product's own choices, docs/decisions.md).
+ */
+/** A kicked member may rejoin the room after this many milliseconds. */
+export const KICK_COOLDOWN_MS = 2 * 60_000;
+/** Longest mute, in minutes (one day). */
+export const MUTE_MAX_MINUTES = 1440;
+/** Longest timed ban, in minutes (one year); key holders can also be banned for good. */
+export const BAN_MAX_MINUTES = 525_600;
+/** Longest ban of an anonymous visitor (by address), in minutes: one day. */
+export const ANONYMOUS_BAN_MAX_MINUTES = 1440;
+/** Days a room's moderation log is kept. */
+export const MODERATION_LOG_RETENTION_DAYS = 30;

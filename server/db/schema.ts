@@ -36,6 +36,10 @@ export const rooms = pgTable('rooms', {
   destructionAt: timestamp('destruction_at', { withTimezone: true, mode: 'date' }),
   isDefault: boolean('is_default').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  /** The key holder who created the room (its admin); null for anonymous creators. */
+  creatorKeyId: text('creator_key_id'),
+  /** Moderation lock: new joins need the access code. */
+  isLocked: boolean('is_locked').notNull().default(false),
 });
 
 export const settings = pgTable('settings', {
@@ -155,6 +159,39 @@ export const payments = pgTable('payments', {
   keyErasedAt: timestamp('key_erased_at', { withTimezone: true, mode: 'date' }),
 });
 
+/** Moderators appointed by a room's admins (key holders only). */
+export const roomRoles = pgTable('room_roles', {
+  roomId: uuid('room_id').notNull(),
+  keyId: text('key_id').notNull(),
+  role: text('role', { enum: ['moderator'] }).notNull(),
+  appointedBy: text('appointed_by').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/** Kick cool-downs, mutes and bans in a room, deleted once `until` has passed. */
+export const roomSanctions = pgTable('room_sanctions', {
+  id: uuid('id').primaryKey(),
+  roomId: uuid('room_id').notNull(),
+  kind: text('kind', { enum: ['kick', 'mute', 'ban'] }).notNull(),
+  subject: text('subject').notNull(),
+  subjectName: text('subject_name').notNull(),
+  until: timestamp('until', { withTimezone: true, mode: 'date' }),
+  createdBy: text('created_by').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/** A room's moderation log, kept 30 days. */
+export const roomModerationLog = pgTable('room_moderation_log', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  roomId: uuid('room_id').notNull(),
+  at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+  actor: text('actor').notNull(),
+  actorRole: text('actor_role').notNull(),
+  action: text('action').notNull(),
+  target: text('target'),
+  detail: jsonb('detail').notNull().default({}),
+});
+
 /** Every table, for Drizzle's relational helpers and the drift test. */
 export const schema = {
   rooms,
@@ -166,4 +203,7 @@ export const schema = {
   dmThreads,
   dmMessages,
   payments,
+  roomRoles,
+  roomSanctions,
+  roomModerationLog,
 };

@@ -12,6 +12,8 @@ export const ServiceEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('restore'), message: z.string() }),
   z.object({ kind: z.literal('broadcast'), frame: z.looseObject({ type: z.string() }) }),
   z.object({ kind: z.literal('revoked'), keyId: z.string() }),
+  // Room moderation: the feature parses `event` with its own schema (features/moderation/events.ts).
+  z.object({ kind: z.literal('moderation'), event: z.looseObject({ op: z.string() }) }),
 ]);
 export type ServiceEvent = z.infer<typeof ServiceEventSchema>;
 

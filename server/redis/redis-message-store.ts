@@ -127,6 +127,21 @@ export class RedisMessageStore implements EphemeralMessageStore {
     return expired;
   }
 
+  async remove(roomId: string, messageId: string): Promise<Message | null> {
+    const found = await this.find(roomId, messageId, this.now());
+    // ZREM decides which caller removed it, so a message is deleted (and announced) once.
+    if ((await this.redis.client.zrem(this.index(roomId), messageId)) !== 1) return null;
+    await this.redis.client.del(this.key(roomId, messageId));
+    return found;
+  }
+
+  async find(roomId: string, messageId: string, now: number): Promise<Message | null> {
+    const value = await this.redis.client.get(this.key(roomId, messageId));
+    if (!value) return null;
+    const parsed = MessageSchema.safeParse(JSON.parse(value));
+    return parsed.success && Date.parse(parsed.data.expiresAt) > now ? parsed.data : null;
+  }
+
   async purgeRoom(roomId: string): Promise<void> {
     const ids = await this.redis.client.zrange(this.index(roomId), 0, -1);
     const keys = [this.index(roomId), ...ids.map((id) => this.key(roomId, id))];

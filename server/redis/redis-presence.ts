@@ -15,7 +15,13 @@ import type { RedisHandles } from './connect.js';
 export const HEARTBEAT_TTL_MS = 15_000;
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 
-const StoredMemberSchema = RoomUserSchema.extend({ roomId: z.string(), processId: z.string() });
+const StoredMemberSchema = RoomUserSchema.extend({
+  roomId: z.string(),
+  processId: z.string(),
+  keyId: z.string().nullish(),
+  moderationRole: z.enum(['member', 'moderator', 'room_admin', 'service_admin']).optional(),
+  addressTag: z.string().nullish(),
+});
 
 export class RedisPresenceStore implements PresenceStore {
   constructor(

@@ -12,6 +12,9 @@
  * create a classified channel without a code.
  */
 import { describe, expect, it } from 'vitest';
+import { serializeKeyFile } from '../../shared/crypto/key-file-schema.js';
+import { makeRegisteredKey } from '../support/keys.js';
+import { LandingPageObject } from './pages/landing-page.js';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { type Actor, browserSuite, newActor, seriousAxeViolations } from './support/browser.js';
 import { CHAT_URL, ChatPageObject } from './pages/chat-page.js';
@@ -44,9 +47,22 @@ describe('channel dialogs in the browser', () => {
     return { person, chat };
   }
 
-  /** alice creates a classified channel through CREATE and lands in it; returns its secure id. */
+  /**
+   * alice, a key holder (only a room's creator, moderators and service admins may set its timer,
+   * and a creator is known by her key), creates a classified channel through CREATE and lands in
+   * it; returns its secure id.
+   */
   async function aliceCreatesClassifiedChannel(name: string) {
-    const { person: alice, chat } = await inPublicChannel('alice');
+    const alice = await actor('alice');
+    const keyFile = await makeRegisteredKey(suite.server.baseUrl, {
+      username: `alice${Date.now() % 100000}`,
+    });
+    const landing = new LandingPageObject(alice.page, suite.server.baseUrl);
+    await landing.open();
+    await landing.chooseKeyFile('alice.sck', serializeKeyFile(keyFile));
+    await landing.authenticateButton().click();
+    const chat = new ChatPageObject(alice.page);
+    await chat.waitUntilJoined();
     const create = new CreateChannelDialogObject(alice.page);
     await create.open();
     // Spec 000 §5: the submit stays disabled until the name has a non-blank character.

@@ -347,17 +347,31 @@ describe('realtime chat', () => {
   });
 
   it('sets, announces and clears a room timer, but never on the public channel', async () => {
-    const room = RoomSchema.parse((await createRoom({ name: 'timed' })).body);
+    // Only the room's creator, moderators and service admins may (issue 15 item 4).
+    const creator = await makeRegisteredKey(server.baseUrl, { username: 'timekeeper' });
+    const bearer = (await login(server.baseUrl, creator)).body.sessionToken as string;
+    const response = await http('/api/rooms', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'timed' }),
+      headers: { authorization: `Bearer ${bearer}` },
+    });
+    const room = RoomSchema.parse(await response.json());
     const { socket, joined } = await join(room.secureId, 'Unit12');
     const grant = joined.accessToken as string;
-    const patch = (id: string, selfDestructTimer: number | null, token: string | null = grant) =>
+    const patch = (
+      id: string,
+      selfDestructTimer: number | null,
+      headers: Record<string, string> = { authorization: `Bearer ${bearer}` },
+    ) =>
       http(`/api/rooms/${id}/self-destruct`, {
         method: 'PATCH',
         body: JSON.stringify({ selfDestructTimer }),
-        headers: token ? { 'x-room-access': token } : {},
+        headers,
       });
-    // Strangers cannot set a timer, not even on an open room, and only the spec's options count.
-    expect((await patch(room.id, 1, null)).status).toBe(403);
+    // Strangers cannot set a timer, not even members of an open room, and only the spec's
+    // options count.
+    expect((await patch(room.id, 1, {})).status).toBe(403);
+    expect((await patch(room.id, 1, { 'x-room-access': grant })).status).toBe(403);
     expect((await patch(room.id, 7)).status).toBe(400);
     const set = await patch(room.id, 5);
     expect(set.status).toBe(200);

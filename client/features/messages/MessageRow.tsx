@@ -88,7 +88,8 @@ export function MessageRow({ line, now }: { line: MessageLine; now: number }) {
           {message.senderUsername}
         </span>
         {line.isOwn ? <span className="text-muted">(you)</span> : null}
-        {isPlaintext ? (
+        {/* The server's own notices (moderation, alerts) carry no member's words to protect. */}
+        {isPlaintext && !message.isSystem ? (
           <span
             data-testid="plaintext-tag"
             className="border border-danger px-1 text-[10px] font-bold text-danger"

@@ -19,6 +19,12 @@ import { useKeyAgreementGate } from '../e2ee/use-key-agreement-gate.js';
 import { useRoomE2ee } from '../e2ee/use-room-e2ee.js';
 import { useCallsign } from '../identity/use-callsign.js';
 import { resolveChatCommand } from '../messages/chat-commands.js';
+import { memberActions } from '../moderation/member-actions.js';
+import { MemberMenu } from '../moderation/MemberMenu.js';
+import { resolveModerationCommand } from '../moderation/moderation-commands.js';
+import { ModerationLogDialog } from '../moderation/ModerationLogDialog.js';
+import { ModerationToolbar } from '../moderation/ModerationToolbar.js';
+import { useModeration } from '../moderation/use-moderation.js';
 import { createMessageCipher } from '../messages/create-message-cipher.js';
 import { MessageInput } from '../messages/MessageInput.js';
 import { MessageList } from '../messages/MessageList.js';
@@ -102,6 +108,13 @@ export function ChatRoomPage() {
     if (!chat.isJoined) chat.reconnect();
   });
 
+  const moderation = useModeration(chat.onFrame, chat.sendFrame, room?.id ?? null);
+  const [isModerationLogOpen, setModerationLogOpen] = useState(false);
+  const mutedUntil =
+    moderation.mutedUntil !== null && Date.parse(moderation.mutedUntil) > chat.now
+      ? moderation.mutedUntil
+      : null;
+
   const [isChannelListOpen, setChannelListOpen] = useState(true);
   const [isOperativesOpen, setOperativesOpen] = useState(false);
   const [isHeaderCollapsed, setHeaderCollapsed] = useState(false);
@@ -120,6 +133,15 @@ export function ChatRoomPage() {
   const submit = async (text: string, isStealthMode: boolean): Promise<boolean> => {
     const trimmed = text.trim();
     if (trimmed === '') return false;
+    const moderationCommand = resolveModerationCommand(trimmed, chat.users, chat.nodeId);
+    if (moderationCommand) {
+      typingSignal.onSent();
+      if (moderationCommand.kind === 'local')
+        chat.addLocalLine(moderationCommand.text, moderationCommand.level);
+      else if (!chat.sendFrame(moderationCommand.frame))
+        chat.addLocalLine('Not connected: the command was not sent', 'warning');
+      return true;
+    }
     const command = resolveChatCommand(trimmed, {
       isKeyHolder,
       isAdmin: user?.permissions.level === 'admin',
@@ -212,11 +234,13 @@ export function ChatRoomPage() {
               <PlaintextWarning />
             ) : null}
             <MessageInput
-              isDisabled={!chat.isJoined || isWaitingForKeys}
+              isDisabled={!chat.isJoined || isWaitingForKeys || mutedUntil !== null}
               disabledText={
-                isWaitingForKeys
-                  ? `${TEXT.waitingForKeyAgreement.toUpperCase()}...`
-                  : inputBlockedText(chat, room)
+                mutedUntil !== null
+                  ? `MUTED BY A MODERATOR UNTIL ${mutedUntil.slice(11, 16)} UTC`
+                  : isWaitingForKeys
+                    ? `${TEXT.waitingForKeyAgreement.toUpperCase()}...`
+                    : inputBlockedText(chat, room)
               }
               onSubmit={submit}
               onTextChange={typingSignal.onInput}
@@ -234,6 +258,23 @@ export function ChatRoomPage() {
             onClose={() => setOperativesOpen(false)}
             users={chat.users}
             currentNodeId={chat.nodeId}
+            memberMenu={(member) => (
+              <MemberMenu
+                username={member.username}
+                actions={memberActions(moderation.role, member, member.nodeId === chat.nodeId)}
+                onAction={(action) => moderation.act(action, member.nodeId)}
+              />
+            )}
+            toolbar={
+              <ModerationToolbar
+                role={moderation.role}
+                isLocked={moderation.isLocked}
+                onToggleLock={() =>
+                  chat.sendFrame({ type: moderation.isLocked ? 'unlock_room' : 'lock_room' })
+                }
+                onOpenLog={() => setModerationLogOpen(true)}
+              />
+            }
           />
         </div>
 
@@ -268,6 +309,14 @@ export function ChatRoomPage() {
           onFrame={chat.onFrame}
           botChallenge={botChallenge}
         />
+        {room ? (
+          <ModerationLogDialog
+            roomId={room.id}
+            open={isModerationLogOpen}
+            onOpenChange={setModerationLogOpen}
+            send={chat.sendFrame}
+          />
+        ) : null}
         <LoadingOverlay isLoading={isSwitching} message={TEXT.switchingChannel} />
       </div>
     </RoomE2eeContext.Provider>

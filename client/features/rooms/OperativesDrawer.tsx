@@ -4,6 +4,7 @@
  */
 import * as Dialog from '@radix-ui/react-dialog';
 import { MOBILE_BREAKPOINT_PX } from '../../../shared/constants.js';
+import { type ReactNode } from 'react';
 import { type RoomUser } from '../../../shared/protocol/ws/chat.js';
 import { useMediaQuery } from '../../lib/use-media-query.js';
 import { OperativesPanel } from './OperativesPanel.js';
@@ -13,9 +14,18 @@ export interface OperativesDrawerProps {
   onClose: () => void;
   users: RoomUser[];
   currentNodeId: string | null;
+  memberMenu?: (user: RoomUser) => ReactNode;
+  toolbar?: ReactNode;
 }
 
-export function OperativesDrawer({ isOpen, onClose, users, currentNodeId }: OperativesDrawerProps) {
+export function OperativesDrawer({
+  isOpen,
+  onClose,
+  users,
+  currentNodeId,
+  memberMenu,
+  toolbar,
+}: OperativesDrawerProps) {
   const isWide = useMediaQuery(`(min-width: ${MOBILE_BREAKPOINT_PX}px)`);
   if (isWide) {
     return isOpen ? (
@@ -24,7 +34,12 @@ export function OperativesDrawer({ isOpen, onClose, users, currentNodeId }: Oper
         data-testid="operatives-aside"
         className="w-64 shrink-0 overflow-y-auto border-l border-border bg-surface"
       >
-        <OperativesPanel users={users} currentNodeId={currentNodeId} />
+        <OperativesPanel
+          users={users}
+          currentNodeId={currentNodeId}
+          memberMenu={memberMenu}
+          toolbar={toolbar}
+        />
       </aside>
     ) : null;
   }
@@ -49,7 +64,12 @@ export function OperativesDrawer({ isOpen, onClose, users, currentNodeId }: Oper
             The operatives connected to this channel.
           </Dialog.Description>
           <div className="min-h-0 flex-1 overflow-y-auto">
-            <OperativesPanel users={users} currentNodeId={currentNodeId} />
+            <OperativesPanel
+              users={users}
+              currentNodeId={currentNodeId}
+              memberMenu={memberMenu}
+              toolbar={toolbar}
+            />
           </div>
         </Dialog.Content>
       </Dialog.Portal>

@@ -3,7 +3,7 @@
  * Each row shows the callsign, its status (online, typing, away), a role badge (moderator shield,
  * admin badge), a key mark for key holders, and "(you)" for this tab's node.
  */
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { type RoomUser } from '../../../shared/protocol/ws/chat.js';
 import { filterOperatives } from './operatives.js';
 
@@ -11,6 +11,10 @@ export interface OperativesPanelProps {
   users: RoomUser[];
   /** This tab's node id (from room_joined), to mark "(you)". */
   currentNodeId: string | null;
+  /** A member's menu of actions (moderation), or nothing; shown at the end of the row. */
+  memberMenu?: (user: RoomUser) => ReactNode;
+  /** Controls shown under the heading (moderation: lock, moderation log). */
+  toolbar?: ReactNode;
 }
 
 const STATUS: Record<RoomUser['status'], { label: string; dot: string; text: string }> = {
@@ -52,7 +56,12 @@ function RoleBadge({ role }: { role: RoomUser['role'] }) {
   return null;
 }
 
-export function OperativesPanel({ users, currentNodeId }: OperativesPanelProps) {
+export function OperativesPanel({
+  users,
+  currentNodeId,
+  memberMenu,
+  toolbar = null,
+}: OperativesPanelProps) {
   const ids = useId();
   const [isOpen, setIsOpen] = useState(true);
   const [search, setSearch] = useState('');
@@ -82,6 +91,7 @@ export function OperativesPanel({ users, currentNodeId }: OperativesPanelProps) 
       </h2>
       {isOpen ? (
         <div id={`${ids}-body`} className="flex min-h-0 flex-1 flex-col">
+          {toolbar}
           <div className="border-b border-border p-2">
             <label htmlFor={`${ids}-search`} className="sr-only">
               Search operatives
@@ -134,6 +144,7 @@ export function OperativesPanel({ users, currentNodeId }: OperativesPanelProps) 
                     </span>
                   ) : null}
                   <RoleBadge role={user.role} />
+                  {memberMenu?.(user)}
                 </li>
               );
             })}

@@ -175,6 +175,15 @@ export function useChatRoom({
     );
   });
 
+  // Kicked or banned (moderation): the server took this socket out of the room; stay out and say why.
+  const onRemoved = useEffectEvent((removedRoomId: string, message: string) => {
+    if (removedRoomId !== roomId) return;
+    dispatch({ type: 'disconnected' });
+    setRefusal({ roomId: removedRoomId, isAccessCode: false });
+    addSystemLine(message, 'critical');
+    toast({ title: 'REMOVED FROM CHANNEL', description: message, variant: 'destructive' });
+  });
+
   const onRoomDestroyed = useEffectEvent((destroyedId: string) => {
     if (destroyedId === roomId) navigate('/channel-destroyed', { replace: true });
     void queryClient.invalidateQueries({ queryKey: roomKeys.all });
@@ -221,6 +230,7 @@ export function useChatRoom({
       socket.on('service_restored', (frame) => addSystemLine(frame.message, 'info')),
       socket.on('room_updated', (frame) => onRoomUpdated(frame.room)),
       socket.on('room_destroyed', (frame) => onRoomDestroyed(frame.roomId)),
+      socket.on('removed_from_room', (frame) => onRemoved(frame.roomId, frame.message)),
       socket.on('error', (frame) => onError(frame.message, frame.frameType)),
       socket.on('admin_error', (frame) => onError(frame.message, undefined)),
     ];

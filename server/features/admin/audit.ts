@@ -16,7 +16,8 @@ export type AuditAction =
   | 'service.restore'
   | 'broadcast.admin'
   | 'broadcast.system'
-  | 'broadcast.security';
+  | 'broadcast.security'
+  | 'room.moderation';
 
 export interface AuditRecord {
   /** Who: `admin-password`, `admin-session` or `key:<keyId>(<username>)`; never an address. */

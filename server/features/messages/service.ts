@@ -141,6 +141,22 @@ export class MessageService {
     return message;
   }
 
+  /** One unexpired message of the room, or null. */
+  find(roomId: string, messageId: string): Promise<Message | null> {
+    return this.deps.store.find(roomId, messageId, this.deps.now());
+  }
+
+  /**
+   * Deletes a message for everyone (moderation): gone from the server, and every member hears
+   * `message_deleted`. False when it had already expired or been deleted.
+   */
+  async deleteForEveryone(roomId: string, messageId: string): Promise<boolean> {
+    const removed = await this.deps.store.remove(roomId, messageId);
+    if (!removed) return false;
+    await this.deps.channels.publish(roomId, { type: 'message_deleted', messageId });
+    return true;
+  }
+
   /** What a member sees on joining: the room's unexpired messages. */
   history(roomId: string): Promise<Message[]> {
     return this.deps.store.list(roomId, this.deps.now());

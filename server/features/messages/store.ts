@@ -18,6 +18,10 @@ export interface EphemeralMessageStore {
   list(roomId: string, now: number): Promise<Message[]>;
   /** Deletes every message expired at `now`; returns their ids by room. */
   expire(now: number): Promise<Map<string, string[]>>;
+  /** Deletes one message (deleted for everyone by a moderator); returns it, or null if gone. */
+  remove(roomId: string, messageId: string): Promise<Message | null>;
+  /** One unexpired message, or null. */
+  find(roomId: string, messageId: string, now: number): Promise<Message | null>;
   /** Deletes a room's messages (room destroyed). */
   purgeRoom(roomId: string): Promise<void>;
   /** How many messages are held in all (metrics, tests). */
@@ -69,6 +73,20 @@ export class MemoryMessageStore implements EphemeralMessageStore {
       if (list.length === 0) this.rooms.delete(roomId);
     }
     return expired;
+  }
+
+  async remove(roomId: string, messageId: string): Promise<Message | null> {
+    const list = this.rooms.get(roomId);
+    const index = list?.findIndex((held) => held.message.id === messageId) ?? -1;
+    if (!list || index < 0) return null;
+    const [held] = list.splice(index, 1);
+    if (list.length === 0) this.rooms.delete(roomId);
+    return held?.message ?? null;
+  }
+
+  async find(roomId: string, messageId: string, now: number): Promise<Message | null> {
+    const held = this.rooms.get(roomId)?.find((entry) => entry.message.id === messageId);
+    return held && held.expiresAtMs > now ? held.message : null;
   }
 
   async purgeRoom(roomId: string): Promise<void> {

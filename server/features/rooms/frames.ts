@@ -4,14 +4,16 @@
  */
 import { CallsignSchema } from '../../../shared/ids.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import type { Message, RoomUser } from '../../../shared/protocol/ws/chat.js';
+import { displayRole, type ModerationRole } from '../../../shared/moderation/permissions.js';
+import type { Message } from '../../../shared/protocol/ws/chat.js';
 import { AppError } from '../../errors.js';
 import type { Connection, ConnectionIdentity } from '../../realtime/connection.js';
 import type { Hub } from '../../realtime/hub.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
 import type { KeyBundleStore } from './key-relay.js';
-import type { PresenceMember, PresenceStore } from './presence.js';
+import { toRoomUser, type PresenceStore } from './presence.js';
 import { ROOM_TEXT, type RoomService } from './service.js';
+import type { RoomRow } from './store.js';
 
 export const JOIN_TEXT = {
   invalidCallsign: 'Invalid callsign',
@@ -28,18 +30,29 @@ export interface RoomFrameDeps {
   /** The room's unexpired messages (the messages feature). */
   history: (roomId: string) => Promise<Message[]>;
   now: () => number;
+  /**
+   * Moderation's say on a join (server/features/moderation): throws when the member is banned or
+   * in a kick cool-down; otherwise the member's role and what identifies them for moderation.
+   */
+  admit?: (
+    connection: Connection,
+    room: RoomRow,
+    identity: ConnectionIdentity | null,
+  ) => Promise<RoomAdmission>;
+  /** Runs once the member is in (room_joined and key_bundles sent). */
+  joined?: (connection: Connection, room: RoomRow, admission: RoomAdmission) => void;
 }
 
-function roleOf(identity: ConnectionIdentity | null): RoomUser['role'] {
-  if (identity?.level === 'admin') return 'admin';
-  if (identity?.capabilities.includes('moderate')) return 'moderator';
-  return 'user';
+/** What moderation says about a member entering a room. */
+export interface RoomAdmission {
+  role: ModerationRole;
+  /** Keyed hash of an anonymous visitor's address (null for key holders). */
+  addressTag: string | null;
+  /** When a mute of this member in this room ends (ms), or null. */
+  mutedUntil: number | null;
 }
 
-function toUser(member: PresenceMember): RoomUser {
-  const { roomId: _roomId, ...user } = member;
-  return user;
-}
+const toUser = toRoomUser;
 
 export function registerRoomFrames(deps: RoomFrameDeps): {
   leave: (connection: Connection) => Promise<void>;
@@ -92,6 +105,14 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
     });
     if (!mayEnter) throw new AppError('ROOM_LOCKED', 403, ROOM_TEXT.accessCodeRequired);
 
+    const admission: RoomAdmission = deps.admit
+      ? await deps.admit(connection, room, identity)
+      : {
+          role: identity?.level === 'admin' ? 'service_admin' : 'member',
+          addressTag: null,
+          mutedUntil: null,
+        };
+
     if (connection.roomId) await leave(connection);
     connection.identity = identity;
     connection.username = username;
@@ -102,8 +123,11 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
       nodeId: connection.nodeId,
       username,
       status: 'online',
-      role: roleOf(identity),
+      role: displayRole(admission.role),
       isAuthenticated: identity !== null,
+      keyId: identity?.keyId ?? null,
+      moderationRole: admission.role,
+      addressTag: admission.addressTag,
       connectionTime: new Date(connection.connectedAt).toISOString(),
       lastSeen: at,
       isVoiceActive: false,
@@ -124,6 +148,7 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
     });
     // The newcomer learns every current member's public keys and then announces its own.
     connection.send({ type: 'key_bundles', bundles: await deps.bundles.list(room.id) });
+    deps.joined?.(connection, room, admission);
     await channels.publish(
       room.id,
       {

@@ -2,17 +2,17 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import { MemoryRateLimiter, type RateLimiter } from '../../lib/rate-limiter.js';
-import type { ConnectionIdentity } from '../../realtime/connection.js';
+import type { Connection, ConnectionIdentity } from '../../realtime/connection.js';
 import type { Hub } from '../../realtime/hub.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
 import type { Message } from '../../../shared/protocol/ws/chat.js';
 import { MemoryAccessGrantStore, type AccessGrantStore } from './access-grants.js';
-import { registerRoomFrames } from './frames.js';
+import { registerRoomFrames, type RoomAdmission } from './frames.js';
 import { MemoryKeyBundleStore, registerKeyRelay, type KeyBundleStore } from './key-relay.js';
 import { MemoryPresenceStore, type PresenceStore } from './presence.js';
 import { roomRoutes } from './routes.js';
 import { RoomService } from './service.js';
-import { createRoomStore } from './store.js';
+import { createRoomStore, type RoomRow } from './store.js';
 
 export {
   RoomService,
@@ -22,7 +22,13 @@ export {
   toRoom,
   type RoomServiceDeps,
 } from './service.js';
-export { MemoryPresenceStore, type PresenceStore, type PresenceMember } from './presence.js';
+export {
+  MemoryPresenceStore,
+  toRoomUser,
+  type PresenceStore,
+  type PresenceMember,
+} from './presence.js';
+export type { RoomAdmission } from './frames.js';
 export {
   MemoryAccessGrantStore,
   type AccessGrant,
@@ -49,6 +55,17 @@ export interface RoomsFeatureDeps {
   roomCreationsPerTenMinutes?: number;
   /** Rooms visitors without a key may create together in ten minutes. */
   anonymousCreationLimiter?: RateLimiter;
+  /** Moderation's say on joins (see RoomFrameDeps). */
+  admit?: (
+    connection: Connection,
+    room: RoomRow,
+    identity: ConnectionIdentity | null,
+  ) => Promise<RoomAdmission>;
+  joined?: (connection: Connection, room: RoomRow, admission: RoomAdmission) => void;
+  /** The caller of an HTTP request: a key holder's id and level, or null. */
+  keyOf: (request: FastifyRequest) => Promise<{ keyId: string; level: string } | null>;
+  /** May this caller set or clear the room's timer (its creator, moderators, service admins)? */
+  mayManageTimer: (room: RoomRow, request: FastifyRequest) => Promise<boolean>;
 }
 
 /** Rooms all visitors without a key may create together in ten minutes, by default. */
@@ -80,6 +97,8 @@ export function createRoomsFeature(deps: RoomsFeatureDeps) {
     authenticate: deps.authenticate,
     history: deps.history,
     now: deps.now,
+    ...(deps.admit ? { admit: deps.admit } : {}),
+    ...(deps.joined ? { joined: deps.joined } : {}),
   });
   registerKeyRelay({ hub: deps.hub, channels: deps.channels, bundles, presence });
   return {
@@ -90,6 +109,8 @@ export function createRoomsFeature(deps: RoomsFeatureDeps) {
       service,
       presence,
       isKeyHolder: deps.isKeyHolder,
+      keyOf: deps.keyOf,
+      mayManageTimer: deps.mayManageTimer,
       creationsPerTenMinutes: deps.roomCreationsPerTenMinutes ?? 10,
       anonymousCreations:
         deps.anonymousCreationLimiter ??

@@ -2,9 +2,32 @@
  * Who is in which room. The memory store serves one process; a Redis store with heartbeats and
  * TTLs shares it between processes (REDIS_URL).
  */
+import type { ModerationRole } from '../../../shared/moderation/permissions.js';
 import type { RoomUser } from '../../../shared/protocol/ws/chat.js';
 
-export type PresenceMember = RoomUser & { roomId: string };
+/**
+ * A member as the server keeps it. `keyId`, `moderationRole` and `addressTag` (a keyed hash of an
+ * anonymous visitor's address) are for moderation on any process and never go to clients:
+ * {@link toRoomUser} strips them.
+ */
+export type PresenceMember = RoomUser & {
+  roomId: string;
+  keyId?: string | null;
+  moderationRole?: ModerationRole;
+  addressTag?: string | null;
+};
+
+/** The member as other members see it (spec 000 §3 "Room user"). */
+export function toRoomUser(member: PresenceMember): RoomUser {
+  const {
+    roomId: _roomId,
+    keyId: _keyId,
+    moderationRole: _moderationRole,
+    addressTag: _addressTag,
+    ...user
+  } = member;
+  return user;
+}
 
 export interface PresenceStore {
   join(member: PresenceMember): Promise<void>;

@@ -19,6 +19,7 @@ import {
 import { AppError } from '../../errors.js';
 import type { RateLimiter } from '../../lib/rate-limiter.js';
 import type { PresenceStore } from './presence.js';
+import type { RoomRow } from './store.js';
 import { ROOM_TEXT, type RoomService } from './service.js';
 
 export interface RoomRouteDeps {
@@ -26,6 +27,10 @@ export interface RoomRouteDeps {
   presence: PresenceStore;
   /** True when the request carries a valid key-holder session. */
   isKeyHolder: (request: FastifyRequest) => Promise<boolean>;
+  /** The key holder behind the request, or null (the creator of a room it makes). */
+  keyOf: (request: FastifyRequest) => Promise<{ keyId: string; level: string } | null>;
+  /** May the caller set or clear this room's timer (creator, moderators, service admins)? */
+  mayManageTimer: (room: RoomRow, request: FastifyRequest) => Promise<boolean>;
   /** Rooms one address may create in ten minutes. */
   creationsPerTenMinutes: number;
   /** Rooms all visitors without a key may create together in ten minutes (key `all`). */
@@ -46,6 +51,8 @@ export function roomRoutes({
   service,
   presence,
   isKeyHolder,
+  keyOf,
+  mayManageTimer,
   creationsPerTenMinutes,
   anonymousCreations,
 }: RoomRouteDeps): FastifyPluginAsync {
@@ -89,9 +96,10 @@ export function roomRoutes({
       },
       async (request) => {
         // Per address above (route rate limit); visitors without a key also share a global cap.
-        if (!(await isKeyHolder(request)) && !(await anonymousCreations.hit('all')))
+        const creator = await keyOf(request);
+        if (!creator && !(await anonymousCreations.hit('all')))
           throw new AppError('ROOM_CREATION_BUSY', 429, ROOM_CREATION_BUSY);
-        const room = await service.createRoom(request.body);
+        const room = await service.createRoom(request.body, creator?.keyId ?? null);
         request.log.info({ roomId: room.id, level: room.securityLevel }, 'room created');
         return room;
       },
@@ -135,7 +143,7 @@ export function roomRoutes({
         schema: {
           tags: ['rooms'],
           summary:
-            'Set (minutes) or clear (null) the self-destruct timer; members only (key or x-room-access)',
+            "Set (minutes) or clear (null) the self-destruct timer; the room's creator, moderators and service admins only",
           params: RoomIdParamsSchema,
           headers: RoomAccessHeadersSchema,
           body: SelfDestructRequestSchema,
@@ -151,10 +159,7 @@ export function roomRoutes({
         const room = await service.setSelfDestruct(
           request.params.id,
           request.body.selfDestructTimer,
-          {
-            isKeyHolder: await isKeyHolder(request),
-            accessToken: request.headers[ROOM_ACCESS_HEADER] ?? null,
-          },
+          (row) => mayManageTimer(row, request),
         );
         request.log.info({ roomId: room.id, minutes: room.selfDestructTimer }, 'room timer set');
         return room;

@@ -18,7 +18,7 @@ export const DEFAULT_ROOM_NAME = 'Public Channel';
 export const ROOM_TEXT = {
   accessCodeRequired: 'Access code required',
   defaultRoomTimer: 'The public channel cannot self-destruct',
-  timerNotAllowed: 'Only members of this channel can set its timer',
+  timerNotAllowed: "Only the channel's creator, moderators and admins can set its timer",
   membersOnly: 'Only members of this channel can see its nodes',
   tooManyAttempts: 'Too many access attempts. Try again later.',
 } as const;
@@ -39,9 +39,12 @@ export function toRoom(row: RoomRow): Room {
   };
 }
 
-/** True when entering the room needs an access code (or a key). */
-export function isLocked(room: Pick<RoomRow, 'isPrivate' | 'securityLevel'>): boolean {
-  return room.isPrivate || room.securityLevel !== 'public';
+/**
+ * True when entering the room needs an access code (or a key): a private or non-public room, or
+ * one its admins locked (moderation).
+ */
+export function isLocked(room: Pick<RoomRow, 'isPrivate' | 'securityLevel' | 'isLocked'>): boolean {
+  return room.isPrivate || room.securityLevel !== 'public' || room.isLocked;
 }
 
 export interface RoomServiceDeps {
@@ -130,7 +133,7 @@ export class RoomService {
    * Creates a room (spec 000 §5): non-public levels need an access code, which arrives as the
    * browser's SHA-256 hex and is stored only as a slow salted hash of that.
    */
-  async createRoom(request: CreateRoomRequest): Promise<Room> {
+  async createRoom(request: CreateRoomRequest, creatorKeyId: string | null = null): Promise<Room> {
     const needsCode = request.isPrivate || request.securityLevel !== 'public';
     if (needsCode && !request.passwordHash)
       throw new AppError('ACCESS_CODE_REQUIRED', 400, TEXT.classifiedNeedsCode);
@@ -148,6 +151,7 @@ export class RoomService {
         ? new Date(now + request.selfDestructTimer * 60_000)
         : null,
       createdAt: new Date(now),
+      creatorKeyId,
     });
     this.due.note(row.destructionAt?.getTime());
     return toRoom(row);
@@ -200,16 +204,20 @@ export class RoomService {
     );
   }
 
-  /** Sets or clears a room's self-destruct timer and tells its members. */
+  /**
+   * Sets or clears a room's self-destruct timer and tells its members. Only its creator, its
+   * moderators and service admins may (`isAllowed`, from moderation): a timer destroys the room
+   * for everyone.
+   */
   async setSelfDestruct(
     idOrSecureId: string,
     minutes: number | null,
-    access: { isKeyHolder: boolean; accessToken: string | null },
+    isAllowed: (row: RoomRow) => Promise<boolean>,
   ): Promise<Room> {
     const row = await this.getRow(idOrSecureId);
     if (row.isDefault) throw new AppError('DEFAULT_ROOM_TIMER', 400, ROOM_TEXT.defaultRoomTimer);
-    if (!(await this.isMember(row, access)))
-      throw new AppError('ROOM_LOCKED', 403, ROOM_TEXT.timerNotAllowed);
+    if (!(await isAllowed(row)))
+      throw new AppError('TIMER_NOT_ALLOWED', 403, ROOM_TEXT.timerNotAllowed);
     const destructionAt = minutes ? new Date(this.deps.now() + minutes * 60_000) : null;
     const updated = await this.deps.store.setTimer(row.id, minutes, destructionAt);
     if (!updated) {
@@ -221,6 +229,19 @@ export class RoomService {
     const room = toRoom(updated);
     await this.deps.channels.publish(room.id, { type: 'room_updated', room });
     return room;
+  }
+
+  /** Locks or unlocks a room (moderation); false when the room is gone. */
+  async setLocked(roomId: string, locked: boolean): Promise<RoomRow | null> {
+    const updated = await this.deps.store.setLocked(roomId, locked);
+    if (updated) this.remember(updated);
+    else this.forget(roomId);
+    return updated;
+  }
+
+  /** Drops this process's cached row (another process changed the room). */
+  invalidate(roomId: string): void {
+    this.forget(roomId);
   }
 
   /** The housekeeping timer's call, every second: destroys due rooms when there may be some. */

@@ -19,6 +19,7 @@ export interface RoomStore {
     selfDestructTimer: number | null,
     destructionAt: Date | null,
   ): Promise<RoomRow | null>;
+  setLocked(id: string, locked: boolean): Promise<RoomRow | null>;
   /** Deletes the rooms due for destruction and returns them; each row is returned to one caller only. */
   deleteDue(now: Date): Promise<RoomRow[]>;
   /** The earliest destruction time still set (null: no room has a timer). */
@@ -57,6 +58,8 @@ export function createRoomStore(db: Db): RoomStore {
           .where(eq(rooms.id, id))
           .returning(),
       ),
+    setLocked: async (id, locked) =>
+      first(await db.update(rooms).set({ isLocked: locked }).where(eq(rooms.id, id)).returning()),
     deleteDue: (now) =>
       db
         .delete(rooms)

@@ -32,6 +32,17 @@ import {
 } from './dm.js';
 import { KeyAnnounceFrameSchema, SenderKeyFrameSchema } from './e2ee.js';
 import { GameControlFrameSchema, JoinGameFrameSchema, PaddleMoveFrameSchema } from './pong.js';
+import {
+  AppointModeratorFrameSchema,
+  BanMemberFrameSchema,
+  DeleteMessageFrameSchema,
+  KickMemberFrameSchema,
+  LockRoomFrameSchema,
+  MuteMemberFrameSchema,
+  RemoveModeratorFrameSchema,
+  UnbanMemberFrameSchema,
+  UnmuteMemberFrameSchema,
+} from './moderation.js';
 
 /** Schema of each client frame type. */
 export const CLIENT_FRAME_SCHEMAS = {
@@ -64,6 +75,16 @@ export const CLIENT_FRAME_SCHEMAS = {
   paddle_move: PaddleMoveFrameSchema,
   start_game: GameControlFrameSchema,
   reset_game: GameControlFrameSchema,
+  kick_member: KickMemberFrameSchema,
+  mute_member: MuteMemberFrameSchema,
+  unmute_member: UnmuteMemberFrameSchema,
+  delete_message: DeleteMessageFrameSchema,
+  ban_member: BanMemberFrameSchema,
+  unban_member: UnbanMemberFrameSchema,
+  lock_room: LockRoomFrameSchema,
+  unlock_room: LockRoomFrameSchema,
+  appoint_moderator: AppointModeratorFrameSchema,
+  remove_moderator: RemoveModeratorFrameSchema,
 } as const;
 
 /** Every client frame type. */

@@ -27,6 +27,7 @@ import {
   UserListFrameSchema,
 } from './admin.js';
 import { ErrorFrameSchema } from './index.js';
+import { ModerationStateFrameSchema, RemovedFromRoomFrameSchema } from './moderation.js';
 import {
   DmMessageReceivedFrameSchema,
   DmThreadDeletedFrameSchema,
@@ -66,6 +67,8 @@ export const ServerFrameSchema = z.discriminatedUnion('type', [
   SessionAuthenticatedFrameSchema,
   DmMessageReceivedFrameSchema,
   DmThreadDeletedFrameSchema,
+  ModerationStateFrameSchema,
+  RemovedFromRoomFrameSchema,
   ErrorFrameSchema,
 ]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;

@@ -27,6 +27,8 @@ function setup() {
     destructionAt: null,
     isDefault: false,
     createdAt: new Date(clock.now),
+    creatorKeyId: null,
+    isLocked: false,
   };
   const reads = { count: 0 };
   const read = async () => {
@@ -90,7 +92,7 @@ describe('room lookups', () => {
     const { service, clock, setRow } = setup();
     const first = await service.getRow(SECURE_ID);
     // The timer was set on this process: the cache holds the new destruction time.
-    await service.setSelfDestruct(SECURE_ID, 0.5, { isKeyHolder: true, accessToken: null });
+    await service.setSelfDestruct(SECURE_ID, 0.5, async () => true);
     clock.now += 30_000;
     // Another process destroyed it; the cached row's time has passed, so it is read again.
     setRow(null);
@@ -99,7 +101,7 @@ describe('room lookups', () => {
 
   it('forgets a room it destroyed itself', async () => {
     const { service, clock } = setup();
-    await service.setSelfDestruct(SECURE_ID, 0.5, { isKeyHolder: true, accessToken: null });
+    await service.setSelfDestruct(SECURE_ID, 0.5, async () => true);
     clock.now += 30_000;
     expect(await service.destroyDueRooms()).toHaveLength(1);
     clock.now -= 29_000;

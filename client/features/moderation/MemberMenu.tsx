@@ -1,0 +1,54 @@
+/**
+ * The member menu in the operatives list (issue 23): a button on a member's row opening the
+ * moderation actions the viewer may take on them, and only those. A Radix dropdown menu, so it is
+ * reachable and usable from the keyboard (Tab to the button, Enter or Space to open, arrows to
+ * move, Enter to act, Escape to close).
+ */
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { type MemberAction } from './member-actions.js';
+
+export interface MemberMenuProps {
+  username: string;
+  actions: MemberAction[];
+  onAction: (action: MemberAction) => void;
+}
+
+const ITEM_CLASS =
+  'cursor-pointer px-3 py-2 text-xs tracking-wider text-fg outline-none data-[highlighted]:bg-primary/15 data-[highlighted]:text-primary';
+
+export function MemberMenu({ username, actions, onAction }: MemberMenuProps) {
+  if (actions.length === 0) return null;
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger
+        aria-label={`Moderate ${username}`}
+        data-testid="member-menu"
+        className="shrink-0 rounded border border-border px-1.5 text-[0.7rem] leading-4 text-muted hover:border-primary hover:text-primary focus-visible:border-primary focus-visible:text-primary focus-visible:outline-none"
+      >
+        ⋯
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={4}
+          className="z-50 min-w-44 rounded border border-border bg-surface py-1 font-mono shadow-lg"
+          data-testid="member-menu-content"
+        >
+          <DropdownMenu.Label className="px-3 py-1 text-[0.6rem] tracking-widest text-muted uppercase">
+            {username}
+          </DropdownMenu.Label>
+          {actions.map((action) => (
+            <DropdownMenu.Item
+              key={action.id}
+              className={`${ITEM_CLASS} ${action.id.startsWith('ban') || action.id === 'kick' ? 'data-[highlighted]:text-danger' : ''}`}
+              data-testid={`member-action-${action.id}`}
+              onSelect={() => onAction(action)}
+            >
+              {action.label}
+            </DropdownMenu.Item>
+          ))}
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
