@@ -45,6 +45,16 @@ export const ConfigSchema = z.object({
   TLS_KEY: optionalString,
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
   TOR_BIN: optionalString,
+  TOR_SOCKS_PORT: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(65535).default(9050),
+  ),
+  TOR_CONTROL_PORT: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(65535).default(9051),
+  ),
+  /** Where `tor` is looked for when TOR_BIN is unset. */
+  PATH: optionalString,
   PAYMENT_PROVIDER: z.preprocess(emptyToUndefined, z.string().default('sandbox')),
   PRICE_FEED_URL: optionalString,
   PRIVACY_LOOKUP_URL: optionalString,
@@ -71,6 +81,10 @@ export interface Config {
   tls: { certPath: string; keyPath: string } | null;
   metricsToken: string | null;
   torBin: string | null;
+  torSocksPort: number;
+  torControlPort: number;
+  /** The PATH searched for `tor` when TOR_BIN is unset. */
+  searchPath: string;
   paymentProvider: string;
   priceFeedUrl: string | null;
   privacyLookupUrl: string | null;
@@ -87,6 +101,9 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`);
   if (Boolean(env.TLS_CERT) !== Boolean(env.TLS_KEY)) {
     problems.push('TLS_CERT, TLS_KEY: TLS_CERT and TLS_KEY must be set together');
+  }
+  if (parsed.success && parsed.data.TOR_SOCKS_PORT === parsed.data.TOR_CONTROL_PORT) {
+    problems.push('TOR_SOCKS_PORT, TOR_CONTROL_PORT: must differ');
   }
   if (!parsed.success || problems.length > 0) {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -105,6 +122,9 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     tls: e.TLS_CERT && e.TLS_KEY ? { certPath: e.TLS_CERT, keyPath: e.TLS_KEY } : null,
     metricsToken: e.METRICS_TOKEN ?? null,
     torBin: e.TOR_BIN ?? null,
+    torSocksPort: e.TOR_SOCKS_PORT,
+    torControlPort: e.TOR_CONTROL_PORT,
+    searchPath: e.PATH ?? '',
     paymentProvider: e.PAYMENT_PROVIDER,
     priceFeedUrl: e.PRICE_FEED_URL ?? null,
     privacyLookupUrl: e.PRIVACY_LOOKUP_URL ?? null,

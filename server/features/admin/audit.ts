@@ -14,7 +14,16 @@ export type AuditAction =
   | 'service.restore'
   | 'broadcast.admin'
   | 'broadcast.system'
-  | 'broadcast.security';
+  | 'broadcast.security'
+  | 'tor.start'
+  | 'tor.stop'
+  | 'tor.restart'
+  | 'tor.connect'
+  | 'tor.disconnect'
+  | 'tor.test-hidden-service'
+  | 'tor.bridge_add'
+  | 'tor.bridge_import'
+  | 'tor.bridge_remove';
 
 export interface AuditRecord {
   /** Who: `admin-password@<address>` or `key:<keyId>`. */
