@@ -36,7 +36,6 @@ export const MAX_REPLY_BYTES = 1024 * 1024;
 
 const LINE = /^([0-9]{3})([ +-])(.*)$/s;
 // Printable ASCII and tab only: tor's replies are ASCII; anything else is not tor.
-// eslint-disable-next-line no-control-regex -- the set of allowed bytes is the point
 const ALLOWED_TEXT = /^[\t\x20-\x7e]*$/;
 
 /** Feeds bytes in, hands complete replies out. */

@@ -8,6 +8,7 @@ import type { FastifyPluginAsync, FastifyRequest, preHandlerAsyncHookHandler } f
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorBodySchema } from '../../../shared/protocol/errors.js';
 import {
+  AddBridgeBodySchema,
   AddBridgeRequestSchema,
   BridgeListSchema,
   BridgeParamsSchema,
@@ -19,8 +20,10 @@ import {
   TorConnectResponseSchema,
   TorLogsSchema,
   TorStatusResponseSchema,
+  TOR_TEXT,
   type TorStatus,
 } from '../../../shared/protocol/http/tor.js';
+import { AppError } from '../../errors.js';
 import type { BridgeService } from './bridge-service.js';
 import type { TorService } from './service.js';
 
@@ -177,12 +180,21 @@ export function torRoutes(deps: TorRouteDeps): FastifyPluginAsync {
         schema: {
           tags: ['tor'],
           summary: 'Add a bridge (address and fingerprint required)',
-          body: AddBridgeRequestSchema,
+          body: AddBridgeBodySchema,
           response: { 200: BridgeSchema, ...errors },
         },
       },
       async (request) => {
-        const bridge = await deps.bridges.add(request.body);
+        const parsed = AddBridgeRequestSchema.safeParse(request.body);
+        if (!parsed.success) {
+          // The schema's messages are fixed texts, never the input.
+          throw new AppError(
+            'INVALID_BRIDGE',
+            400,
+            parsed.error.issues[0]?.message ?? TOR_TEXT.invalidBridgeTitle,
+          );
+        }
+        const bridge = await deps.bridges.add(parsed.data);
         await deps.audit(request, 'tor.bridge_add', { id: bridge.id, type: bridge.type });
         return bridge;
       },

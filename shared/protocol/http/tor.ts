@@ -191,6 +191,19 @@ export const AddBridgeRequestSchema = z
   .transform((body) => ({ ...body, country: body.country || UNKNOWN_COUNTRY }));
 export type AddBridgeRequest = z.input<typeof AddBridgeRequestSchema>;
 
+/**
+ * The route's body shape: plain bounded strings. The handler then applies
+ * AddBridgeRequestSchema so that a refusal carries the spec's text (the generic validation error
+ * names only the field).
+ */
+export const AddBridgeBodySchema = z.strictObject({
+  type: z.string().max(16).optional(),
+  address: z.string().max(300),
+  fingerprint: z.string().max(100),
+  args: z.string().max(MAX_BRIDGE_LINE).optional(),
+  country: z.string().max(64).optional(),
+});
+
 /** `POST /api/tor/bridges/import`: the pasted configuration. */
 export const ImportBridgesRequestSchema = z.strictObject({
   config: z.string().max(MAX_BRIDGE_IMPORT),

@@ -11,6 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ONION_ADDRESS_PATTERN } from '../../../shared/protocol/http/tor.js';
 import { namespaceProblem, runInNamespace, torBinaryPath } from '../../support/tor/namespace.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test walks JSON answers it asserts on field by field
+type JsonObject = Record<string, any>;
+
 const problem = namespaceProblem();
 const torBin = torBinaryPath();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sc-tor-'));
@@ -28,7 +31,7 @@ describe('tor daemon in a loopback-only namespace', () => {
     );
     const line = run.stdout.split('\n').find((text) => text.startsWith('RESULT '));
     expect(line, `${run.stdout}\n${run.stderr}`).toBeDefined();
-    const result = JSON.parse(line!.slice('RESULT '.length)) as Record<string, any>;
+    const result = JSON.parse(line!.slice('RESULT '.length)) as JsonObject;
     expect(result.error).toBeUndefined();
     // Only loopback in the namespace.
     expect(result.interfaces).toBe(1);
