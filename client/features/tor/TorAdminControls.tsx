@@ -96,7 +96,10 @@ export function TorAdminControls({ credential, isActive }: TorAdminControlsProps
   const configRows = [
     ['SOCKS port', String(data?.socksPort ?? TOR_DISPLAY_CONFIG.socksPort)],
     ['Control port', String(data?.controlPort ?? TOR_DISPLAY_CONFIG.controlPort)],
-    ['Hidden service port', String(TOR_DISPLAY_CONFIG.hiddenServicePort)],
+    [
+      'Hidden service port',
+      `${String(data?.servicePort ?? TOR_DISPLAY_CONFIG.hiddenServicePort)} (onion port 80)`,
+    ],
     ['Exit policy', `${TOR_DISPLAY_CONFIG.exitPolicy} (reject all)`],
   ] as const;
 

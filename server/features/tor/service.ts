@@ -539,6 +539,7 @@ export class TorService {
       version: running?.version ?? null,
       socksPort: this.deps.socksPort,
       controlPort: this.deps.controlPort,
+      servicePort: this.deps.appAddress()?.port ?? null,
       message: this.isAvailable ? this.lastError : TOR_TEXT.unavailable,
     };
   }

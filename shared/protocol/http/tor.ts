@@ -264,6 +264,8 @@ export const TorAdminStatusSchema = TorStatusSchema.extend({
   version: z.string().nullable(),
   socksPort: z.number().int(),
   controlPort: z.number().int(),
+  /** The app port the onion service forwards to (spec's "hidden service 5000"); null before listen. */
+  servicePort: z.number().int().nullable(),
   /** Why tor is unavailable or last failed; null when all is well. */
   message: z.string().nullable(),
 });
