@@ -17,6 +17,7 @@ import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { TOR_TEXT } from '../../shared/protocol/http/tor.js';
 import { VerifyResponseSchema } from '../../shared/protocol/http/auth.js';
@@ -48,12 +49,12 @@ describe('Tor in the browser', async () => {
       TOR_CONTROL_PORT: String(await freePort()),
     },
   });
-  const shot = async (page: import('playwright-core').Page, name: string) => {
+  const shot = async (page: Page, name: string) => {
     if (SCREENSHOTS)
       await page.screenshot({ path: path.join(SCREENSHOTS, `${THEME}-${name}.png`) });
   };
 
-  it('starts and stops tor from the admin Tor tab', { timeout: 120_000 }, async () => {
+  it('starts and stops tor from the admin Tor tab', { timeout: 300_000 }, async () => {
     const key = await makeRegisteredKey(suite.server.baseUrl, {
       username: 'alice',
       level: 'admin',
@@ -104,7 +105,7 @@ describe('Tor in the browser', async () => {
 
   it(
     'unlocks the chat-room admin overlay with the server, connects, manages bridges and disconnects',
-    { timeout: 120_000 },
+    { timeout: 300_000 },
     async () => {
       const dave = await newActor(suite.browser, 'dave', {
         storage: { securechannel_access_mode: 'public', 'secure-channel-theme': THEME },

@@ -84,7 +84,7 @@ export function AddBridgeDialog({ open, onOpenChange, credential, onAdded }: Add
       open={open}
       onOpenChange={onOpenChange}
       title="Add bridge"
-      description="A bridge helps Tor through networks that block it. Address and fingerprint are required."
+      description="A bridge helps Tor through networks that block it. Type, address and fingerprint come from your bridge line."
       windowLabel="root@securechannel:~/tor/bridges"
       testId="add-bridge-dialog"
     >

@@ -52,7 +52,7 @@ export class TorOverlayObject {
   }
 
   async command(label: string): Promise<void> {
-    await this.root().getByRole('button', { name: label, exact: true }).click();
+    await this.root().locator('button', { hasText: label }).first().click();
   }
 
   output(): Locator {
