@@ -4,7 +4,12 @@
  * the reason.
  */
 import { useId, useState, type FormEvent } from 'react';
-import { BRIDGE_TYPES, TOR_TEXT, type BridgeType } from '../../../shared/protocol/http/tor.js';
+import {
+  BRIDGE_TYPES,
+  TOR_TEXT,
+  type Bridge,
+  type BridgeType,
+} from '../../../shared/protocol/http/tor.js';
 import { toast } from '../../ui/use-toast.js';
 import { FIELD, HINT, LABEL } from '../admin/admin-styles.js';
 import type { AdminCredential } from '../admin/admin-api.js';
@@ -20,7 +25,7 @@ export interface AddBridgeDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   credential: AdminCredential;
-  onAdded: () => void;
+  onAdded: (bridge: Bridge) => void;
 }
 
 export function AddBridgeDialog({ open, onOpenChange, credential, onAdded }: AddBridgeDialogProps) {
@@ -52,7 +57,7 @@ export function AddBridgeDialog({ open, onOpenChange, credential, onAdded }: Add
     }
     setBusy(true);
     try {
-      await addBridge(credential, {
+      const bridge = await addBridge(credential, {
         type,
         address: address.trim(),
         fingerprint: fingerprint.trim(),
@@ -65,7 +70,7 @@ export function AddBridgeDialog({ open, onOpenChange, credential, onAdded }: Add
         variant: 'success',
       });
       reset();
-      onAdded();
+      onAdded(bridge);
       onOpenChange(false);
     } catch (error) {
       toast({

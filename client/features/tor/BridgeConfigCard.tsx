@@ -4,7 +4,7 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { TOR_TEXT, type Bridge } from '../../../shared/protocol/http/tor.js';
+import { TOR_TEXT, type Bridge, type BridgeList } from '../../../shared/protocol/http/tor.js';
 import { toast } from '../../ui/use-toast.js';
 import type { AdminCredential } from '../admin/admin-api.js';
 import {
@@ -32,7 +32,23 @@ export function BridgeConfigCard({ credential }: BridgeConfigCardProps) {
   const [isAddOpen, setAddOpen] = useState(false);
   const [isImportOpen, setImportOpen] = useState(false);
   const [busyId, setBusyId] = useState<string | null>(null);
+  const listKey = [...torQueryKeys.bridges, credential.kind];
   const refresh = () => void queryClient.invalidateQueries({ queryKey: torQueryKeys.bridges });
+  /** Shows new bridges at once (the refetch that follows confirms them). */
+  const showAdded = (added: readonly Bridge[]) => {
+    queryClient.setQueryData<BridgeList>(listKey, (current) =>
+      current
+        ? {
+            ...current,
+            bridges: [
+              ...current.bridges,
+              ...added.filter((bridge) => !current.bridges.some((row) => row.id === bridge.id)),
+            ],
+          }
+        : current,
+    );
+    refresh();
+  };
 
   const test = async (bridge: Bridge) => {
     setBusyId(bridge.id);
@@ -157,13 +173,13 @@ export function BridgeConfigCard({ credential }: BridgeConfigCardProps) {
         open={isAddOpen}
         onOpenChange={setAddOpen}
         credential={credential}
-        onAdded={refresh}
+        onAdded={(bridge) => showAdded([bridge])}
       />
       <ImportBridgesDialog
         open={isImportOpen}
         onOpenChange={setImportOpen}
         credential={credential}
-        onImported={refresh}
+        onImported={(bridges) => showAdded(bridges)}
       />
     </section>
   );

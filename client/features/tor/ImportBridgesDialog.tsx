@@ -4,7 +4,7 @@
  * Failed' / 'No valid bridges found in the provided configuration'.
  */
 import { useId, useState, type FormEvent } from 'react';
-import { parseBridgeImport, TOR_TEXT } from '../../../shared/protocol/http/tor.js';
+import { parseBridgeImport, TOR_TEXT, type Bridge } from '../../../shared/protocol/http/tor.js';
 import { toast } from '../../ui/use-toast.js';
 import { FIELD, HINT, LABEL } from '../admin/admin-styles.js';
 import type { AdminCredential } from '../admin/admin-api.js';
@@ -20,7 +20,7 @@ export interface ImportBridgesDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   credential: AdminCredential;
-  onImported: () => void;
+  onImported: (bridges: Bridge[]) => void;
 }
 
 export function ImportBridgesDialog({
@@ -53,7 +53,7 @@ export function ImportBridgesDialog({
         variant: 'success',
       });
       setConfig('');
-      onImported();
+      onImported(result.bridges);
       onOpenChange(false);
     } catch (error) {
       fail(error instanceof Error ? error.message : TOR_TEXT.noValidBridges);
