@@ -44,6 +44,7 @@ import {
   toRoomUser,
 } from './features/rooms/index.js';
 import { systemRoutes } from './features/system/index.js';
+import { createTorFeature } from './features/tor/index.js';
 import type { Hub } from './realtime/hub.js';
 import type { RoomChannels } from './realtime/room-channels.js';
 import type { UserChannels } from './realtime/user-channels.js';
@@ -386,6 +387,35 @@ export async function composeFeatures(deps: ComposeDeps) {
   await app.register(dm.routes);
   await app.register(payments.routes);
 
+  // Tor: started at listen when the admin left it running; stopped with the server.
+  const tor = createTorFeature({
+    db: database.db,
+    now,
+    dataDir: deps.config.dataDir,
+    torBin: deps.config.torBin,
+    socksPort: deps.config.torSocksPort,
+    controlPort: deps.config.torControlPort,
+    searchPath: deps.config.searchPath,
+    appAddress: () => {
+      const address = app.server.address();
+      return address && typeof address === 'object'
+        ? { host: address.address, port: address.port }
+        : null;
+    },
+    log: app.log,
+    requireAdmin: auth.guards.requireAdmin,
+    isAdmin: async (request) => hasPermission(await auth.guards.resolve(request), 'admin'),
+    audit: (request, action, detail) =>
+      admin.audit.record({ actor: actorName(request.principal), action, detail }),
+  });
+  await app.register(tor.routes);
+  app.addHook('onListen', async () => {
+    await tor.tor.resume();
+  });
+  app.addHook('onClose', async () => {
+    await tor.tor.close();
+  });
+
   // Housekeeping: expired messages leave the server every second; due rooms are destroyed and
   // expired direct messages deleted within a second of their time (the database is asked only
   // when something is due, lib/due-sweep.ts); expired sessions, challenges and admin sessions are
@@ -464,5 +494,6 @@ export async function composeFeatures(deps: ComposeDeps) {
     pong,
     payments: payments.service,
     moderation: moderation.service,
+    tor: tor.tor,
   };
 }

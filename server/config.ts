@@ -120,6 +120,16 @@ export const ConfigSchema = z.object({
   TLS_KEY: optionalString,
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
   TOR_BIN: optionalString,
+  TOR_SOCKS_PORT: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(65535).default(9050),
+  ),
+  TOR_CONTROL_PORT: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(65535).default(9051),
+  ),
+  /** Where `tor` is looked for when TOR_BIN is unset. */
+  PATH: optionalString,
   PAYMENT_PROVIDER: z.preprocess(
     emptyToUndefined,
     z.enum(['sandbox', 'nowpayments']).default('sandbox'),
@@ -188,6 +198,10 @@ export interface Config {
   proxyCertPath: string | null;
   metricsToken: string | null;
   torBin: string | null;
+  torSocksPort: number;
+  torControlPort: number;
+  /** The PATH searched for `tor` when TOR_BIN is unset. */
+  searchPath: string;
   /** Key purchase (DESIGN.md "Payments"). */
   payments: {
     provider: 'sandbox' | 'nowpayments';
@@ -248,6 +262,9 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
       'PAYMENT_API_KEY, PAYMENT_IPN_SECRET: both are required with PAYMENT_PROVIDER=nowpayments',
     );
   }
+  if (parsed.success && parsed.data.TOR_SOCKS_PORT === parsed.data.TOR_CONTROL_PORT) {
+    problems.push('TOR_SOCKS_PORT, TOR_CONTROL_PORT: must differ');
+  }
   if (!parsed.success || problems.length > 0) {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
@@ -273,6 +290,9 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     proxyCertPath: e.TLS_CERT && !e.TLS_KEY ? e.TLS_CERT : null,
     metricsToken: e.METRICS_TOKEN ?? null,
     torBin: e.TOR_BIN ?? null,
+    torSocksPort: e.TOR_SOCKS_PORT,
+    torControlPort: e.TOR_CONTROL_PORT,
+    searchPath: e.PATH ?? '',
     payments: {
       provider: e.PAYMENT_PROVIDER,
       apiKey: e.PAYMENT_API_KEY ?? null,

@@ -274,6 +274,32 @@ export const TOR_DISPLAY_CONFIG = {
   exitPolicy: 'reject *:*',
 } as const;
 
+/** Tor timings (spec 000 §4, §7, §9; spec 001 §4, §9). */
+export const TOR = {
+  /** Circuit timeout: a connect that has not built a circuit by then is reported failed. */
+  circuitTimeoutMs: 60_000,
+  /** The hidden-service self-test repeats this often while connected; also a bridge test's limit. */
+  bridgeTestIntervalMs: 30_000,
+  /** The service polls GET /api/tor/status every 5 s, the status card every 3 s (spec 000 §7). */
+  servicePollMs: 5_000,
+  cardPollMs: 3_000,
+  /** The admin Tor tab polls every 10 s while open (spec 000 §9, spec 001 §4). */
+  adminPollMs: 10_000,
+  /** The admin tab refreshes this long after start, stop and restart (spec 001 §4). */
+  refreshAfterStartMs: 2_000,
+  refreshAfterStopMs: 1_000,
+  refreshAfterRestartMs: 3_000,
+  /** While connecting the progress bar rises 10 % a second up to 90 % (spec 000 §4). */
+  progressStepPercent: 10,
+  progressStepMs: 1_000,
+  progressCapPercent: 90,
+  /** Onion address length without `.onion` (spec 000 §9). */
+  onionAddressLength: 56,
+  /** Default loopback ports (spec 000 §9); TOR_SOCKS_PORT and TOR_CONTROL_PORT override them. */
+  defaultSocksPort: 9050,
+  defaultControlPort: 9051,
+} as const;
+
 /**
  * Server-side limits. The specs leave these open ("Server-side limits: not shown", spec 001 §9);
  * the values and reasons are in docs/decisions.md.

@@ -192,6 +192,18 @@ export const roomModerationLog = pgTable('room_moderation_log', {
   detail: jsonb('detail').notNull().default({}),
 });
 
+/** Tor bridges (spec 000 §3), validated before they are stored; written into the torrc. */
+export const torBridges = pgTable('tor_bridges', {
+  id: uuid('id').primaryKey(),
+  type: text('type', { enum: ['obfs4', 'meek', 'snowflake', 'webtunnel'] }).notNull(),
+  address: text('address').notNull(),
+  fingerprint: text('fingerprint').notNull(),
+  args: text('args').array().notNull().default([]),
+  country: text('country').notNull().default('Unknown'),
+  active: boolean('active').notNull().default(true),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
 /** Every table, for Drizzle's relational helpers and the drift test. */
 export const schema = {
   rooms,
@@ -206,4 +218,5 @@ export const schema = {
   roomRoles,
   roomSanctions,
   roomModerationLog,
+  torBridges,
 };

@@ -127,7 +127,6 @@ export const TEXT = {
   keyRegistrationWarningTitle: 'Warning',
   keyGeneratedNotRegistered: 'Key generated but not registered with server',
   generationFailedTitle: 'Generation Failed',
-  torControlDisabled: 'Tor control is not enabled on this server',
   // Bot-check dialog (spec 000 §2, §4, §5; spec 001 §2, §8).
   securityVerification: 'Security Verification',
   verificationSuccessful: 'Verification Successful',

@@ -107,7 +107,7 @@ export function AdminPanel({
           <KeyManagementTab isActive={open && tab === 'keys'} currentKeyId={currentKeyId} />
         </AdminTabPanel>
         <AdminTabPanel idPrefix={TAB_PREFIX} id="tor" isActive={tab === 'tor'}>
-          <TorNetworkTab />
+          <TorNetworkTab isActive={open && tab === 'tor'} />
         </AdminTabPanel>
         <AdminTabPanel idPrefix={TAB_PREFIX} id="users" isActive={tab === 'users'}>
           <UserManagementTab

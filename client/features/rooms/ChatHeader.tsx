@@ -33,6 +33,8 @@ export interface ChatHeaderProps {
   onSecurityProtocols: () => void;
   /** Key holders' Forget Key; null shows Back to Landing. */
   forgetKey: MoreOptionsMenuProps['forgetKey'];
+  /** Opens the chat-room admin overlay (Tor and bridges, spec 001 §2). */
+  onTorAdmin?: () => void;
 }
 
 const STATUS_TEXT: Record<ChatConnectionStatus, (count: number) => string> = {
@@ -70,6 +72,9 @@ function useMenuItems(props: ChatHeaderProps): NonNullable<MoreOptionsMenuProps[
       onSelect: cycleTheme,
       testId: 'menu-next-theme',
     },
+    ...(props.onTorAdmin
+      ? [{ label: 'Tor Admin', onSelect: props.onTorAdmin, testId: 'menu-tor-admin' }]
+      : []),
   ];
 }
 

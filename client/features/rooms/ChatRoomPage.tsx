@@ -11,6 +11,7 @@ import { TEXT } from '../../../shared/protocol/errors.js';
 import { type Room } from '../../../shared/protocol/http/rooms.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { ChatAdminTools } from '../admin/ChatAdminTools.js';
+import { TorAdminOverlay } from '../tor/TorAdminOverlay.js';
 import { useBotChallenge } from '../admin/use-bot-challenge.js';
 import { useAuth } from '../auth/use-auth.js';
 import { RoomE2eeContext } from '../e2ee/e2ee-context.js';
@@ -118,6 +119,7 @@ export function ChatRoomPage() {
   const [isChannelListOpen, setChannelListOpen] = useState(true);
   const [isOperativesOpen, setOperativesOpen] = useState(false);
   const [isHeaderCollapsed, setHeaderCollapsed] = useState(false);
+  const [isTorAdminOpen, setTorAdminOpen] = useState(false);
   const [dialog, setDialog] = useState<ChatDialog | null>(null);
 
   // A switch is under way when the lines on screen belong to another room than the one asked for.
@@ -193,6 +195,7 @@ export function ChatRoomPage() {
           }}
           onNetworkMonitor={() => setDialog('network')}
           onSecurityProtocols={() => setDialog('security')}
+          onTorAdmin={() => setTorAdminOpen(true)}
           forgetKey={user ? { username: user.username, onSelect: () => void logout() } : null}
         />
         <SecurityStatusBar e2ee={e2ee} identity={user?.username ?? callsign} />
@@ -317,6 +320,7 @@ export function ChatRoomPage() {
             send={chat.sendFrame}
           />
         ) : null}
+        <TorAdminOverlay open={isTorAdminOpen} onOpenChange={setTorAdminOpen} />
         <LoadingOverlay isLoading={isSwitching} message={TEXT.switchingChannel} />
       </div>
     </RoomE2eeContext.Provider>

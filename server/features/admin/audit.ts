@@ -17,7 +17,16 @@ export type AuditAction =
   | 'broadcast.admin'
   | 'broadcast.system'
   | 'broadcast.security'
-  | 'room.moderation';
+  | 'room.moderation'
+  | 'tor.start'
+  | 'tor.stop'
+  | 'tor.restart'
+  | 'tor.connect'
+  | 'tor.disconnect'
+  | 'tor.test-hidden-service'
+  | 'tor.bridge_add'
+  | 'tor.bridge_import'
+  | 'tor.bridge_remove';
 
 export interface AuditRecord {
   /** Who: `admin-password`, `admin-session` or `key:<keyId>(<username>)`; never an address. */

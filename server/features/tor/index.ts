@@ -1,0 +1,68 @@
+/**
+ * The Tor feature: tor as a managed child process with an onion service for the app, its control
+ * port, bridges, and the /api/tor/* routes (DESIGN.md "Tor").
+ */
+import path from 'node:path';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { Db } from '../../db/connect.js';
+import { BridgeService } from './bridge-service.js';
+import { createBridgeStore } from './bridges.js';
+import { findTorBinary, isExecutable } from './process.js';
+import { torRoutes, type TorAuditAction } from './routes.js';
+import { TorService, type TorLogger } from './service.js';
+import { createTorDesiredState } from './settings.js';
+
+export { TorService } from './service.js';
+export { TorControlClient, TorCommandError, type ControlEvent } from './control-client.js';
+export { ControlProtocolError } from './control-reply.js';
+export { buildTorrc } from './torrc.js';
+
+export interface TorFeatureDeps {
+  db: Db;
+  now: () => number;
+  dataDir: string;
+  torBin: string | null;
+  socksPort: number;
+  controlPort: number;
+  /** The app's listening address once it listens. */
+  appAddress: () => { host: string; port: number } | null;
+  log: TorLogger;
+  requireAdmin: preHandlerAsyncHookHandler;
+  isAdmin: (request: FastifyRequest) => Promise<boolean>;
+  audit: (
+    request: FastifyRequest,
+    action: TorAuditAction,
+    detail?: Record<string, unknown>,
+  ) => Promise<void>;
+  /** PATH to search for `tor` when TOR_BIN is unset. */
+  searchPath: string;
+}
+
+export function createTorFeature(deps: TorFeatureDeps) {
+  const store = createBridgeStore(deps.db, deps.now);
+  const bin = findTorBinary(deps.torBin, deps.searchPath);
+  const tor = new TorService({
+    bin,
+    directory: path.join(deps.dataDir, 'tor'),
+    socksPort: deps.socksPort,
+    controlPort: deps.controlPort,
+    appAddress: deps.appAddress,
+    bridges: store,
+    desired: createTorDesiredState(deps.db),
+    hasBinary: isExecutable,
+    now: deps.now,
+    log: deps.log,
+  });
+  const bridges = new BridgeService({ store, tor, hasBinary: isExecutable });
+  return {
+    tor,
+    bridges,
+    routes: torRoutes({
+      tor,
+      bridges,
+      requireAdmin: deps.requireAdmin,
+      isAdmin: deps.isAdmin,
+      audit: deps.audit,
+    }),
+  };
+}
