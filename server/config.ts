@@ -54,6 +54,7 @@ export const ConfigSchema = z.object({
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
   CLIENT_DIST: optionalString,
+  ALLOW_INSECURE_HTTP: booleanFlag,
 });
 
 /** The server's configuration, with paths resolved. */
@@ -77,7 +78,35 @@ export interface Config {
   privacyLookupKey: string | null;
   logLevel: string;
   clientDist: string;
+  /** Plain HTTP on a network address was allowed explicitly (ALLOW_INSECURE_HTTP=1). */
+  allowInsecureHttp: boolean;
 }
+
+/**
+ * True when browsers reaching `host` get a secure context without TLS: loopback (127.0.0.0/8,
+ * ::1, localhost) or an onion address. Anywhere else, plain HTTP hides WebCrypto from the page,
+ * so no message could be encrypted (issue 14).
+ */
+export function isSecureWithoutTls(host: string): boolean {
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name) ||
+    name.endsWith('.onion')
+  );
+}
+
+/** The start-up refusal of plain HTTP on a network address (names the variable, not values). */
+export const INSECURE_HTTP_REFUSAL =
+  'HOST, ALLOW_INSECURE_HTTP: refusing to serve plain HTTP on a non-loopback, non-onion address: ' +
+  'browsers hide WebCrypto there, so no message could be end-to-end encrypted. Set TLS_CERT and ' +
+  'TLS_KEY, keep HOST on loopback behind a TLS proxy, or set ALLOW_INSECURE_HTTP=1 to serve it ' +
+  'anyway (the page then says that encryption is unavailable).';
 
 /** Parses `env`; throws an Error listing every bad variable (never their values). */
 export function loadConfig(env: Record<string, string | undefined>, cwd: string): Config {
@@ -87,6 +116,14 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`);
   if (Boolean(env.TLS_CERT) !== Boolean(env.TLS_KEY)) {
     problems.push('TLS_CERT, TLS_KEY: TLS_CERT and TLS_KEY must be set together');
+  }
+  if (
+    parsed.success &&
+    !parsed.data.TLS_CERT &&
+    !parsed.data.ALLOW_INSECURE_HTTP &&
+    !isSecureWithoutTls(parsed.data.HOST)
+  ) {
+    problems.push(INSECURE_HTTP_REFUSAL);
   }
   if (!parsed.success || problems.length > 0) {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -111,5 +148,6 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     privacyLookupKey: e.PRIVACY_LOOKUP_KEY ?? null,
     logLevel: e.LOG_LEVEL,
     clientDist: path.resolve(cwd, e.CLIENT_DIST ?? 'dist/client'),
+    allowInsecureHttp: e.ALLOW_INSECURE_HTTP,
   };
 }

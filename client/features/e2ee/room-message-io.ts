@@ -25,9 +25,11 @@ import { TEXT } from '../../../shared/protocol/errors.js';
 import { type Message } from '../../../shared/protocol/ws/chat.js';
 import { encryptedMarker, pfsErrorMarker, pfsExpiredMarker } from '../messages/message-cipher.js';
 import { describeError } from './e2ee-status.js';
-import { isMessageSignatureValid, signMessage, type SignatureState } from './message-signature.js';
+import { checkSignature } from './message-authenticity.js';
+import { newMessageId, signMessage, type SignatureState } from './message-signature.js';
+import { type JoinedRoom } from './key-agreement-base.js';
 import { type RoomKeyManager } from './room-key-manager.js';
-import { acceptedSigningKeys } from './room-members.js';
+import { type SessionKeys } from './session-keys.js';
 
 /** What a `send_message` frame carries for an encrypted message. */
 export interface OutgoingCiphertext {
@@ -74,31 +76,39 @@ export async function encryptForRoom(
     rsaRecipients,
     zkKey: room.zk?.key ?? null,
   });
-  const signature = signMessage(
-    {
-      roomId: room.secureId,
-      senderNodeId: room.nodeId,
-      encryptionType: type,
-      body: encryptedContent,
-    },
-    keys.signing.secretKey,
-  );
+  const signature = signOwnMessage(manager, { keys, room }, type, encryptedContent);
   remember(manager.sentByMe, encryptedContent, plaintext);
   return { encryptedContent, encryptionType: type, signature };
 }
 
-/** The signature of a PLAINTEXT fallback message, or null when there is no signing key yet. */
-export function signPlaintext(manager: RoomKeyManager, content: string): string | null {
-  const keys = manager.keys;
-  const room = manager.room;
-  if (!keys || !room) return null;
+/**
+ * Signs a message this tab sends, under a fresh message id and the current time, and records it
+ * (message-authenticity.ts) so that its echo can be told from a forgery.
+ */
+function signOwnMessage(
+  manager: RoomKeyManager,
+  { keys, room }: { keys: SessionKeys; room: JoinedRoom },
+  type: string,
+  body: string,
+): string {
+  const messageId = newMessageId(manager.entropy.draw);
   const fields = {
     roomId: room.secureId,
     senderNodeId: room.nodeId,
-    encryptionType: 'PLAINTEXT',
-    body: content,
+    encryptionType: type,
+    body,
+    messageId,
+    sentAt: manager.now,
   };
+  manager.ledger.recordSent(messageId, body);
   return signMessage(fields, keys.signing.secretKey);
+}
+
+/** The signature of a PLAINTEXT message the user confirmed, or null without a signing key yet. */
+export function signPlaintext(manager: RoomKeyManager, content: string): string | null {
+  const keys = manager.keys;
+  const room = manager.room;
+  return keys && room ? signOwnMessage(manager, { keys, room }, 'PLAINTEXT', content) : null;
 }
 
 function remember(sent: Map<string, string>, ciphertext: string, plaintext: string): void {
@@ -106,38 +116,13 @@ function remember(sent: Map<string, string>, ciphertext: string, plaintext: stri
   if (sent.size > SENT_MEMORY) sent.delete(sent.keys().next().value ?? '');
 }
 
-/** The signature state of a message from `message.senderId` over `body`. */
-export function checkSignature(
-  manager: RoomKeyManager,
-  message: Message,
-  body: string,
-): SignatureState {
-  const room = manager.room;
-  if (room && message.senderId === room.nodeId) return manager.identity ? 'verified' : 'unverified';
-  const member = manager.members.get(message.senderId);
-  if (!room || !member) return 'unverified';
-  const fields = {
-    roomId: room.secureId,
-    senderNodeId: message.senderId,
-    encryptionType: message.encryptionType,
-    body,
-  };
-  if (
-    !isMessageSignatureValid(fields, message.signature, acceptedSigningKeys(member, manager.now))
-  ) {
-    manager.log.warning(`Signature of a message from ${member.username} does not verify`);
-    return 'bad';
-  }
-  if (member.trust === 'verified') return 'verified';
-  return member.trust === 'bad' ? 'bad' : 'unverified';
-}
-
 /** Reads a message of one of the seven types. Call once per message (replays are refused). */
 export async function readRoomMessage(
   manager: RoomKeyManager,
   message: Message,
-  waitMs: number,
+  timings: { joinWaitMs: number; senderKeyWaitMs: number },
 ): Promise<ReadResult> {
+  const waitMs = timings.senderKeyWaitMs;
   const type = message.encryptionType;
   const content = message.encryptedContent ?? '';
   const mine = manager.sentByMe.get(content);
@@ -146,7 +131,7 @@ export async function readRoomMessage(
   }
   if (!isMessageEncryptionType(type)) return { ok: false, marker: encryptedMarker(type) };
   const isInRoom = () => manager.room?.roomId === message.roomId;
-  if (!(await manager.waitFor(isInRoom, waitMs)))
+  if (!(await manager.waitFor(isInRoom, timings.joinWaitMs)))
     return { ok: false, marker: encryptedMarker(type) };
   const sender = manager.members.get(message.senderId)?.username ?? message.senderUsername;
   if (type === 'ZK-AES-256') return readZk(manager, message, sender);

@@ -72,7 +72,7 @@ export function createRoomsFeature(deps: RoomsFeatureDeps) {
     history: deps.history,
     now: deps.now,
   });
-  registerKeyRelay({ hub: deps.hub, channels: deps.channels, bundles, presence });
+  registerKeyRelay({ hub: deps.hub, channels: deps.channels, bundles, presence, now: deps.now });
   return {
     service,
     presence,

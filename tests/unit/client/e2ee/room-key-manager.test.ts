@@ -124,11 +124,18 @@ describe('room key agreement between members', () => {
     );
   });
 
-  it("verifies a key holder's signed bundle and marks their messages verified", async () => {
+  it("verifies a key holder's signed bundle the registry confirms and marks their messages verified", async () => {
     relay = new TestRelay(new TestClock());
     const { signer } = await keyHolder('alice');
     const alice = await relay.join('alice', { identity: signer });
-    const bob = await relay.join('Agent2');
+    const bob = await relay.join('Agent2', {
+      registry: {
+        lookup: async () => ({
+          fingerprint: signer.fields.fingerprint,
+          dilithiumPublicKey: Buffer.from(signer.fields.dilithiumPublicKey, 'base64'),
+        }),
+      },
+    });
     const status = bob.manager.getStatus().members.find((m) => m.nodeId === alice.nodeId);
     expect(status).toMatchObject({ trust: 'verified', keyId: signer.fields.keyId });
     expect(bob.pins.get(signer.fields.keyId)).toBe(signer.fields.fingerprint);
