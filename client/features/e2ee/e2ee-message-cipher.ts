@@ -20,6 +20,7 @@ import { type Message } from '../../../shared/protocol/ws/chat.js';
 import {
   encryptedMarker,
   PlaintextCipher,
+  replayedMarker,
   PlaintextRefusedError,
   SendCancelledError,
   type DecryptedMessage,
@@ -30,6 +31,7 @@ import {
 import { ROOM_JOIN_WAIT_MS, SENDER_KEY_WAIT_MS } from './e2ee-constants.js';
 import { describeError } from './e2ee-status.js';
 import { checkSignature } from './message-authenticity.js';
+import { parseSignature } from './message-signature.js';
 import { type RoomKeyManager } from './room-key-manager.js';
 import { encryptForRoom, readRoomMessage, signPlaintext } from './room-message-io.js';
 
@@ -137,6 +139,17 @@ export class E2eeMessageCipher implements MessageCipher {
         state: 'plaintext',
         text: message.content,
         signature: checkSignature(manager, message, message.content),
+      };
+    }
+    // A copy of a message already read is refused before any key is touched (a ratchet would
+    // refuse it too, but it must say "replayed", not "expired").
+    const claimed = parseSignature(message.signature);
+    if (claimed && manager.ledger.isReplay(claimed.messageId, message.id)) {
+      manager.log.warning(`A ${message.encryptionType} message was relayed again (replayed)`);
+      return {
+        state: 'error',
+        text: replayedMarker(message.encryptionType),
+        signature: 'replayed',
       };
     }
     const result = await readRoomMessage(manager, message, this.timings);

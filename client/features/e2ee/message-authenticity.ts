@@ -40,6 +40,12 @@ export class MessageLedger {
     return this.#sent.get(messageId) === bodyDigest(body);
   }
 
+  /** True when another relay message already carried sender message id `messageId`. */
+  isReplay(messageId: string, relayId: string): boolean {
+    const earlier = this.#seen.get(messageId);
+    return earlier !== undefined && earlier !== relayId;
+  }
+
   /**
    * Notes that relay message `relayId` carries sender message id `messageId`. Returns false when
    * another relay message carried it before (a replay).

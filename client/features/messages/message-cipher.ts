@@ -88,6 +88,14 @@ export function pfsExpiredMarker(keyId: string): string {
   return `[PFS-EXPIRED: ${keyId}]`;
 }
 
+/**
+ * The marker of a copy of a message this browser already read (a relay replay, issue 14). Not a
+ * spec marker: the spec does not consider a replaying server (docs/decisions.md).
+ */
+export function replayedMarker(type: EncryptionType): string {
+  return `[REPLAYED: ${type}]`;
+}
+
 /** The spec's marker for a PFS-ECDH message that failed to decrypt (spec 000 §4). */
 export function pfsErrorMarker(keyId: string): string {
   return `[PFS-ERROR: ${keyId}]`;
