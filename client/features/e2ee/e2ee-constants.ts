@@ -21,13 +21,6 @@ export const SENDER_KEY_WAIT_MS = 10_000;
 /** How often the browser checks whether a key is due for rotation or past its grace period. */
 export const KEY_MAINTENANCE_INTERVAL_MS = 10_000;
 
-/**
- * A newcomer's copy of a sender chain starts this many iterations before the sender's current
- * one, so the room's recent history (at most 500 messages that expire after 30 s) stays readable
- * without walking thousands of steps. Earlier chain messages show as `[PFS-EXPIRED: …]`.
- */
-export const RECEIVER_CHAIN_HISTORY = 200;
-
 /** Crypto log entries kept on screen; older ones are dropped. */
 export const CRYPTO_LOG_LIMIT = 200;
 

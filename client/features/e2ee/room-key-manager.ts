@@ -456,7 +456,7 @@ export class RoomKeyManager extends SerialObservable {
     return keys && room ? { keys, secureId: room.secureId, nodeId: room.nodeId } : null;
   }
 
-  /** Wraps the current epoch's SKc (classic) and SKq (hybrid) for one member and sends both. */
+  /** Wraps the current epoch's chain snapshot and SKq (both hybrid) for one member, sends both. */
   async #handOver(member: RoomMember): Promise<void> {
     const self = this.#self();
     const epoch = this.#own;
@@ -472,7 +472,7 @@ export class RoomKeyManager extends SerialObservable {
           this.#emit();
         }
         return isSent;
-      }, `sk:${member.nodeId}:${envelope.kind}`);
+      }, `sk:${member.nodeId}:${index}`);
     });
     this.log.info(`Sender keys of epoch ${epoch.senderKeyId} sent to ${member.username}`);
   }
@@ -487,13 +487,13 @@ export class RoomKeyManager extends SerialObservable {
       return;
     }
     try {
-      const { kind, grant } = await openSenderKey(self, member, wire);
-      const isNew = this.received.put(fromNodeId, kind, grant, this.now);
+      const grant = await openSenderKey(self, member, wire);
+      const isNew = this.received.put(fromNodeId, grant, this.now);
       wipe(grant.key);
       if (isNew) {
-        const which = kind === 'hybrid' ? 'SKq, hybrid' : 'SKc, classic';
+        const which = grant.secret === 'chain' ? `chain from message ${grant.iteration}` : 'SKq';
         this.log.success(
-          `Sender key (${which}) of epoch ${grant.senderKeyId} received from ${member.username}`,
+          `Sender key (${which}, hybrid) of epoch ${grant.senderKeyId} received from ${member.username}`,
         );
       }
     } catch (error) {

@@ -23,7 +23,12 @@ import {
 } from '../../../shared/crypto/room/index.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type Message } from '../../../shared/protocol/ws/chat.js';
-import { encryptedMarker, pfsErrorMarker, pfsExpiredMarker } from '../messages/message-cipher.js';
+import {
+  encryptedMarker,
+  pfsErrorMarker,
+  pfsExpiredMarker,
+  SENT_BEFORE_JOIN_MARKER,
+} from '../messages/message-cipher.js';
 import { describeError } from './e2ee-status.js';
 import { checkSignature } from './message-authenticity.js';
 import { newMessageId, signMessage, type SignatureState } from './message-signature.js';
@@ -136,7 +141,7 @@ export async function readRoomMessage(
   const sender = manager.members.get(message.senderId)?.username ?? message.senderUsername;
   if (type === 'ZK-AES-256') return readZk(manager, message, sender);
 
-  let header: { senderKeyId: string };
+  let header: { senderKeyId: string; iteration: number };
   try {
     header = readMessageHeader(content);
   } catch {
@@ -165,8 +170,15 @@ export async function readRoomMessage(
     return { ok: false, marker: pfsExpiredMarker(keyId) };
   }
   if (hasKeys() === 'superseded') {
+    if (wasSentBeforeJoin(manager, message)) return sentBeforeJoin(manager, sender);
     manager.log.warning(`${TEXT.keyRotationUndecryptable} (${sender}, epoch ${keyId})`);
     return { ok: false, marker: pfsExpiredMarker(keyId) };
+  }
+  // The chain this reader was handed starts where the sender stood then: earlier iterations
+  // were sent before this member joined, and their keys were never given to it (issue 14).
+  const chainStart = manager.received.get(message.senderId, keyId)?.chainStart ?? null;
+  if (type !== 'RSA-OAEP' && chainStart !== null && header.iteration < chainStart) {
+    return sentBeforeJoin(manager, sender);
   }
   if (hasKeys() === 'gone') {
     manager.log.error(`${TEXT.sharedSecretNotFound}: ${sender} left before their keys arrived`);
@@ -180,6 +192,17 @@ export async function readRoomMessage(
  * they came; superseded: the sender's newer epoch is here but not this one (a message from
  * before this browser joined, or from before a rotation it missed); waiting: not yet.
  */
+/** True when the relay says the message is older than this browser's join (its history). */
+function wasSentBeforeJoin(manager: RoomKeyManager, message: Message): boolean {
+  const room = manager.room;
+  return room !== null && Date.parse(message.createdAt) < room.joinedAt;
+}
+
+function sentBeforeJoin(manager: RoomKeyManager, sender: string): ReadResult {
+  manager.log.info(`A message from ${sender} was sent before you joined: its keys are not yours`);
+  return { ok: false, marker: SENT_BEFORE_JOIN_MARKER };
+}
+
 function keysReady(
   manager: RoomKeyManager,
   senderNodeId: string,
@@ -193,7 +216,7 @@ function keysReady(
   if (type === 'RSA-OAEP') return 'ready';
   const epoch = manager.received.get(senderNodeId, keyId);
   if (!epoch) return manager.received.hasCurrent(senderNodeId) ? 'superseded' : 'waiting';
-  return (type === 'quantum' ? epoch.quantumKey : epoch.classicKey) ? 'ready' : 'waiting';
+  return epoch.chain && (type !== 'quantum' || epoch.quantumKey) ? 'ready' : 'waiting';
 }
 
 async function readZk(
@@ -245,7 +268,7 @@ async function decryptWithEpoch(
       ...emptyContext(room.secureId, message.senderId),
       senderKeyId: keyId,
       chain: epoch?.chain ?? null,
-      classicKey: epoch?.classicKey ?? null,
+      classicKey: null,
       quantumKey: epoch?.quantumKey ?? null,
       rsa: { nodeId: room.nodeId, privateKey: keys.rsa.privateKey },
     });

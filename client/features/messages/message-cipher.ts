@@ -96,6 +96,12 @@ export function replayedMarker(type: EncryptionType): string {
   return `[REPLAYED: ${type}]`;
 }
 
+/**
+ * What a message sent before this browser joined shows: its keys were never handed to this
+ * member (issue 14: joiners read from their join on). Not a spec marker (docs/decisions.md).
+ */
+export const SENT_BEFORE_JOIN_MARKER = '[SENT BEFORE YOU JOINED]';
+
 /** The spec's marker for a PFS-ECDH message that failed to decrypt (spec 000 §4). */
 export function pfsErrorMarker(keyId: string): string {
   return `[PFS-ERROR: ${keyId}]`;
