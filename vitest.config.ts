@@ -30,7 +30,7 @@ export default defineConfig({
           include: ['tests/adversary/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
-          hookTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {

@@ -307,6 +307,58 @@ describe('3 · VERIFIED means verified', () => {
   });
 });
 
+describe('4 · joiners read from their join on', () => {
+  it('a member the server adds after the fact reads nothing sent before it joined, and what follows', async () => {
+    const alice = await join();
+    const bob = await join();
+    await readyToSend(alice, bob);
+    // One message of every type the room uses, before anyone else is there.
+    for (let index = 0; index < 6; index++) await alice.say(`before ${index}`);
+    await bob.waitFor(() => bob.messages.filter((m) => m.senderId === alice.nodeId).length === 6);
+    // The server lets in a newcomer (it decides membership): it gets the history on joining.
+    const late = await join();
+    const history = late.messages.filter((m) => m.senderId === alice.nodeId);
+    expect(history).toHaveLength(6);
+    await readyToSend(alice, bob, late);
+    const shown: string[] = [];
+    for (const message of history) {
+      const display = await late.read(message);
+      expect(display.state).toBe('error');
+      shown.push(display.text);
+    }
+    // Every type says why, RSA-OAEP included (its iteration is on the same chain).
+    expect(shown).toEqual(Array(6).fill('[SENT BEFORE YOU JOINED]'));
+    const after = await alice.say('after the join');
+    const seen = await late.message(
+      (m) => m.senderId === alice.nodeId && m.encryptedContent === after.encryptedContent,
+    );
+    expect(await late.read(seen)).toMatchObject({ state: 'decrypted', text: 'after the join' });
+  });
+});
+
+describe('5 · every sender key in the hybrid wrap', () => {
+  it('every sender key travels in the ML-KEM-768 + ECDH hybrid wrap, and an ECDH-only envelope is refused', async () => {
+    const hostile = await relay();
+    const alice = await join({ url: hostile.url });
+    const bob = await join();
+    const carol = await join();
+    await readyToSend(alice, bob, carol);
+    const envelopes = hostile.captured
+      .filter((item) => item.frame.type === 'sender_key')
+      .map((item) => item.frame.envelope as { kind: string; kemCiphertext?: string });
+    expect(envelopes.length).toBeGreaterThanOrEqual(4);
+    for (const envelope of envelopes) {
+      expect(envelope.kind).toBe('hybrid');
+      expect(envelope.kemCiphertext).toMatch(/^[A-Za-z0-9+/]{1400,}={0,2}$/);
+    }
+    // The relay downgrades one of bob's envelopes to the ECDH-only form.
+    const toAlice = hostile.framesOf('to-client', 'sender_key')[0]!.frame;
+    const { kemCiphertext: _dropped, ...rest } = toAlice.envelope as Record<string, unknown>;
+    hostile.links[0]!.injectToClient({ ...toAlice, envelope: { ...rest, kind: 'classic' } });
+    await alice.waitFor(() => /Sender key from .* rejected/.test(alice.logText()));
+  });
+});
+
 describe('6 · own and replayed messages', () => {
   it("a message the relay forges under the reader's own node id is flagged as not sent by them", async () => {
     const hostile = await relay();

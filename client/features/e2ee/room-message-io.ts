@@ -177,7 +177,7 @@ export async function readRoomMessage(
   // The chain this reader was handed starts where the sender stood then: earlier iterations
   // were sent before this member joined, and their keys were never given to it (issue 14).
   const chainStart = manager.received.get(message.senderId, keyId)?.chainStart ?? null;
-  if (type !== 'RSA-OAEP' && chainStart !== null && header.iteration < chainStart) {
+  if (chainStart !== null && header.iteration < chainStart) {
     return sentBeforeJoin(manager, sender);
   }
   if (hasKeys() === 'gone') {
