@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: unit (pure logic), integration (real server over HTTP and WebSocket, both
-// database backends) and e2e (headless Chromium). `npm test` runs them all.
+// Four projects: unit (pure logic), integration (real server over HTTP and WebSocket, both
+// database backends), adversary (hostile relay and members, tests/adversary) and e2e (headless
+// Chromium). `npm test` runs them all.
 export default defineConfig({
   test: {
     projects: [
@@ -23,6 +24,17 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // The adversary suite (issue 14): the real server behind a hostile relay, and hostile
+        // members running the real client classes. SECURITY.md cites each of its tests.
+        test: {
+          name: 'adversary',
+          include: ['tests/adversary/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {

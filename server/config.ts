@@ -170,14 +170,6 @@ export const ConfigSchema = z.object({
   ),
 });
 
-/** Addresses that only this machine can reach. */
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
-
-/** True when `host` is reachable only from this machine (127.0.0.0/8, ::1, localhost). */
-export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK_HOSTS.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
 /** The server's configuration, with paths resolved. */
 export interface Config {
   port: number;
@@ -229,7 +221,35 @@ export interface Config {
   maxSocketsPerAddress: number;
   /** Open sockets of all onion (Tor) visitors together, per process. */
   maxOnionSockets: number;
+  /** Plain HTTP on a network address was allowed explicitly (ALLOW_INSECURE_HTTP=1). */
+  allowInsecureHttp: boolean;
 }
+
+/**
+ * True when browsers reaching `host` get a secure context without TLS: loopback (127.0.0.0/8,
+ * ::1, localhost) or an onion address. Anywhere else, plain HTTP hides WebCrypto from the page,
+ * so no message could be encrypted (issue 14).
+ */
+export function isSecureWithoutTls(host: string): boolean {
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name) ||
+    name.endsWith('.onion')
+  );
+}
+
+/** The start-up refusal of plain HTTP on a network address (names the variable, not values). */
+export const INSECURE_HTTP_REFUSAL =
+  'HOST, ALLOW_INSECURE_HTTP: refusing to serve plain HTTP on a non-loopback, non-onion address: ' +
+  'browsers hide WebCrypto there, so no message could be end-to-end encrypted. Set TLS_CERT and ' +
+  'TLS_KEY, keep HOST on loopback behind a TLS proxy, or set ALLOW_INSECURE_HTTP=1 to serve it ' +
+  'anyway (the page then says that encryption is unavailable).';
 
 /** Parses `env`; throws an Error listing every bad variable (never their values). */
 export function loadConfig(env: Record<string, string | undefined>, cwd: string): Config {
@@ -239,19 +259,6 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`);
   if (env.TLS_KEY && !env.TLS_CERT) {
     problems.push('TLS_KEY: TLS_KEY needs TLS_CERT');
-  }
-  // Plain HTTP on a network interface carries the admin password and session tokens in clear:
-  // only with TLS, or when the operator says a TLS proxy in front is the only way in.
-  if (
-    parsed.success &&
-    !isLoopbackHost(parsed.data.HOST) &&
-    !(parsed.data.TLS_CERT && parsed.data.TLS_KEY) &&
-    !parsed.data.ALLOW_INSECURE_HTTP
-  ) {
-    problems.push(
-      'HOST: listening on a non-loopback address without TLS; set TLS_CERT and TLS_KEY, or ' +
-        'ALLOW_INSECURE_HTTP=true when a TLS proxy on a private network is the only way in',
-    );
   }
   if (
     parsed.success &&
@@ -264,6 +271,17 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
   }
   if (parsed.success && parsed.data.TOR_SOCKS_PORT === parsed.data.TOR_CONTROL_PORT) {
     problems.push('TOR_SOCKS_PORT, TOR_CONTROL_PORT: must differ');
+  }
+  // Plain HTTP on a network interface hides WebCrypto from the page and carries the admin
+  // password and session tokens in clear: only with TLS here, or when the operator says a TLS
+  // proxy in front is the only way in.
+  if (
+    parsed.success &&
+    !(parsed.data.TLS_CERT && parsed.data.TLS_KEY) &&
+    !parsed.data.ALLOW_INSECURE_HTTP &&
+    !isSecureWithoutTls(parsed.data.HOST)
+  ) {
+    problems.push(INSECURE_HTTP_REFUSAL);
   }
   if (!parsed.success || problems.length > 0) {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -310,5 +328,6 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     allowedOrigins: origins.data,
     maxSocketsPerAddress: e.MAX_SOCKETS_PER_ADDRESS,
     maxOnionSockets: e.MAX_ONION_SOCKETS,
+    allowInsecureHttp: e.ALLOW_INSECURE_HTTP,
   };
 }

@@ -5,11 +5,12 @@
  */
 
 /**
- * How long a send waits for this browser's keys before it gives up (the input shows
- * "Waiting for key agreement" meanwhile). Key generation takes well under a second; five seconds
- * means something failed, and only then does a text fall back to the flagged PLAINTEXT type.
+ * How long reading a message waits for this browser to be in the message's room (room_joined
+ * and the key manager's join cross on the socket). Sending never times out: a message that
+ * cannot be encrypted waits, shown as pending, until the keys are there or the user confirms
+ * that it may leave in clear (issue 14: no silent downgrade).
  */
-export const KEY_AGREEMENT_WAIT_MS = 5000;
+export const ROOM_JOIN_WAIT_MS = 5000;
 
 /**
  * How long a received message waits for its sender's keys (bundle and sender key) before it is
@@ -19,13 +20,6 @@ export const SENDER_KEY_WAIT_MS = 10_000;
 
 /** How often the browser checks whether a key is due for rotation or past its grace period. */
 export const KEY_MAINTENANCE_INTERVAL_MS = 10_000;
-
-/**
- * A newcomer's copy of a sender chain starts this many iterations before the sender's current
- * one, so the room's recent history (at most 500 messages that expire after 30 s) stays readable
- * without walking thousands of steps. Earlier chain messages show as `[PFS-EXPIRED: …]`.
- */
-export const RECEIVER_CHAIN_HISTORY = 200;
 
 /** Crypto log entries kept on screen; older ones are dropped. */
 export const CRYPTO_LOG_LIMIT = 200;
@@ -40,7 +34,21 @@ export const ENTROPY_MIX_LABEL = 'securechannel/v1/browser/entropy-mix';
 export const BUNDLE_SIGNATURE_CONTEXT = 'securechannel/v1/room-key-bundle';
 
 /** What a message signature covers besides the message fields. */
-export const MESSAGE_SIGNATURE_CONTEXT = 'securechannel/v1/room-message';
+export const MESSAGE_SIGNATURE_CONTEXT = 'securechannel/v2/room-message';
 
 /** The HKDF `info` of the PFS exchange's key confirmation (server/features/security/pfs-keys.ts). */
 export const PFS_CONFIRM_LABEL = 'securechannel/v1/pfs/confirm';
+
+/**
+ * How far a message's signed time may lie outside its lifetime before it counts as replayed:
+ * browsers' clocks disagree with the server's by seconds, sometimes by minutes.
+ */
+export const MESSAGE_CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * A member's bundle may change its session keys (which makes this browser hand its sender keys
+ * over again) at most this many times per KEY_REANNOUNCE_WINDOW_MS; further changes are ignored,
+ * so a member whose bundle churns cannot keep the key outbox busy (issue 14).
+ */
+export const KEY_REANNOUNCE_LIMIT = 3;
+export const KEY_REANNOUNCE_WINDOW_MS = 60_000;

@@ -1,16 +1,24 @@
 /**
  * Paces this browser's key-agreement frames (announces and sender keys) below the relay's flood
  * limit (20 frames a second, bursts of 40: server/realtime/hub.ts), so that a rotation in a large
- * room cannot get the member's socket throttled or closed. Frames leave in order; `isIdle` tells
- * the message path when every queued key has left, so no message overtakes the key that opens it.
+ * room cannot get the member's socket throttled or closed. Frames leave in order.
+ *
+ * A frame may carry a key (`announce`, `sk:<nodeId>:classic`, ...): a newer frame with the same key
+ * replaces the queued one in its place, so the queue holds at most one frame per key. A member
+ * whose bundle churns therefore cannot grow this queue and delay the keys of the others (issue 14).
  */
 
 /** Key frames a second, after a burst: half the relay's limit, leaving room for messages. */
 export const KEY_FRAMES_PER_SECOND = 10;
 export const KEY_FRAME_BURST = 20;
 
+interface QueuedFrame {
+  key: string | null;
+  send: () => boolean;
+}
+
 export class FrameOutbox {
-  readonly #queue: (() => boolean)[] = [];
+  readonly #queue: QueuedFrame[] = [];
   #tokens: number;
   #refilledAt: number;
   #timer: ReturnType<typeof setTimeout> | null = null;
@@ -30,9 +38,19 @@ export class FrameOutbox {
     return this.#queue.length === 0;
   }
 
-  /** Queues a frame; `send` returns false when the socket is closed (the frame is dropped). */
-  push(send: () => boolean): void {
-    this.#queue.push(send);
+  /** How many frames are waiting. */
+  get size(): number {
+    return this.#queue.length;
+  }
+
+  /**
+   * Queues a frame; `send` returns false when the socket is closed (the frame is dropped). With a
+   * `key`, a queued frame of the same key is replaced by this one, in its place.
+   */
+  push(send: () => boolean, key: string | null = null): void {
+    const queued = key === null ? undefined : this.#queue.find((frame) => frame.key === key);
+    if (queued) queued.send = send;
+    else this.#queue.push({ key, send });
     this.#flush();
   }
 
@@ -53,7 +71,7 @@ export class FrameOutbox {
     this.#refilledAt = now;
     while (this.#queue.length > 0 && this.#tokens >= 1) {
       this.#tokens -= 1;
-      this.#queue.shift()!();
+      this.#queue.shift()!.send();
     }
     if (this.#queue.length === 0) {
       this.onIdle();

@@ -1,14 +1,17 @@
 /**
  * Whether a key holder's identity is the one we expect (docs/crypto-room.md, "In the browser"):
  *
- * 1. trust on first use: the first fingerprint seen for a keyId is pinned in localStorage
+ * 1. the key registry: a key holder may ask `GET /api/dm/keys/{keyId}` for the registered
+ *    ML-DSA-65 key and fingerprint. Only a registry that answers with the same key confirms an
+ *    identity; a different key is a substitution; no answer (404, refused, offline) confirms
+ *    nothing — the member stays unverified, never trusted (issue 14);
+ * 2. pins: the fingerprint of every registry-confirmed identity is pinned in localStorage
  *    (`securechannel_identity_pins`, keyId → fingerprint); a later, different one is a
- *    substitution;
- * 2. the key registry: a key holder may ask `GET /api/dm/keys/{keyId}` for the registered
- *    ML-DSA-65 key and fingerprint; a difference is a substitution.
+ *    substitution. A pin is written only after the registry confirmed the key, so a keyId that
+ *    someone claims with a key of their own can never poison the real holder's pin.
  *
- * A pin is written only after the registry (when it answered) agreed, so a substituted key is
- * never pinned. The registry is the server's word; pins catch a server that changes its story.
+ * A reader without registry access (an anonymous visitor) sees at most "unverified (trust on
+ * first use)". The registry is the server's word; pins catch a server that changes its story.
  */
 import { z } from 'zod';
 import { constantTimeEqual, numbersToBytes } from '../../../shared/crypto/bytes.js';
@@ -98,11 +101,22 @@ export function httpIdentityRegistry(
   };
 }
 
+/**
+ * - confirmed: the registry answered with this very key (and no pin says otherwise);
+ * - unconfirmed: nothing confirms it (no registry access, or no answer): unverified;
+ * - substituted: a pin or the registry names another key for this keyId.
+ */
 export type IdentityTrust =
-  | { isTrusted: true; source: 'pinned' | 'first-use' | 'registry' }
-  | { isTrusted: false; reason: string };
+  | { status: 'confirmed' }
+  | { status: 'unconfirmed'; reason: string }
+  | { status: 'substituted'; reason: string };
 
-/** Checks a verified identity against the pins and, when there is one, the registry. */
+/** The reason shown for a member whose identity no registry confirmed, without registry access. */
+export const TRUST_ON_FIRST_USE_REASON = 'unverified (trust on first use)';
+/** The reason shown when the registry did not answer for the claimed key. */
+export const NOT_REGISTERED_REASON = 'unverified: the key registry does not confirm this key';
+
+/** Checks a bundle's (self-consistent) identity against the pins and the registry. */
 export async function checkIdentityTrust(
   identity: { keyId: string; fingerprint: string; dilithiumPublicKey: Uint8Array },
   pins: IdentityPinStore,
@@ -110,16 +124,17 @@ export async function checkIdentityTrust(
 ): Promise<IdentityTrust> {
   const pinned = pins.get(identity.keyId);
   if (pinned !== null && pinned !== identity.fingerprint) {
-    return { isTrusted: false, reason: 'fingerprint differs from the pinned one' };
+    return { status: 'substituted', reason: 'fingerprint differs from the pinned one' };
   }
-  const registered = registry ? await registry.lookup(identity.keyId) : null;
-  if (registered) {
-    const isSameKey =
-      registered.fingerprint === identity.fingerprint &&
-      registered.dilithiumPublicKey.length === identity.dilithiumPublicKey.length &&
-      constantTimeEqual(registered.dilithiumPublicKey, identity.dilithiumPublicKey);
-    if (!isSameKey) return { isTrusted: false, reason: 'key differs from the registered one' };
-  }
+  if (!registry) return { status: 'unconfirmed', reason: TRUST_ON_FIRST_USE_REASON };
+  const registered = await registry.lookup(identity.keyId);
+  if (!registered) return { status: 'unconfirmed', reason: NOT_REGISTERED_REASON };
+  const isSameKey =
+    registered.fingerprint === identity.fingerprint &&
+    registered.dilithiumPublicKey.length === identity.dilithiumPublicKey.length &&
+    constantTimeEqual(registered.dilithiumPublicKey, identity.dilithiumPublicKey);
+  if (!isSameKey) return { status: 'substituted', reason: 'key differs from the registered one' };
+  // Only a registry-confirmed identity is ever pinned.
   if (pinned === null) pins.set(identity.keyId, identity.fingerprint);
-  return { isTrusted: true, source: registered ? 'registry' : pinned ? 'pinned' : 'first-use' };
+  return { status: 'confirmed' };
 }

@@ -28,6 +28,11 @@ export class MemberDirectory {
     }
   }
 
+  /** True when the relay's member list marks `nodeId` as a key-authenticated session. */
+  isAuthenticated(nodeId: string): boolean {
+    return this.#authenticated.has(nodeId);
+  }
+
   /** False once the relay's member list no longer names `nodeId` (it left). */
   isPresent(nodeId: string): boolean {
     return this.#present.size === 0 || this.#present.has(nodeId);
@@ -63,12 +68,15 @@ export class MemberDirectory {
     this.#authenticated.clear();
   }
 
-  statuses(): MemberStatus[] {
+  statuses(trustOf: (member: RoomMember) => RoomMember['trust']): MemberStatus[] {
     return [...this.members.values()].map((member) =>
-      memberStatus(member, {
-        isKeyHolder: this.#authenticated.has(member.nodeId),
-        hasSenderKey: this.received.hasCurrent(member.nodeId),
-      }),
+      memberStatus(
+        { ...member, trust: trustOf(member) },
+        {
+          isKeyHolder: this.#authenticated.has(member.nodeId),
+          hasSenderKey: this.received.hasCurrent(member.nodeId),
+        },
+      ),
     );
   }
 }

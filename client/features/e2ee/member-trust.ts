@@ -1,8 +1,10 @@
 /**
  * How far a member's bundle is trusted (docs/crypto-room.md, "In the browser"): its identity
  * signature (bundle-identity.ts), then the pins and the key registry (identity-trust.ts). A member
- * once found `bad` stays bad for the session; an identity may not appear, change or vanish within
- * a session either.
+ * is `verified` here only when the registry confirmed the key; the key manager further requires
+ * the relay's roster to mark the session key-authenticated (RoomKeyManager.trustOf). A registry
+ * that does not answer leaves the member `unverified`, never trusted. A member once found `bad`
+ * stays bad for the session; an identity may not appear, change or vanish within a session either.
  */
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type KeyBundle } from '../../../shared/protocol/ws/e2ee.js';
@@ -48,8 +50,10 @@ export async function judgeBundle(input: {
     return { trust: 'bad', reason: 'identity changed during the session', keyId: check.keyId };
   }
   const verdict = await checkIdentityTrust(check, input.pins, input.registry);
-  return verdict.isTrusted
-    ? { trust: 'verified', reason: null, keyId: check.keyId }
+  if (verdict.status === 'confirmed')
+    return { trust: 'verified', reason: null, keyId: check.keyId };
+  return verdict.status === 'unconfirmed'
+    ? { trust: 'unverified', reason: verdict.reason, keyId: check.keyId }
     : { trust: 'bad', reason: verdict.reason, keyId: check.keyId };
 }
 
@@ -74,6 +78,12 @@ export function trustLogEntry(
     return {
       level: 'success',
       text: `Identity of ${username} verified (${secureIdOf(member.keyId ?? '')})`,
+    };
+  }
+  if (member.keyId) {
+    return {
+      level: 'warning',
+      text: `Key bundle of ${username} claims key ${secureIdOf(member.keyId)}: ${member.trustReason ?? 'unverified'}`,
     };
   }
   return {

@@ -29,9 +29,16 @@ import {
   type RoomJoin,
   type RoomKeyManagerDeps,
 } from './key-agreement-base.js';
+import { KEY_REANNOUNCE_LIMIT, KEY_REANNOUNCE_WINDOW_MS } from './e2ee-constants.js';
+import { MessageLedger } from './message-authenticity.js';
 import { judgeBundle, trustLogEntry } from './member-trust.js';
 import { MemberDirectory } from './member-directory.js';
-import { memberFromBundle, readBundleKeys, type RoomMember } from './room-members.js';
+import {
+  memberFromBundle,
+  readBundleKeys,
+  type MemberTrust,
+  type RoomMember,
+} from './room-members.js';
 import { openSenderKey, wrapSenderKeys, type ExchangeSelf } from './sender-key-exchange.js';
 import { type SenderKeyWireEnvelope } from './sender-key-envelope.js';
 import {
@@ -49,6 +56,8 @@ export class RoomKeyManager extends SerialObservable {
   readonly entropy: EntropyPool;
   /** Messages this browser sent, by their `encryptedContent`: the sender cannot re-read PFS types. */
   readonly sentByMe = new Map<string, string>();
+  /** This tab's signed messages and the message ids it read (own-message and replay checks). */
+  readonly ledger = new MessageLedger();
   readonly #directory = new MemberDirectory();
   #keys: SessionKeys | null = null;
   #phase: E2eePhase = 'initializing';
@@ -59,7 +68,12 @@ export class RoomKeyManager extends SerialObservable {
   #room: JoinedRoom | null = null;
   #own: OwnEpoch | null = null;
   #bundlesLoaded = false;
-  #isAnnounced = false;
+  /** True once this node's bundle has left for the relay (no message may overtake it). */
+  #hasAnnounceLeft = false;
+  /** The epoch whose sender keys have left for each member (per-recipient readiness). */
+  readonly #handedOver = new Map<string, string>();
+  /** When each member's bundle last changed its session keys (the re-announce limit). */
+  readonly #bundleChanges = new Map<string, number[]>();
   #hasJoinFailed = false;
   /** True while a rotated epoch is being handed to the members: messages wait for it. */
   #isDistributing = false;
@@ -107,18 +121,29 @@ export class RoomKeyManager extends SerialObservable {
     return this.#bundlesLoaded;
   }
   /**
-   * True when a message can leave encrypted: keys made, room joined, epoch started and the bundle
-   * announced (so no member sees a message before the bundle that verifies its signature).
+   * True when a message can leave encrypted: keys made, room joined, epoch started, the bundle
+   * gone out (so no member sees a message before the bundle that verifies its signature), and the
+   * current epoch's sender keys gone out to every member who gets them — per recipient: frames
+   * still queued for a member who already holds this epoch (a re-announce) hold nothing up.
    */
   get isReadyToSend(): boolean {
-    return (
-      this.#phase === 'ready' &&
-      this.#room !== null &&
-      this.#own !== null &&
-      this.#isAnnounced &&
-      !this.#isDistributing &&
-      this.#outbox.isIdle
-    );
+    const own = this.#own;
+    if (this.#phase !== 'ready' || this.#room === null || own === null) return false;
+    if (!this.#hasAnnounceLeft || this.#isDistributing) return false;
+    for (const member of this.members.values()) {
+      if (member.trust === 'bad') continue;
+      if (this.#handedOver.get(member.nodeId) !== own.senderKeyId) return false;
+    }
+    return true;
+  }
+
+  /**
+   * How far a member is trusted right now: `verified` needs both the registry-confirmed identity
+   * (member-trust.ts) and the relay's roster marking the member's session as key-authenticated.
+   */
+  trustOf(member: RoomMember): MemberTrust {
+    if (member.trust !== 'verified') return member.trust;
+    return this.#directory.isAuthenticated(member.nodeId) ? 'verified' : 'unverified';
   }
 
   /** Generates the session keys once; later calls return the same promise. */
@@ -240,6 +265,7 @@ export class RoomKeyManager extends SerialObservable {
   handleMemberLeft(nodeId: string): Promise<void> {
     return this.enqueue(async () => {
       const member = this.#directory.forget(nodeId, this.now);
+      this.#handedOver.delete(nodeId);
       if (member && this.#room) await this.#rotateEpoch(`${member.username} left`);
       this.#emit();
     });
@@ -288,7 +314,7 @@ export class RoomKeyManager extends SerialObservable {
       identityKeyId: this.#identity?.fields.keyId ?? null,
       zkFingerprint: room?.zk?.fingerprint ?? null,
       hasServerEntropy: this.entropy.hasServerEntropy,
-      members: this.#directory.statuses(),
+      members: this.#directory.statuses((member) => this.trustOf(member)),
     };
   }
 
@@ -305,7 +331,10 @@ export class RoomKeyManager extends SerialObservable {
     this.#room = null;
     this.#directory.clear();
     this.#bundlesLoaded = false;
-    this.#isAnnounced = false;
+    this.#hasAnnounceLeft = false;
+    this.#handedOver.clear();
+    this.#bundleChanges.clear();
+    this.ledger.clear();
     this.#hasJoinFailed = false;
   }
 
@@ -346,8 +375,14 @@ export class RoomKeyManager extends SerialObservable {
     const bundle = await signBundle(keys.unsignedBundle(), binding, this.#identity);
     const transport = this.#transport;
     if (!transport) return;
-    this.#outbox.push(() => transport.announce(bundle));
-    this.#isAnnounced = true;
+    this.#outbox.push(() => {
+      const isSent = transport.announce(bundle);
+      if (isSent && !this.#hasAnnounceLeft) {
+        this.#hasAnnounceLeft = true;
+        this.#emit();
+      }
+      return isSent;
+    }, 'announce');
     this.log.info(
       this.#identity
         ? `Key bundle announced, signed with key ${secureIdOf(this.#identity.fields.keyId)}`
@@ -364,6 +399,9 @@ export class RoomKeyManager extends SerialObservable {
       return;
     }
     const existing = this.members.get(nodeId);
+    if (existing && existing.sessionKeysTag !== keys.sessionKeysTag && this.#isChurning(nodeId)) {
+      return;
+    }
     const { trust, reason, keyId } = await judgeBundle({
       bundle,
       binding: { roomId: room.secureId, nodeId },
@@ -391,22 +429,51 @@ export class RoomKeyManager extends SerialObservable {
     this.#emit();
   }
 
+  /**
+   * Counts a change of `nodeId`'s session keys; true when it is past KEY_REANNOUNCE_LIMIT in
+   * KEY_REANNOUNCE_WINDOW_MS, and the bundle is then ignored. A real member never changes its
+   * session keys under one node id: only a hostile one churns them, to keep this outbox busy.
+   */
+  #isChurning(nodeId: string): boolean {
+    const now = this.now;
+    const recent = (this.#bundleChanges.get(nodeId) ?? []).filter(
+      (at) => now - at < KEY_REANNOUNCE_WINDOW_MS,
+    );
+    const isOverLimit = recent.length >= KEY_REANNOUNCE_LIMIT;
+    if (!isOverLimit) recent.push(now);
+    else if (recent.length === KEY_REANNOUNCE_LIMIT) {
+      recent.push(now);
+      const name = this.members.get(nodeId)?.username ?? 'a member';
+      this.log.warning(`Key bundle of ${name} changes too often: further changes ignored`);
+    }
+    this.#bundleChanges.set(nodeId, recent);
+    return isOverLimit;
+  }
+
   #self(): ExchangeSelf | null {
     const keys = this.#keys;
     const room = this.#room;
     return keys && room ? { keys, secureId: room.secureId, nodeId: room.nodeId } : null;
   }
 
-  /** Wraps the current epoch's SKc (classic) and SKq (hybrid) for one member and sends both. */
+  /** Wraps the current epoch's chain snapshot and SKq (both hybrid) for one member, sends both. */
   async #handOver(member: RoomMember): Promise<void> {
     const self = this.#self();
     const epoch = this.#own;
     const transport = this.#transport;
     if (!self || !epoch || !transport) return;
     const envelopes = await wrapSenderKeys(self, epoch, member);
-    for (const envelope of envelopes) {
-      this.#outbox.push(() => transport.sendSenderKey(member.nodeId, envelope));
-    }
+    envelopes.forEach((envelope, index) => {
+      const isLast = index === envelopes.length - 1;
+      this.#outbox.push(() => {
+        const isSent = transport.sendSenderKey(member.nodeId, envelope);
+        if (isSent && isLast && this.#handedOver.get(member.nodeId) !== epoch.senderKeyId) {
+          this.#handedOver.set(member.nodeId, epoch.senderKeyId);
+          this.#emit();
+        }
+        return isSent;
+      }, `sk:${member.nodeId}:${index}`);
+    });
     this.log.info(`Sender keys of epoch ${epoch.senderKeyId} sent to ${member.username}`);
   }
 
@@ -420,13 +487,13 @@ export class RoomKeyManager extends SerialObservable {
       return;
     }
     try {
-      const { kind, grant } = await openSenderKey(self, member, wire);
-      const isNew = this.received.put(fromNodeId, kind, grant, this.now);
+      const grant = await openSenderKey(self, member, wire);
+      const isNew = this.received.put(fromNodeId, grant, this.now);
       wipe(grant.key);
       if (isNew) {
-        const which = kind === 'hybrid' ? 'SKq, hybrid' : 'SKc, classic';
+        const which = grant.secret === 'chain' ? `chain from message ${grant.iteration}` : 'SKq';
         this.log.success(
-          `Sender key (${which}) of epoch ${grant.senderKeyId} received from ${member.username}`,
+          `Sender key (${which}, hybrid) of epoch ${grant.senderKeyId} received from ${member.username}`,
         );
       }
     } catch (error) {

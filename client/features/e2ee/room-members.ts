@@ -139,7 +139,8 @@ export function memberStatus(
     nodeId: member.nodeId,
     username: member.username,
     trust: member.trust,
-    trustReason: member.trust === 'unverified' ? unverifiedReason : member.trustReason,
+    trustReason:
+      member.trust === 'unverified' ? (member.trustReason ?? unverifiedReason) : member.trustReason,
     keyId: member.keyId,
     hasSenderKey: context.hasSenderKey,
   };

@@ -23,11 +23,18 @@ import {
 } from '../../../shared/crypto/room/index.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type Message } from '../../../shared/protocol/ws/chat.js';
-import { encryptedMarker, pfsErrorMarker, pfsExpiredMarker } from '../messages/message-cipher.js';
+import {
+  encryptedMarker,
+  pfsErrorMarker,
+  pfsExpiredMarker,
+  SENT_BEFORE_JOIN_MARKER,
+} from '../messages/message-cipher.js';
 import { describeError } from './e2ee-status.js';
-import { isMessageSignatureValid, signMessage, type SignatureState } from './message-signature.js';
+import { checkSignature } from './message-authenticity.js';
+import { newMessageId, signMessage, type SignatureState } from './message-signature.js';
+import { type JoinedRoom } from './key-agreement-base.js';
 import { type RoomKeyManager } from './room-key-manager.js';
-import { acceptedSigningKeys } from './room-members.js';
+import { type SessionKeys } from './session-keys.js';
 
 /** What a `send_message` frame carries for an encrypted message. */
 export interface OutgoingCiphertext {
@@ -74,31 +81,39 @@ export async function encryptForRoom(
     rsaRecipients,
     zkKey: room.zk?.key ?? null,
   });
-  const signature = signMessage(
-    {
-      roomId: room.secureId,
-      senderNodeId: room.nodeId,
-      encryptionType: type,
-      body: encryptedContent,
-    },
-    keys.signing.secretKey,
-  );
+  const signature = signOwnMessage(manager, { keys, room }, type, encryptedContent);
   remember(manager.sentByMe, encryptedContent, plaintext);
   return { encryptedContent, encryptionType: type, signature };
 }
 
-/** The signature of a PLAINTEXT fallback message, or null when there is no signing key yet. */
-export function signPlaintext(manager: RoomKeyManager, content: string): string | null {
-  const keys = manager.keys;
-  const room = manager.room;
-  if (!keys || !room) return null;
+/**
+ * Signs a message this tab sends, under a fresh message id and the current time, and records it
+ * (message-authenticity.ts) so that its echo can be told from a forgery.
+ */
+function signOwnMessage(
+  manager: RoomKeyManager,
+  { keys, room }: { keys: SessionKeys; room: JoinedRoom },
+  type: string,
+  body: string,
+): string {
+  const messageId = newMessageId(manager.entropy.draw);
   const fields = {
     roomId: room.secureId,
     senderNodeId: room.nodeId,
-    encryptionType: 'PLAINTEXT',
-    body: content,
+    encryptionType: type,
+    body,
+    messageId,
+    sentAt: manager.now,
   };
+  manager.ledger.recordSent(messageId, body);
   return signMessage(fields, keys.signing.secretKey);
+}
+
+/** The signature of a PLAINTEXT message the user confirmed, or null without a signing key yet. */
+export function signPlaintext(manager: RoomKeyManager, content: string): string | null {
+  const keys = manager.keys;
+  const room = manager.room;
+  return keys && room ? signOwnMessage(manager, { keys, room }, 'PLAINTEXT', content) : null;
 }
 
 function remember(sent: Map<string, string>, ciphertext: string, plaintext: string): void {
@@ -106,38 +121,13 @@ function remember(sent: Map<string, string>, ciphertext: string, plaintext: stri
   if (sent.size > SENT_MEMORY) sent.delete(sent.keys().next().value ?? '');
 }
 
-/** The signature state of a message from `message.senderId` over `body`. */
-export function checkSignature(
-  manager: RoomKeyManager,
-  message: Message,
-  body: string,
-): SignatureState {
-  const room = manager.room;
-  if (room && message.senderId === room.nodeId) return manager.identity ? 'verified' : 'unverified';
-  const member = manager.members.get(message.senderId);
-  if (!room || !member) return 'unverified';
-  const fields = {
-    roomId: room.secureId,
-    senderNodeId: message.senderId,
-    encryptionType: message.encryptionType,
-    body,
-  };
-  if (
-    !isMessageSignatureValid(fields, message.signature, acceptedSigningKeys(member, manager.now))
-  ) {
-    manager.log.warning(`Signature of a message from ${member.username} does not verify`);
-    return 'bad';
-  }
-  if (member.trust === 'verified') return 'verified';
-  return member.trust === 'bad' ? 'bad' : 'unverified';
-}
-
 /** Reads a message of one of the seven types. Call once per message (replays are refused). */
 export async function readRoomMessage(
   manager: RoomKeyManager,
   message: Message,
-  waitMs: number,
+  timings: { joinWaitMs: number; senderKeyWaitMs: number },
 ): Promise<ReadResult> {
+  const waitMs = timings.senderKeyWaitMs;
   const type = message.encryptionType;
   const content = message.encryptedContent ?? '';
   const mine = manager.sentByMe.get(content);
@@ -146,12 +136,12 @@ export async function readRoomMessage(
   }
   if (!isMessageEncryptionType(type)) return { ok: false, marker: encryptedMarker(type) };
   const isInRoom = () => manager.room?.roomId === message.roomId;
-  if (!(await manager.waitFor(isInRoom, waitMs)))
+  if (!(await manager.waitFor(isInRoom, timings.joinWaitMs)))
     return { ok: false, marker: encryptedMarker(type) };
   const sender = manager.members.get(message.senderId)?.username ?? message.senderUsername;
   if (type === 'ZK-AES-256') return readZk(manager, message, sender);
 
-  let header: { senderKeyId: string };
+  let header: { senderKeyId: string; iteration: number };
   try {
     header = readMessageHeader(content);
   } catch {
@@ -180,8 +170,15 @@ export async function readRoomMessage(
     return { ok: false, marker: pfsExpiredMarker(keyId) };
   }
   if (hasKeys() === 'superseded') {
+    if (wasSentBeforeJoin(manager, message)) return sentBeforeJoin(manager, sender);
     manager.log.warning(`${TEXT.keyRotationUndecryptable} (${sender}, epoch ${keyId})`);
     return { ok: false, marker: pfsExpiredMarker(keyId) };
+  }
+  // The chain this reader was handed starts where the sender stood then: earlier iterations
+  // were sent before this member joined, and their keys were never given to it (issue 14).
+  const chainStart = manager.received.get(message.senderId, keyId)?.chainStart ?? null;
+  if (chainStart !== null && header.iteration < chainStart) {
+    return sentBeforeJoin(manager, sender);
   }
   if (hasKeys() === 'gone') {
     manager.log.error(`${TEXT.sharedSecretNotFound}: ${sender} left before their keys arrived`);
@@ -195,6 +192,17 @@ export async function readRoomMessage(
  * they came; superseded: the sender's newer epoch is here but not this one (a message from
  * before this browser joined, or from before a rotation it missed); waiting: not yet.
  */
+/** True when the relay says the message is older than this browser's join (its history). */
+function wasSentBeforeJoin(manager: RoomKeyManager, message: Message): boolean {
+  const room = manager.room;
+  return room !== null && Date.parse(message.createdAt) < room.joinedAt;
+}
+
+function sentBeforeJoin(manager: RoomKeyManager, sender: string): ReadResult {
+  manager.log.info(`A message from ${sender} was sent before you joined: its keys are not yours`);
+  return { ok: false, marker: SENT_BEFORE_JOIN_MARKER };
+}
+
 function keysReady(
   manager: RoomKeyManager,
   senderNodeId: string,
@@ -208,7 +216,7 @@ function keysReady(
   if (type === 'RSA-OAEP') return 'ready';
   const epoch = manager.received.get(senderNodeId, keyId);
   if (!epoch) return manager.received.hasCurrent(senderNodeId) ? 'superseded' : 'waiting';
-  return (type === 'quantum' ? epoch.quantumKey : epoch.classicKey) ? 'ready' : 'waiting';
+  return epoch.chain && (type !== 'quantum' || epoch.quantumKey) ? 'ready' : 'waiting';
 }
 
 async function readZk(
@@ -260,7 +268,7 @@ async function decryptWithEpoch(
       ...emptyContext(room.secureId, message.senderId),
       senderKeyId: keyId,
       chain: epoch?.chain ?? null,
-      classicKey: epoch?.classicKey ?? null,
+      classicKey: null,
       quantumKey: epoch?.quantumKey ?? null,
       rsa: { nodeId: room.nodeId, privateKey: keys.rsa.privateKey },
     });

@@ -8,15 +8,12 @@ import { PFS_GRACE_PERIOD_MS, PFS_KEY_ROTATION_MS } from '../../../shared/consta
 import { type RandomBytesSource } from '../../../shared/crypto/bytes.js';
 import {
   createSenderChain,
-  deriveInitialChainKey,
   generateSenderKey,
   generateSenderKeyId,
-  ratchetStep,
   ReceiverChain,
   wipe,
   type SenderChain,
 } from '../../../shared/crypto/room/index.js';
-import { RECEIVER_CHAIN_HISTORY } from './e2ee-constants.js';
 import { type SenderKeyGrant } from './sender-key-envelope.js';
 
 /** This browser's current epoch as a sender. */
@@ -28,7 +25,7 @@ export interface OwnEpoch {
   createdAt: number;
 }
 
-/** A fresh epoch: two new sender keys and a chain seeded from SKc. */
+/** A fresh epoch: two new sender keys and a chain seeded from SKc (which never leaves). */
 export function createOwnEpoch(random: RandomBytesSource, now: number): OwnEpoch {
   const senderKeyId = generateSenderKeyId(random);
   const classicKey = generateSenderKey(random);
@@ -54,33 +51,14 @@ export function isOwnEpochDue(epoch: OwnEpoch, now: number): boolean {
   return now - epoch.createdAt >= PFS_KEY_ROTATION_MS;
 }
 
-/**
- * A reader's chain for SKc that starts {@link RECEIVER_CHAIN_HISTORY} iterations before the
- * sender's current one (or at 0), walked with the same ratchet the sender uses.
- */
-export function receiverChainFrom(
-  senderKeyId: string,
-  classicKey: Uint8Array,
-  senderIteration: number,
-): ReceiverChain {
-  const start = Math.max(0, senderIteration - RECEIVER_CHAIN_HISTORY);
-  let chainKey = deriveInitialChainKey(classicKey);
-  for (let iteration = 0; iteration < start; iteration++) {
-    const step = ratchetStep(chainKey);
-    wipe(chainKey, step.messageKey);
-    chainKey = step.nextChainKey;
-  }
-  const chain = new ReceiverChain({ senderKeyId, chainKey, iteration: start });
-  wipe(chainKey);
-  return chain;
-}
-
 /** What a reader holds of one sender's epoch. Either key may still be on its way. */
 export interface ReceivedEpoch {
   senderKeyId: string;
-  classicKey: Uint8Array | null;
   quantumKey: Uint8Array | null;
+  /** The sender chain from the iteration it was handed over at (a snapshot, never SKc). */
   chain: ReceiverChain | null;
+  /** The first iteration this reader can derive: anything earlier was sent before it joined. */
+  chainStart: number | null;
   receivedAt: number;
   /** When the sender moved on (a newer epoch arrived, or the sender left); null while current. */
   retiredAt: number | null;
@@ -116,17 +94,17 @@ export class ReceivedEpochs {
     return count;
   }
 
-  /** True when `nodeId`'s current epoch has arrived (at least SKc). */
+  /** True when `nodeId`'s current epoch has arrived (at least its chain). */
   hasCurrent(nodeId: string): boolean {
     const epochs = this.#bySender.get(nodeId);
-    return epochs ? [...epochs.values()].some((e) => e.retiredAt === null && e.classicKey) : false;
+    return epochs ? [...epochs.values()].some((e) => e.retiredAt === null && e.chain) : false;
   }
 
   /**
    * Stores a received key. A new sender key id retires the sender's other epochs (they stay
    * readable for the grace period). Returns false when the key was already held (a repeat).
    */
-  put(nodeId: string, kind: 'classic' | 'hybrid', grant: SenderKeyGrant, now: number): boolean {
+  put(nodeId: string, grant: SenderKeyGrant, now: number): boolean {
     if (this.isExpired(nodeId, grant.senderKeyId)) return false;
     let epochs = this.#bySender.get(nodeId);
     if (!epochs) {
@@ -138,18 +116,23 @@ export class ReceivedEpochs {
       for (const other of epochs.values()) other.retiredAt ??= now;
       epoch = {
         senderKeyId: grant.senderKeyId,
-        classicKey: null,
         quantumKey: null,
         chain: null,
+        chainStart: null,
         receivedAt: now,
         retiredAt: null,
       };
       epochs.set(grant.senderKeyId, epoch);
     }
-    if (kind === 'classic') {
-      if (epoch.classicKey) return false;
-      epoch.classicKey = Uint8Array.from(grant.key);
-      epoch.chain = receiverChainFrom(grant.senderKeyId, grant.key, grant.iteration);
+    if (grant.secret === 'chain') {
+      // A second snapshot of a chain already held (a re-announce) changes nothing.
+      if (epoch.chain) return false;
+      epoch.chain = new ReceiverChain({
+        senderKeyId: grant.senderKeyId,
+        chainKey: grant.key,
+        iteration: grant.iteration,
+      });
+      epoch.chainStart = grant.iteration;
     } else {
       if (epoch.quantumKey) return false;
       epoch.quantumKey = Uint8Array.from(grant.key);
@@ -195,8 +178,7 @@ export class ReceivedEpochs {
 
 function destroyReceived(epoch: ReceivedEpoch): void {
   epoch.chain?.destroy();
-  wipe(epoch.classicKey, epoch.quantumKey);
-  epoch.classicKey = null;
+  wipe(epoch.quantumKey);
   epoch.quantumKey = null;
   epoch.chain = null;
 }

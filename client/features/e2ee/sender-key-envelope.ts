@@ -4,10 +4,13 @@
  *
  * ```
  * payload (inside the AES-256-GCM of the pairwise wrap, never readable by the relay):
- *   UTF-8( canonical JSON { "v": 1, "k": senderKeyId, "key": base64(32-byte sender key),
- *                           "i": the sender's next iteration } )
- *   classic wrap (ECDH P-256)            → key = SKc
- *   hybrid wrap (ECDH + ML-KEM-768)      → key = SKq
+ *   UTF-8( canonical JSON { "v": 2, "k": senderKeyId, "s": "chain" | "quantum",
+ *                           "key": base64(32 bytes), "i": the sender's next iteration } )
+ *   s = "chain"    → key = chainKeyᵢ, the sender chain at iteration i (a snapshot, as Megolm
+ *                    shares its ratchet): the reader derives message keys i, i+1, … and never an
+ *                    earlier one, so nothing sent before it was handed over opens (issue 14)
+ *   s = "quantum"  → key = SKq
+ *   both travel in the hybrid wrap (ECDH P-256 + ML-KEM-768), one frame each
  *
  * PairwiseEnvelope {v, kind, from, to, roomId, iv, ct, kem?}   (shared/crypto/room)
  *   ⇄ frame envelope {v, kind, iv, ciphertext, kemCiphertext?}  (shared/protocol/ws/e2ee.ts)
@@ -38,15 +41,18 @@ export type SenderKeyWireEnvelope = z.infer<typeof SenderKeyEnvelopeSchema>;
 /** What one envelope hands over. */
 export interface SenderKeyGrant {
   senderKeyId: string;
-  /** SKc for a classic envelope, SKq for a hybrid one: 32 bytes. */
+  /** chain: the sender chain's key at `iteration`; quantum: SKq. */
+  secret: 'chain' | 'quantum';
+  /** 32 bytes. */
   key: Uint8Array;
-  /** The sender's next chain iteration when it was sent. */
+  /** The sender's next chain iteration when it was sent (where a reader's chain starts). */
   iteration: number;
 }
 
 const PayloadSchema = z.strictObject({
-  v: z.literal(1),
+  v: z.literal(2),
   k: SenderKeyIdSchema,
+  s: z.enum(['chain', 'quantum']),
   key: z.string().max(64),
   i: IterationSchema,
 });
@@ -55,8 +61,9 @@ const PayloadSchema = z.strictObject({
 export function encodeSenderKeyPayload(grant: SenderKeyGrant): Uint8Array {
   return utf8Encode(
     canonicalJson({
-      v: 1,
+      v: 2,
       k: grant.senderKeyId,
+      s: grant.secret,
       key: bytesToBase64(grant.key),
       i: grant.iteration,
     }),
@@ -72,7 +79,7 @@ export function decodeSenderKeyPayload(bytes: Uint8Array): SenderKeyGrant {
     const parsed = PayloadSchema.parse(JSON.parse(utf8Decode(bytes)));
     const key = base64ToBytes(parsed.key);
     if (key.length !== SENDER_KEY_BYTES) throw new RangeError('A sender key is 32 bytes');
-    return { senderKeyId: parsed.k, key, iteration: parsed.i };
+    return { senderKeyId: parsed.k, secret: parsed.s, key, iteration: parsed.i };
   } catch (error) {
     throw new DecryptError('MALFORMED', { cause: error });
   }

@@ -1,16 +1,11 @@
 /**
  * Handing this member's sender keys to another member, and opening what another member handed
- * over (docs/crypto-room.md §5, "In the browser"): SKc with the classic wrap (ECDH P-256), SKq with
- * the hybrid wrap (ECDH P-256 + ML-KEM-768), each in its own `sender_key` frame addressed to one
- * member. Payload buffers are wiped once sealed or read.
+ * over (docs/crypto-room.md §5, "In the browser"): the sender chain at its current iteration (a
+ * snapshot, never SKc) and SKq, each in its own `sender_key` frame addressed to one member, both
+ * in the hybrid wrap (ECDH P-256 + ML-KEM-768), so no sender key rests on ECDH alone (issue 14).
+ * A `classic` envelope is refused. Payload buffers are wiped once sealed or read.
  */
-import {
-  unwrapClassic,
-  unwrapHybrid,
-  wipe,
-  wrapClassic,
-  wrapHybrid,
-} from '../../../shared/crypto/room/index.js';
+import { DecryptError, unwrapHybrid, wipe, wrapHybrid } from '../../../shared/crypto/room/index.js';
 import { type RoomMember } from './room-members.js';
 import {
   decodeSenderKeyPayload,
@@ -31,31 +26,38 @@ export interface ExchangeSelf {
   nodeId: string;
 }
 
-/** The two envelopes (SKc classic, SKq hybrid) that hand `epoch` to `member`. */
+/** The two hybrid envelopes (chain snapshot, SKq) that hand `epoch` to `member` from now on. */
 export async function wrapSenderKeys(
   self: ExchangeSelf,
   epoch: OwnEpoch,
   member: RoomMember,
 ): Promise<SenderKeyWireEnvelope[]> {
-  const parties = { roomId: self.secureId, fromNodeId: self.nodeId, toNodeId: member.nodeId };
-  const grant = { senderKeyId: epoch.senderKeyId, iteration: epoch.chain.iteration };
-  const classicPayload = encodeSenderKeyPayload({ ...grant, key: epoch.classicKey });
-  const quantumPayload = encodeSenderKeyPayload({ ...grant, key: epoch.quantumKey });
+  const common = {
+    roomId: self.secureId,
+    fromNodeId: self.nodeId,
+    toNodeId: member.nodeId,
+    senderPrivateKey: self.keys.ecdh.privateKey,
+    recipientPublicKey: member.ecdhPublicKey,
+    recipientKemPublicKey: member.kemPublicKey,
+  };
+  const snapshot = epoch.chain.snapshot();
+  const grant = { senderKeyId: epoch.senderKeyId, iteration: snapshot.iteration };
+  const chainPayload = encodeSenderKeyPayload({
+    ...grant,
+    secret: 'chain',
+    key: snapshot.chainKey,
+  });
+  const quantumPayload = encodeSenderKeyPayload({
+    ...grant,
+    secret: 'quantum',
+    key: epoch.quantumKey,
+  });
   try {
-    const common = {
-      ...parties,
-      senderPrivateKey: self.keys.ecdh.privateKey,
-      recipientPublicKey: member.ecdhPublicKey,
-    };
-    const classic = await wrapClassic({ ...common, payload: classicPayload });
-    const hybrid = await wrapHybrid({
-      ...common,
-      payload: quantumPayload,
-      recipientKemPublicKey: member.kemPublicKey,
-    });
-    return [toWireEnvelope(classic), toWireEnvelope(hybrid)];
+    const chain = await wrapHybrid({ ...common, payload: chainPayload });
+    const quantum = await wrapHybrid({ ...common, payload: quantumPayload });
+    return [toWireEnvelope(chain), toWireEnvelope(quantum)];
   } finally {
-    wipe(classicPayload, quantumPayload);
+    wipe(snapshot.chainKey, chainPayload, quantumPayload);
   }
 }
 
@@ -67,7 +69,7 @@ export async function openSenderKey(
   self: ExchangeSelf,
   member: RoomMember,
   wire: SenderKeyWireEnvelope,
-): Promise<{ kind: 'classic' | 'hybrid'; grant: SenderKeyGrant }> {
+): Promise<SenderKeyGrant> {
   const envelope = fromWireEnvelope(wire, {
     from: member.nodeId,
     to: self.nodeId,
@@ -80,12 +82,15 @@ export async function openSenderKey(
     recipientPrivateKey: self.keys.ecdh.privateKey,
     senderPublicKey: member.ecdhPublicKey,
   };
-  const bytes =
-    envelope.kind === 'hybrid'
-      ? await unwrapHybrid({ ...common, envelope, recipientKemSecretKey: self.keys.kem.secretKey })
-      : await unwrapClassic({ ...common, envelope });
+  // Every sender key travels in the hybrid wrap: an ECDH-only envelope is refused.
+  if (envelope.kind !== 'hybrid') throw new DecryptError('MALFORMED');
+  const bytes = await unwrapHybrid({
+    ...common,
+    envelope,
+    recipientKemSecretKey: self.keys.kem.secretKey,
+  });
   try {
-    return { kind: envelope.kind, grant: decodeSenderKeyPayload(bytes) };
+    return decodeSenderKeyPayload(bytes);
   } finally {
     wipe(bytes);
   }

@@ -29,6 +29,16 @@ const SIGNATURE_BADGE: Record<
     className: 'border-danger text-danger font-bold',
     title: "The signature does not verify, or the sender's keys were substituted",
   },
+  replayed: {
+    text: '⟲ REPLAYED',
+    className: 'border-danger text-danger font-bold',
+    title: 'This signed message was seen before, or its signed time is outside its lifetime',
+  },
+  forged: {
+    text: '✗ NOT SENT BY YOU',
+    className: 'border-danger text-danger font-bold',
+    title: 'Shown under your name, but this tab never sent it: the relay made it up',
+  },
 };
 
 function SignatureBadge({ state }: { state: MessageSignatureState }) {

@@ -1,14 +1,19 @@
 /**
- * The strip above the input when messages do not (yet) leave end-to-end encrypted (DESIGN.md
- * principle 1: the UI must flag it):
- * - `waiting`: the room's keys are being agreed; a message sent now waits for them (spec 000 §8's
- *   PLAINTEXT fallback only follows if they never come);
- * - `plaintext`: encryption is not available, messages travel as the spec's PLAINTEXT fallback.
+ * The strip above the input when messages cannot leave end-to-end encrypted right now (DESIGN.md
+ * principle 1: the UI must flag it; issue 14: nothing downgrades on its own):
+ * - `waiting`: the room's keys are being agreed; a message sent now is held (shown as pending)
+ *   until they are ready;
+ * - `unavailable`: this browser cannot make keys (plain HTTP away from localhost, or key
+ *   generation failed): messages are held, and each leaves in clear only if the user confirms it.
  * It goes away once messages are encrypted.
  */
 import { TEXT } from '../../../shared/protocol/errors.js';
 
-export function PlaintextWarning({ variant = 'plaintext' }: { variant?: 'plaintext' | 'waiting' }) {
+export function PlaintextWarning({
+  variant = 'unavailable',
+}: {
+  variant?: 'unavailable' | 'waiting';
+}) {
   if (variant === 'waiting') {
     return (
       <p
@@ -26,16 +31,17 @@ export function PlaintextWarning({ variant = 'plaintext' }: { variant?: 'plainte
   }
   return (
     <p
-      role="note"
+      role="alert"
       data-testid="plaintext-warning"
-      className="border-t border-danger/60 bg-danger/10 px-3 py-1 text-[11px] tracking-wider text-danger"
+      className="border-t-2 border-danger bg-danger/15 px-3 py-1.5 text-xs tracking-wider text-danger"
     >
       <span aria-hidden="true">⚠ </span>
-      <strong>PLAINTEXT MODE:</strong> end-to-end encryption is not available
+      <strong>ENCRYPTION UNAVAILABLE:</strong> this browser cannot make the room keys
       <span className="hidden sm:inline">
-        . The server can read messages until they self-destruct
+        {' '}
+        (the page needs HTTPS, an onion address or localhost)
       </span>
-      .
+      . Messages are held; each leaves in clear only if you confirm it.
     </p>
   );
 }

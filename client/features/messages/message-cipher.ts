@@ -3,11 +3,12 @@
  * The chat only ever calls a MessageCipher: it encrypts what the user typed before anything is
  * sent, and turns a relayed message into what the screen shows.
  *
- * The end-to-end cipher (`client/features/e2ee/e2ee-message-cipher.ts`) is what the chat uses;
- * PlaintextCipher is the spec's visible PLAINTEXT fallback (spec 000 §8 "Encryption failure"),
- * used only when encryption fails, and the UI says so loudly (DESIGN.md principle 1). A message
- * of any other type is shown as `[ENCRYPTED: type]`: PlaintextCipher holds no key, so it never
- * pretends to decrypt.
+ * The end-to-end cipher (`client/features/e2ee/e2ee-message-cipher.ts`) is what the chat uses.
+ * Nothing downgrades on its own (DESIGN.md principle 1): a message that cannot be encrypted yet
+ * waits, shown as pending, and leaves as the spec's PLAINTEXT type (spec 000 §8 "Encryption
+ * failure") only when the user confirms that one message (`SendControl.plaintextConsent`).
+ * PlaintextCipher shows only PLAINTEXT messages as text: a message of any other type is shown as
+ * `[ENCRYPTED: type]`, since it holds no key and never pretends to decrypt.
  */
 import { type MessagePayload } from '../../../shared/protocol/message-payload.js';
 import { type EncryptionType, type Message } from '../../../shared/protocol/ws/chat.js';
@@ -18,9 +19,11 @@ export type MessageDisplayState = 'decrypting' | 'decrypted' | 'error' | 'plaint
 /**
  * How a message's ML-DSA-65 signature checked out: verified (a key holder whose identity checked
  * out, signature good), unverified (anonymous sender, or no identity to check against), bad
- * (signature fails, or the sender's key bundle was forged or substituted).
+ * (signature fails, or the sender's key bundle was forged or substituted), replayed (a message id
+ * seen before, or a signed time outside the message's lifetime), forged (shown as this tab's own
+ * message, but this tab never sent it: the relay made it up).
  */
-export type MessageSignatureState = 'verified' | 'unverified' | 'bad';
+export type MessageSignatureState = 'verified' | 'unverified' | 'bad' | 'replayed' | 'forged';
 
 export interface DecryptedMessage {
   state: MessageDisplayState;
@@ -41,11 +44,34 @@ export interface EncryptedOutgoing {
   signature: string | null;
 }
 
+/**
+ * How the chat steers one send that has to wait: `plaintextConsent` resolves when the user
+ * confirmed that this one message may leave in clear; `signal` aborts the send (cancelled, room
+ * left). Without either, a send waits for the keys as long as it takes.
+ */
+export interface SendControl {
+  plaintextConsent?: Promise<void>;
+  signal?: AbortSignal;
+}
+
+/** Thrown when a waiting send was cancelled: nothing left the browser. */
+export class SendCancelledError extends Error {
+  constructor() {
+    super('The message was not sent');
+    this.name = 'SendCancelledError';
+  }
+}
+
 export interface MessageCipher {
   /** True only when messages leave the browser end-to-end encrypted; drives the warnings. */
   readonly isEndToEnd: boolean;
-  /** Encrypts a message payload (the text, and the key of an image if it carries one). */
-  encrypt(payload: MessagePayload): Promise<EncryptedOutgoing>;
+  /** True when a message sent now would leave encrypted at once (nothing to wait for). */
+  canEncryptNow(): boolean;
+  /**
+   * Encrypts a message payload (the text, and the key of an image if it carries one). Waits for
+   * the keys; sends PLAINTEXT only after `control.plaintextConsent` resolves.
+   */
+  encrypt(payload: MessagePayload, control?: SendControl): Promise<EncryptedOutgoing>;
   decrypt(message: Message): Promise<DecryptedMessage>;
 }
 
@@ -61,6 +87,20 @@ export function encryptedMarker(type: EncryptionType): string {
 export function pfsExpiredMarker(keyId: string): string {
   return `[PFS-EXPIRED: ${keyId}]`;
 }
+
+/**
+ * The marker of a copy of a message this browser already read (a relay replay, issue 14). Not a
+ * spec marker: the spec does not consider a replaying server (docs/decisions.md).
+ */
+export function replayedMarker(type: EncryptionType): string {
+  return `[REPLAYED: ${type}]`;
+}
+
+/**
+ * What a message sent before this browser joined shows: its keys were never handed to this
+ * member (issue 14: joiners read from their join on). Not a spec marker (docs/decisions.md).
+ */
+export const SENT_BEFORE_JOIN_MARKER = '[SENT BEFORE YOU JOINED]';
 
 /** The spec's marker for a PFS-ECDH message that failed to decrypt (spec 000 §4). */
 export function pfsErrorMarker(keyId: string): string {
@@ -78,9 +118,16 @@ export class PlaintextRefusedError extends Error {
   }
 }
 
-/** Sends text as the flagged PLAINTEXT fallback and shows only PLAINTEXT messages as text. */
+/**
+ * Sends a text as the flagged PLAINTEXT type (only ever called once the user confirmed that
+ * message) and shows only PLAINTEXT messages as text.
+ */
 export class PlaintextCipher implements MessageCipher {
   readonly isEndToEnd = false;
+
+  canEncryptNow(): boolean {
+    return false;
+  }
 
   encrypt(payload: MessagePayload): Promise<EncryptedOutgoing> {
     if (payload.image !== undefined) return Promise.reject(new PlaintextRefusedError());

@@ -16,7 +16,6 @@ import { useBotChallenge } from '../admin/use-bot-challenge.js';
 import { useAuth } from '../auth/use-auth.js';
 import { RoomE2eeContext } from '../e2ee/e2ee-context.js';
 import { SecurityStatusBar } from '../e2ee/SecurityStatusBar.js';
-import { useKeyAgreementGate } from '../e2ee/use-key-agreement-gate.js';
 import { useRoomE2ee } from '../e2ee/use-room-e2ee.js';
 import { useCallsign } from '../identity/use-callsign.js';
 import { resolveChatCommand } from '../messages/chat-commands.js';
@@ -29,6 +28,7 @@ import { useModeration } from '../moderation/use-moderation.js';
 import { createMessageCipher } from '../messages/create-message-cipher.js';
 import { MessageInput } from '../messages/MessageInput.js';
 import { MessageList } from '../messages/MessageList.js';
+import { PendingMessages } from '../messages/PendingMessages.js';
 import { PlaintextWarning } from '../messages/PlaintextWarning.js';
 import { TypingIndicator } from '../messages/TypingIndicator.js';
 import { useTypingSignal } from '../messages/use-typing-signal.js';
@@ -95,12 +95,11 @@ export function ChatRoomPage() {
     sessionToken: isKeyHolder ? sessionToken : null,
   });
   const isEncrypting = e2ee.status.phase === 'ready';
-  // Joined, but this browser's keys for the room are not announced yet: the input waits for them.
+  // Joined, but this browser's keys for the room are not ready: messages sent now are held.
   const isKeyAgreementPending =
     chat.isJoined &&
     !e2ee.status.hasKeyAgreementFailed &&
     !(e2ee.status.isReadyToSend && e2ee.status.roomId === room?.id);
-  const isWaitingForKeys = useKeyAgreementGate(isKeyAgreementPending);
   const sessionSeconds = useSessionTimer(chat.status === 'connected');
   const typingSignal = useTypingSignal(chat.sendTyping, chat.isJoined);
   const adminCommand = useAdminCommand();
@@ -232,18 +231,19 @@ export function ChatRoomPage() {
               emptyText="NO ACTIVE TRANSMISSIONS · messages self-destruct shortly after they are sent"
             />
             <TypingIndicator usernames={chat.typing.map((user) => user.username)} />
-            {isWaitingForKeys ? <PlaintextWarning variant="waiting" /> : null}
-            {e2ee.status.hasKeyAgreementFailed || (isKeyAgreementPending && !isWaitingForKeys) ? (
-              <PlaintextWarning />
-            ) : null}
+            <PendingMessages
+              pending={chat.pending}
+              onSendInClear={chat.sendPendingInClear}
+              onCancel={chat.cancelPending}
+            />
+            {isKeyAgreementPending ? <PlaintextWarning variant="waiting" /> : null}
+            {e2ee.status.hasKeyAgreementFailed ? <PlaintextWarning /> : null}
             <MessageInput
-              isDisabled={!chat.isJoined || isWaitingForKeys || mutedUntil !== null}
+              isDisabled={!chat.isJoined || mutedUntil !== null}
               disabledText={
                 mutedUntil !== null
                   ? `MUTED BY A MODERATOR UNTIL ${mutedUntil.slice(11, 16)} UTC`
-                  : isWaitingForKeys
-                    ? `${TEXT.waitingForKeyAgreement.toUpperCase()}...`
-                    : inputBlockedText(chat, room)
+                  : inputBlockedText(chat, room)
               }
               onSubmit={submit}
               onTextChange={typingSignal.onInput}

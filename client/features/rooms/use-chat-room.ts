@@ -30,9 +30,11 @@ import { toast } from '../../ui/use-toast.js';
 import { type SystemLevel } from '../messages/chat-line.js';
 import {
   encryptedMarker,
+  SendCancelledError,
   type EncryptedOutgoing,
   type MessageCipher,
 } from '../messages/message-cipher.js';
+import { type PendingSend } from '../messages/PendingMessages.js';
 import { roomKeys } from './api.js';
 import { chatRoomReducer, initialChatRoomState, type ChatRoomState } from './chat-room-state.js';
 import { getRoomAccessToken, setRoomAccessToken } from './room-access.js';
@@ -72,6 +74,12 @@ export interface ChatRoom extends ChatRoomState {
    * key travels only inside the ciphertext); resolves false when nothing was sent.
    */
   sendPayload: (payload: MessagePayload, isStealthMode: boolean) => Promise<boolean>;
+  /** Messages held until they can be encrypted (or the user sends one in clear). */
+  pending: readonly PendingSend[];
+  /** The user confirmed that this one held message may leave as PLAINTEXT. */
+  sendPendingInClear: (id: string) => void;
+  /** Drops a held message: nothing is sent. */
+  cancelPending: (id: string) => void;
   sendTyping: (type: 'typing_start' | 'typing_stop') => void;
   /** A system line on this screen only (chat command answers). */
   addLocalLine: (text: string, level?: SystemLevel) => void;
@@ -80,6 +88,12 @@ export interface ChatRoom extends ChatRoomState {
   sendFrame: (frame: ClientFrame) => boolean;
   /** Parsed server frames of one type; returns the unsubscribe function. Stable. */
   onFrame: ChatSocket['on'];
+}
+
+/** A held message's controls, beside what the screen shows of it. */
+interface PendingControl {
+  consent: () => void;
+  abort: AbortController;
 }
 
 function newLineId(): string {
@@ -111,7 +125,18 @@ export function useChatRoom({
   const [state, dispatch] = useReducer(chatRoomReducer, 0, () => initialChatRoomState(Date.now()));
   const [refusal, setRefusal] = useState<{ roomId: string; isAccessCode: boolean } | null>(null);
   const [joinRequest, setJoinRequest] = useState(0);
+  const [pending, setPending] = useState<readonly PendingSend[]>([]);
+  const [pendingControls] = useState(() => new Map<string, PendingControl>());
   const roomId = room?.id ?? null;
+
+  // A held message belongs to the room it was typed in: switching rooms drops it unsent.
+  useEffect(() => {
+    return () => {
+      for (const control of pendingControls.values()) control.abort.abort();
+      pendingControls.clear();
+      setPending([]);
+    };
+  }, [roomId, pendingControls]);
 
   useEffect(() => {
     socket.start();
@@ -241,21 +266,11 @@ export function useChatRoom({
 
   const isJoined = status === 'connected' && roomId !== null && state.joinedRoomId === roomId;
 
-  const sendPayload = async (payload: MessagePayload, isStealthMode: boolean): Promise<boolean> => {
-    if (!isJoined) return false;
-    let outgoing: EncryptedOutgoing;
-    try {
-      outgoing = await cipher.encrypt(payload);
-    } catch {
-      // Nothing is sent, and the text stays in the input. Whether a failed encryption may fall
-      // back to the flagged PLAINTEXT type (spec 000 §8) is for the cipher to decide, not us.
-      toast({
-        title: 'ENCRYPTION FAILED',
-        description: 'The message was not sent.',
-        variant: 'destructive',
-      });
-      return false;
-    }
+  const transmit = (
+    outgoing: EncryptedOutgoing,
+    payload: MessagePayload,
+    isStealthMode: boolean,
+  ): boolean => {
     const { image } = payload;
     // The image's key, name and size travel only inside the encrypted payload; the frame names
     // just where its ciphertext is, so the server can tie it to the message's lifetime.
@@ -267,6 +282,54 @@ export function useChatRoom({
       imageUrl: image?.url ?? null,
       thumbnailUrl: image?.hasThumbnail ? `${image.url}/thumbnail` : null,
     });
+  };
+
+  const encryptionFailed = () =>
+    toast({
+      title: 'ENCRYPTION FAILED',
+      description: 'The message was not sent.',
+      variant: 'destructive',
+    });
+
+  const sendPayload = async (payload: MessagePayload, isStealthMode: boolean): Promise<boolean> => {
+    if (!isJoined) return false;
+    if (cipher.canEncryptNow()) {
+      try {
+        return transmit(await cipher.encrypt(payload), payload, isStealthMode);
+      } catch {
+        // Nothing is sent, and the text stays in the input; never a reason to send in clear.
+        encryptionFailed();
+        return false;
+      }
+    }
+    // The keys are not ready: hold the message, shown as pending, until they are — or until
+    // the user confirms that this one message may leave in clear (issue 14).
+    const id = newLineId();
+    let consent: () => void = () => undefined;
+    const plaintextConsent = new Promise<undefined>((resolve) => {
+      consent = () => resolve(undefined);
+    });
+    const abort = new AbortController();
+    pendingControls.set(id, { consent, abort });
+    setPending((items) => [
+      ...items,
+      { id, text: payload.text, hasImage: payload.image !== undefined, isConsented: false },
+    ]);
+    const settle = () => {
+      pendingControls.delete(id);
+      setPending((items) => items.filter((item) => item.id !== id));
+    };
+    cipher
+      .encrypt(payload, { plaintextConsent, signal: abort.signal })
+      .then((outgoing) => {
+        settle();
+        if (!abort.signal.aborted) transmit(outgoing, payload, isStealthMode);
+      })
+      .catch((error: unknown) => {
+        settle();
+        if (!(error instanceof SendCancelledError)) encryptionFailed();
+      });
+    return true;
   };
 
   const sendFrame = useCallback((frame: ClientFrame) => socket.send(frame), [socket]);
@@ -302,6 +365,16 @@ export function useChatRoom({
       return sendPayload({ v: 1, text: trimmed }, isStealthMode);
     },
     sendPayload,
+    pending,
+    sendPendingInClear: (id) => {
+      const control = pendingControls.get(id);
+      if (!control) return;
+      setPending((items) =>
+        items.map((item) => (item.id === id ? { ...item, isConsented: true } : item)),
+      );
+      control.consent();
+    },
+    cancelPending: (id) => pendingControls.get(id)?.abort.abort(),
     sendTyping: (type) => {
       if (isJoined) socket.send({ type });
     },

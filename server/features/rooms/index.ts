@@ -100,7 +100,7 @@ export function createRoomsFeature(deps: RoomsFeatureDeps) {
     ...(deps.admit ? { admit: deps.admit } : {}),
     ...(deps.joined ? { joined: deps.joined } : {}),
   });
-  registerKeyRelay({ hub: deps.hub, channels: deps.channels, bundles, presence });
+  registerKeyRelay({ hub: deps.hub, channels: deps.channels, bundles, presence, now: deps.now });
   return {
     service,
     presence,

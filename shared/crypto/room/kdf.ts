@@ -30,13 +30,13 @@ export const KDF_LABELS = {
   pairwiseHybrid: `${KDF_LABEL_PREFIX}pairwise-wrap/hybrid`,
   /** `PFS-ECDH`: AES-256-GCM key from the ratchet's message key. */
   pfsEcdh: `${KDF_LABEL_PREFIX}message/PFS-ECDH`,
-  /** `AES-256-GCM`: the epoch key-encryption key from SKc. */
+  /** `AES-256-GCM`: the per-message key-encryption key from the ratchet's message key. */
   aesGcmKek: `${KDF_LABEL_PREFIX}message/AES-256-GCM/kek`,
   /** `AES-256-CBC`: encryption key ‖ MAC key from the ratchet's message key. */
   aesCbc: `${KDF_LABEL_PREFIX}message/AES-256-CBC`,
-  /** `E2EE-AES`: per-iteration key from SKc. */
+  /** `E2EE-AES`: per-iteration key from the ratchet's message key. */
   e2eeAes: `${KDF_LABEL_PREFIX}message/E2EE-AES`,
-  /** `quantum`: per-iteration key from SKq. */
+  /** `quantum`: per-iteration key from the ratchet's message key and SKq. */
   quantum: `${KDF_LABEL_PREFIX}message/quantum`,
 } as const;
 

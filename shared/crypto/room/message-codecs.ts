@@ -7,18 +7,25 @@
  * ```
  * PFS-ECDH     key = HKDF(messageKeyᵢ, info "…/message/PFS-ECDH", 32)
  *              iv (12) ; ct = AES-256-GCM(key, iv, text, aad)
- * E2EE-AES     key = HKDF(SKc, info "…/message/E2EE-AES" ‖ u32be(i), 32)  ; then as PFS-ECDH
- * quantum      key = HKDF(SKq, info "…/message/quantum" ‖ u32be(i), 32)   ; then as PFS-ECDH
+ * E2EE-AES     key = HKDF(messageKeyᵢ, info "…/message/E2EE-AES" ‖ u32be(i), 32) ; then as PFS-ECDH
+ * quantum      key = HKDF(messageKeyᵢ ‖ SKq, info "…/message/quantum" ‖ u32be(i), 32)
+ *                                                                        ; then as PFS-ECDH
  * AES-256-GCM  cek (32, random) ; iv (12) ; ct = AES-256-GCM(cek, iv, text, aad)
- *              kek = HKDF(SKc, info "…/message/AES-256-GCM/kek", 32)
+ *              kek = HKDF(messageKeyᵢ, info "…/message/AES-256-GCM/kek", 32)
  *              wiv (12) ; wk = AES-256-GCM(kek, wiv, cek, aad)            (SP 800-38F-style wrap)
  * AES-256-CBC  encKey ‖ macKey = HKDF(messageKeyᵢ, info "…/message/AES-256-CBC", 64)
  *              iv (16) ; ct, tag = AES-256-CBC + HMAC-SHA-256 (aes-cbc-hmac.ts)
  * RSA-OAEP     cek (32, random) ; iv (12) ; ct = AES-256-GCM(cek, iv, text, aad)
  *              rk[nodeId] = RSA-OAEP-SHA-256(pubₙₒ𝒹ₑ, cek, label = aad)   for every reader
  * ```
+ *
+ * Every type but RSA-OAEP takes its key from messageKeyᵢ (issue 14): a member who joined at
+ * iteration j holds the chain from chainKeyⱼ on, never SKc or an earlier chain key, so nothing
+ * sealed before j opens for them — not even under the types that once derived from SKc per
+ * epoch. `quantum` mixes SKq in, so its messages also need the key that travels only in the
+ * ML-KEM-768 hybrid wrap. RSA-OAEP wraps a fresh key to the members present when it is sent.
  */
-import { type RandomBytesSource, bytesToBase64 } from '../bytes.js';
+import { type RandomBytesSource, bytesToBase64, concatBytes } from '../bytes.js';
 import { AES_256_KEY_BYTES, aesGcmDecrypt, aesGcmEncrypt, GCM_IV_BYTES } from './aes-gcm.js';
 import {
   aesCbcHmacDecrypt,
@@ -92,50 +99,56 @@ async function openGcm(key: Uint8Array, envelope: MessageEnvelope, aad: Uint8Arr
   return aesGcmDecrypt(key, iv, decodeBase64Field(envelope.ct), aad);
 }
 
-/** A type whose key is HKDF of one 32-byte secret: the ratchet's or an epoch sender key. */
+/**
+ * A type whose key is HKDF of the ratchet's messageKeyᵢ, optionally with an epoch secret mixed
+ * into the input keying material (`quantum`: messageKeyᵢ ‖ SKq).
+ */
 function derivedKeyCodec(
   type: 'PFS-ECDH' | 'E2EE-AES' | 'quantum',
   label: KdfLabel,
-  secretOf: {
-    encrypt: (c: EncryptContext) => Uint8Array | null;
-    decrypt: (c: DecryptContext) => Uint8Array | null;
-  } | null,
+  options: {
+    perIteration: boolean;
+    mixIn?: {
+      encrypt: (c: EncryptContext) => Uint8Array | null;
+      decrypt: (c: DecryptContext) => Uint8Array | null;
+    };
+  },
 ): MessageCodec {
-  const deriveKey = (secret: Uint8Array, iteration: number) =>
-    hkdf(secret, null, secretOf === null ? labelInfo(label) : iterationInfo(label, iteration), 32);
+  const { mixIn } = options;
+  const deriveKey = (messageKey: Uint8Array, extra: Uint8Array | null, iteration: number) => {
+    const input = extra ? concatBytes(messageKey, extra) : messageKey;
+    try {
+      const info = options.perIteration ? iterationInfo(label, iteration) : labelInfo(label);
+      return hkdf(input, null, info, 32);
+    } finally {
+      if (extra) wipe(input);
+    }
+  };
   return {
-    usesMessageKey: secretOf === null,
-    checkEncryptKeys: (context) => void (secretOf && requireEncryptKey(secretOf.encrypt(context))),
-    checkDecryptKeys: (context) => void (secretOf && requireDecryptKey(secretOf.decrypt(context))),
+    usesMessageKey: true,
+    checkEncryptKeys: (context) => void (mixIn && requireEncryptKey(mixIn.encrypt(context))),
+    checkDecryptKeys: (context) => void (mixIn && requireDecryptKey(mixIn.decrypt(context))),
     async seal(input) {
-      const secret = secretOf
-        ? requireEncryptKey(secretOf.encrypt(input.context))
-        : input.messageKey;
-      const key = deriveKey(secret, input.header.i);
+      const extra = mixIn ? requireEncryptKey(mixIn.encrypt(input.context)) : null;
+      const key = deriveKey(input.messageKey, extra, input.header.i);
       const body = await sealGcm(key, input).finally(() => wipe(key));
       return { ...input.header, t: type, ...body };
     },
     async open(envelope, input) {
-      const secret = secretOf
-        ? requireDecryptKey(secretOf.decrypt(input.context))
-        : requireDecryptKey(input.messageKey);
-      const key = deriveKey(secret, expectType(envelope, type).i);
+      const extra = mixIn ? requireDecryptKey(mixIn.decrypt(input.context)) : null;
+      const messageKey = requireDecryptKey(input.messageKey);
+      const key = deriveKey(messageKey, extra, expectType(envelope, type).i);
       return openGcm(key, envelope, input.aad).finally(() => wipe(key));
     },
   };
 }
 
 const aesGcmCodec: MessageCodec = {
-  usesMessageKey: false,
-  checkEncryptKeys: (context) => void requireEncryptKey(context.classicKey),
-  checkDecryptKeys: (context) => void requireDecryptKey(context.classicKey),
+  usesMessageKey: true,
+  checkEncryptKeys: () => undefined,
+  checkDecryptKeys: () => undefined,
   async seal(input) {
-    const kek = hkdf(
-      requireEncryptKey(input.context.classicKey),
-      null,
-      labelInfo(KDF_LABELS.aesGcmKek),
-      32,
-    );
+    const kek = hkdf(input.messageKey, null, labelInfo(KDF_LABELS.aesGcmKek), 32);
     const contentKey = input.random(AES_256_KEY_BYTES);
     try {
       const body = await sealGcm(contentKey, input);
@@ -155,7 +168,7 @@ const aesGcmCodec: MessageCodec = {
   async open(envelope, input) {
     const { wiv, wk } = expectType(envelope, 'AES-256-GCM');
     const kek = hkdf(
-      requireDecryptKey(input.context.classicKey),
+      requireDecryptKey(input.messageKey),
       null,
       labelInfo(KDF_LABELS.aesGcmKek),
       32,
@@ -245,14 +258,14 @@ const rsaOaepCodec: MessageCodec = {
 
 /** The codec of each envelope type. */
 export const MESSAGE_CODECS: Readonly<Record<EnvelopeEncryptionType, MessageCodec>> = {
-  'PFS-ECDH': derivedKeyCodec('PFS-ECDH', KDF_LABELS.pfsEcdh, null),
-  'E2EE-AES': derivedKeyCodec('E2EE-AES', KDF_LABELS.e2eeAes, {
-    encrypt: (context) => context.classicKey,
-    decrypt: (context) => context.classicKey,
-  }),
+  'PFS-ECDH': derivedKeyCodec('PFS-ECDH', KDF_LABELS.pfsEcdh, { perIteration: false }),
+  'E2EE-AES': derivedKeyCodec('E2EE-AES', KDF_LABELS.e2eeAes, { perIteration: true }),
   quantum: derivedKeyCodec('quantum', KDF_LABELS.quantum, {
-    encrypt: (context) => context.quantumKey,
-    decrypt: (context) => context.quantumKey,
+    perIteration: true,
+    mixIn: {
+      encrypt: (context) => context.quantumKey,
+      decrypt: (context) => context.quantumKey,
+    },
   }),
   'AES-256-GCM': aesGcmCodec,
   'AES-256-CBC': aesCbcCodec,

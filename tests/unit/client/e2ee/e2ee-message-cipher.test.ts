@@ -1,26 +1,54 @@
 /**
- * The end-to-end cipher's fallbacks (spec 000 §8 "Encryption failure"): without keys after the
- * wait, a text goes out as the flagged PLAINTEXT type; an image never does.
+ * The end-to-end cipher never downgrades on its own (issue 14): without keys a send waits, and a
+ * text goes out as the flagged PLAINTEXT type (spec 000 §8) only after the user consented to that
+ * one message; an image never does.
  */
 import { describe, expect, it } from 'vitest';
 import { CryptoLog } from '../../../../client/features/e2ee/crypto-log.js';
 import { E2eeMessageCipher } from '../../../../client/features/e2ee/e2ee-message-cipher.js';
 import { MemoryPinStore } from '../../../../client/features/e2ee/identity-trust.js';
 import { RoomKeyManager } from '../../../../client/features/e2ee/room-key-manager.js';
-import { PlaintextRefusedError } from '../../../../client/features/messages/message-cipher.js';
+import {
+  PlaintextRefusedError,
+  SendCancelledError,
+} from '../../../../client/features/messages/message-cipher.js';
 import { TEXT } from '../../../../shared/protocol/errors.js';
 import { logText, TestClock, TestRelay } from './e2ee-test-kit.js';
 
 function lonelyCipher() {
   const log = new CryptoLog();
   const manager = new RoomKeyManager({ now: Date.now, log, pins: new MemoryPinStore() });
-  return { log, cipher: new E2eeMessageCipher(manager, { keyWaitMs: 50, senderKeyWaitMs: 50 }) };
+  return { log, cipher: new E2eeMessageCipher(manager, { joinWaitMs: 50, senderKeyWaitMs: 50 }) };
 }
 
-describe('E2eeMessageCipher fallbacks', () => {
-  it('sends a text as flagged PLAINTEXT when no room keys came in time, and logs why', async () => {
+describe('E2eeMessageCipher without keys', () => {
+  it('holds a text while no room keys exist, however long, and never sends it in clear', async () => {
     const { cipher, log } = lonelyCipher();
-    expect(await cipher.encrypt({ v: 1, text: 'hello' })).toEqual({
+    let outcome: unknown = 'still waiting';
+    const abort = new AbortController();
+    const send = cipher.encrypt({ v: 1, text: 'hello' }, { signal: abort.signal }).then(
+      (sent) => (outcome = sent),
+      (error: unknown) => (outcome = error),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(outcome).toBe('still waiting');
+    expect(cipher.canEncryptNow()).toBe(false);
+    abort.abort();
+    await send;
+    expect(outcome).toBeInstanceOf(SendCancelledError);
+    expect(
+      log
+        .getEntries()
+        .map((entry) => entry.text)
+        .join('\n'),
+    ).not.toMatch(/PLAINTEXT/);
+  });
+
+  it('sends a text as flagged PLAINTEXT only once the user consented to that message', async () => {
+    const { cipher, log } = lonelyCipher();
+    expect(
+      await cipher.encrypt({ v: 1, text: 'hello' }, { plaintextConsent: Promise.resolve() }),
+    ).toEqual({
       content: 'hello',
       encryptedContent: null,
       encryptionType: 'PLAINTEXT',
@@ -28,10 +56,10 @@ describe('E2eeMessageCipher fallbacks', () => {
     });
     const texts = log.getEntries().map((entry) => entry.text);
     expect(texts.some((text) => text.startsWith(TEXT.keysNotInitialized))).toBe(true);
-    expect(texts).toContain('Message sent as PLAINTEXT: the server can read it');
+    expect(texts.some((text) => text.includes("PLAINTEXT at the user's request"))).toBe(true);
   });
 
-  it('refuses to send an image without encryption', async () => {
+  it('refuses to send an image without encryption, even with consent', async () => {
     const { cipher } = lonelyCipher();
     const image = {
       url: '/api/secure-images/AAAAAAAAAAAAAAAAAAAAAAAA',
@@ -43,9 +71,9 @@ describe('E2eeMessageCipher fallbacks', () => {
       size: 10,
       mime: 'image/png',
     };
-    await expect(cipher.encrypt({ v: 1, text: '', image })).rejects.toBeInstanceOf(
-      PlaintextRefusedError,
-    );
+    await expect(
+      cipher.encrypt({ v: 1, text: '', image }, { plaintextConsent: Promise.resolve() }),
+    ).rejects.toBeInstanceOf(PlaintextRefusedError);
   });
 
   it('carries an image reference inside the ciphertext only', async () => {

@@ -76,7 +76,7 @@ export class TestRelay {
     const log = new CryptoLog(this.clock.now);
     const pins = options.pins ?? new MemoryPinStore();
     const manager = new RoomKeyManager({ now: this.clock.now, log, pins });
-    const cipher = new E2eeMessageCipher(manager, { keyWaitMs: 2000, senderKeyWaitMs: 300 });
+    const cipher = new E2eeMessageCipher(manager, { joinWaitMs: 2000, senderKeyWaitMs: 300 });
     const member: Member = { nodeId, username, manager, cipher, log, pins };
     manager.setTransport({
       announce: (bundle) => {

@@ -33,7 +33,7 @@ async function expectReads(
   return display;
 }
 
-describe('room key agreement between members', () => {
+describe('room key agreement between members', { timeout: 30_000 }, () => {
   let relay: TestRelay;
   afterEach(async () => {
     await relay?.settle();
@@ -58,7 +58,7 @@ describe('room key agreement between members', () => {
     expect([...types].sort()).toEqual([...ENCRYPTION_TYPE_SEQUENCE].sort());
     const reply = await relay.send(bob, 'copy that');
     await expectReads(alice, reply, 'copy that');
-  });
+  }, 30_000);
 
   it('skips ZK-AES-256 without the access code and still agrees between three members', async () => {
     relay = new TestRelay(new TestClock());
@@ -120,15 +120,22 @@ describe('room key agreement between members', () => {
     await expectReads(alice, fromDave, 'thanks');
     await expectReads(bob, fromDave, 'thanks');
     expect(logText(dave)).toMatch(
-      /Sender key \(SKc, classic\) of epoch [0-9a-f]{16} received from Agent1/,
+      /Sender key \(chain from message \d+, hybrid\) of epoch [0-9a-f]{16} received from Agent1/,
     );
   });
 
-  it("verifies a key holder's signed bundle and marks their messages verified", async () => {
+  it("verifies a key holder's signed bundle the registry confirms and marks their messages verified", async () => {
     relay = new TestRelay(new TestClock());
     const { signer } = await keyHolder('alice');
     const alice = await relay.join('alice', { identity: signer });
-    const bob = await relay.join('Agent2');
+    const bob = await relay.join('Agent2', {
+      registry: {
+        lookup: async () => ({
+          fingerprint: signer.fields.fingerprint,
+          dilithiumPublicKey: Buffer.from(signer.fields.dilithiumPublicKey, 'base64'),
+        }),
+      },
+    });
     const status = bob.manager.getStatus().members.find((m) => m.nodeId === alice.nodeId);
     expect(status).toMatchObject({ trust: 'verified', keyId: signer.fields.keyId });
     expect(bob.pins.get(signer.fields.keyId)).toBe(signer.fields.fingerprint);
@@ -161,7 +168,7 @@ describe('room key agreement between members', () => {
       if (display.state === 'decrypted') expect(display.signature).toBe('bad');
       else expect(display.text).toMatch(/^\[(ENCRYPTED|PFS-ERROR): /);
     }
-  });
+  }, 30_000);
 
   it('detects a substituted identity key against the pin and against the key registry', async () => {
     relay = new TestRelay(new TestClock());

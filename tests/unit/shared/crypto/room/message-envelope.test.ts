@@ -12,6 +12,7 @@ import {
   ENCRYPTION_TYPE_SEQUENCE,
   MAX_ENCRYPTED_CONTENT_CHARS,
   readMessageHeader,
+  ReceiverChain,
   type MessageEncryptionType,
 } from '../../../../../shared/crypto/room/index.js';
 import {
@@ -86,20 +87,31 @@ describe('delivery through the reader chain', () => {
     }
   });
 
-  it('reads the epoch types statelessly when the reader keeps no chain', async () => {
-    const encrypted = await encryptMessage('E2EE-AES', 'stateless', senderContext(keys));
-    const stateless = readerContext(keys, { chain: null });
-    expect(await decryptMessage('E2EE-AES', encrypted, stateless)).toBe('stateless');
-    expect(await decryptMessage('E2EE-AES', encrypted, stateless)).toBe('stateless');
-  });
-
-  it('needs the chain for PFS-ECDH and AES-256-CBC', async () => {
-    for (const type of ['PFS-ECDH', 'AES-256-CBC'] as const) {
+  it('needs the chain for every sender-key type: SKc and SKq alone read nothing', async () => {
+    const types = ['PFS-ECDH', 'AES-256-GCM', 'AES-256-CBC', 'E2EE-AES', 'quantum'] as const;
+    for (const type of types) {
       const encrypted = await encryptMessage(type, 'needs chain', senderContext(keys));
       await expectDecryptError(
         decryptMessage(type, encrypted, readerContext(keys, { chain: null })),
         'KEYS_NOT_INITIALIZED',
       );
     }
+  });
+
+  it('keeps every sender-key type sealed from a reader whose chain starts after it (a joiner)', async () => {
+    const types = ['PFS-ECDH', 'AES-256-GCM', 'AES-256-CBC', 'E2EE-AES', 'quantum'] as const;
+    const sender = senderContext(keys);
+    const before: { type: (typeof types)[number]; text: string }[] = [];
+    for (const type of types) {
+      before.push({ type, text: await encryptMessage(type, 'before the join', sender) });
+    }
+    // The joiner gets the chain as it stands now, as the key exchange hands it over.
+    const snapshot = sender.chain!.snapshot();
+    const joiner = readerContext(keys, { chain: new ReceiverChain(snapshot) });
+    for (const { type, text } of before) {
+      await expectDecryptError(decryptMessage(type, text, joiner), 'KEY_EXPIRED');
+    }
+    const after = await encryptMessage('E2EE-AES', 'after the join', sender);
+    expect(await decryptMessage('E2EE-AES', after, joiner)).toBe('after the join');
   });
 });
