@@ -16,11 +16,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: [
-            'tests/integration/**/*.test.ts',
-            'tests/contracts/**/*.test.ts',
-            'tests/adversary/**/*.test.ts',
-          ],
+          include: ['tests/integration/**/*.test.ts', 'tests/contracts/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

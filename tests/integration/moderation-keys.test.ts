@@ -47,7 +47,7 @@ describe('keys follow membership', () => {
       log: new CryptoLog(Date.now),
       pins: new MemoryPinStore(),
     });
-    const cipher = new E2eeMessageCipher(manager, { keyWaitMs: 10_000, senderKeyWaitMs: 3000 });
+    const cipher = new E2eeMessageCipher(manager, { joinWaitMs: 10_000, senderKeyWaitMs: 3000 });
     void manager.initialize();
     manager.setTransport({
       announce: (bundle) => {
