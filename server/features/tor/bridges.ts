@@ -45,11 +45,12 @@ export function createBridgeStore(db: Db, now: () => number): BridgeStore {
       ).map(toBridge),
     add: async (bridges) => {
       if (bridges.length === 0) return [];
-      const at = new Date(now());
+      // One millisecond apart, so that the list (and the torrc) keeps the order of the import.
+      const at = now();
       const rows = await db
         .insert(torBridges)
         .values(
-          bridges.map((bridge) => ({
+          bridges.map((bridge, index) => ({
             id: randomUUID(),
             type: bridge.type,
             address: bridge.address,
@@ -57,7 +58,7 @@ export function createBridgeStore(db: Db, now: () => number): BridgeStore {
             args: bridge.args,
             country: bridge.country,
             active: true,
-            createdAt: at,
+            createdAt: new Date(at + index),
           })),
         )
         .onConflictDoNothing()
