@@ -136,8 +136,18 @@ describe('keys follow membership', () => {
     const bob = await cryptoMember(room, 'Agent301');
     const carol = await cryptoMember(room, 'Agent302');
     const mallory = await cryptoMember(room, 'Agent303');
-    for (const member of [bob, carol, mallory])
-      expect(await member.manager.waitFor(() => member.manager.isReadyToSend, 15_000)).toBe(true);
+    // Ready means: this member's keys went out to every member it knows, and it knows all of
+    // them (a member not yet seen would read only from the keys it gets later on).
+    const group = [bob, carol, mallory];
+    for (const member of group)
+      expect(
+        await member.manager.waitFor(
+          () =>
+            member.manager.isReadyToSend &&
+            group.every((other) => other === member || member.manager.members.has(other.nodeId)),
+          15_000,
+        ),
+      ).toBe(true);
 
     // Before the kick, mallory reads bob like everyone else.
     await send(bob, 'before the kick');
