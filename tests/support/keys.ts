@@ -8,7 +8,20 @@ import {
 } from '../../shared/crypto/key-file-schema.js';
 import { TEST_ADMIN_PASSWORD } from './server.js';
 
+/**
+ * The server lets one admin password check per address run at a time (a second gets 409), so
+ * the helpers of one test process take turns per server.
+ */
+const adminLogins = new Map<string, Promise<unknown>>();
+
 export async function adminToken(baseUrl: string, password = TEST_ADMIN_PASSWORD): Promise<string> {
+  const previous = adminLogins.get(baseUrl) ?? Promise.resolve();
+  const turn = previous.catch(() => undefined).then(() => authenticate(baseUrl, password));
+  adminLogins.set(baseUrl, turn);
+  return turn;
+}
+
+async function authenticate(baseUrl: string, password: string): Promise<string> {
   const response = await fetch(`${baseUrl}/api/admin/authenticate`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
