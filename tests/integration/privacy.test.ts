@@ -3,7 +3,6 @@
  * server identity): `GET /api/privacy/check` against a local fake of the lookup service, the
  * TRUST_PROXY forms, and `GET /api/certificate-info` with and without a certificate.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -21,6 +20,7 @@ import {
   type ConnectionPrivacy,
 } from '../../shared/protocol/http/privacy.js';
 import { freshDatabase } from '../support/database.js';
+import { makeSelfSignedCertificate } from '../support/certs.js';
 import { startServer, type TestServer } from '../support/server.js';
 import {
   startFakeLookup,
@@ -350,41 +350,7 @@ describe('GET /api/certificate-info with a certificate served by a proxy in fron
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('reports the certificate fingerprint while the server itself speaks HTTP', async () => {
-    const cert = path.join(dir, 'cert.pem');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
-        '-keyout',
-        path.join(dir, 'key.pem'),
-        '-out',
-        cert,
-        '-days',
-        '1',
-        '-subj',
-        '/CN=example.test',
-      ],
-      { stdio: 'ignore' },
-    );
-    const expected = execFileSync('openssl', [
-      'x509',
-      '-in',
-      cert,
-      '-noout',
-      '-fingerprint',
-      '-sha256',
-    ])
-      .toString()
-      .split('=')[1]!
-      .trim()
-      .replaceAll(':', '')
-      .toLowerCase();
+    const { cert, fingerprint: expected } = makeSelfSignedCertificate(dir, 'example.test');
     const server = await startServer({ env: { TLS_CERT: cert } });
     try {
       expect(server.baseUrl).toMatch(/^http:/);

@@ -1,11 +1,11 @@
 /** The server speaks HTTPS and WSS itself when TLS_CERT and TLS_KEY are set, and reports its fingerprint. */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSelfSignedCertificate } from '../support/certs.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 describe('TLS', () => {
@@ -15,39 +15,11 @@ describe('TLS', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'sc-tls-'));
-    const cert = path.join(dir, 'cert.pem');
-    const key = path.join(dir, 'key.pem');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
-    const output = execFileSync('openssl', [
-      'x509',
-      '-in',
-      cert,
-      '-noout',
-      '-fingerprint',
-      '-sha256',
-    ]).toString();
-    expected = output.split('=')[1]!.trim().replaceAll(':', '').toLowerCase();
-    server = await startServer({ env: { TLS_CERT: cert, TLS_KEY: key } });
+    const certificate = makeSelfSignedCertificate(dir, '127.0.0.1');
+    expected = certificate.fingerprint;
+    server = await startServer({
+      env: { TLS_CERT: certificate.cert, TLS_KEY: certificate.key },
+    });
   });
   afterAll(async () => {
     await server?.stop();
