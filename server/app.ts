@@ -33,6 +33,7 @@ import { Hub } from './realtime/hub.js';
 import { RoomChannels } from './realtime/room-channels.js';
 import { UserChannels } from './realtime/user-channels.js';
 import { registerRealtime } from './realtime/routes.js';
+import { rateLimitKey } from './lib/onion-socket.js';
 
 export interface ServerDeps {
   /** An already-open database; otherwise one is opened from the config. */
@@ -121,6 +122,8 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     global: true,
     max: 1000,
     timeWindow: '1 minute',
+    // Per circuit for onion visitors (server/lib/onion-socket.ts), per address for the rest.
+    keyGenerator: rateLimitKey,
     errorResponseBuilder: (_request, context) => ({
       statusCode: context.statusCode,
       error: 'Too many requests',

@@ -402,6 +402,7 @@ export async function composeFeatures(deps: ComposeDeps) {
         ? { host: address.address, port: address.port }
         : null;
     },
+    appServer: () => app.server,
     log: app.log,
     requireAdmin: auth.guards.requireAdmin,
     isAdmin: async (request) => hasPermission(await auth.guards.resolve(request), 'admin'),
@@ -414,6 +415,7 @@ export async function composeFeatures(deps: ComposeDeps) {
   });
   app.addHook('onClose', async () => {
     await tor.tor.close();
+    await tor.entrance.close();
   });
 
   // Housekeeping: expired messages leave the server every second; due rooms are destroyed and
@@ -495,5 +497,6 @@ export async function composeFeatures(deps: ComposeDeps) {
     payments: payments.service,
     moderation: moderation.service,
     tor: tor.tor,
+    onionEntrance: tor.entrance,
   };
 }

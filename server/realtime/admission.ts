@@ -3,8 +3,10 @@
  * - the `Origin` a browser sends must be the page's own host or one of ALLOWED_ORIGINS, so a page
  *   on another site cannot open sockets with a visitor's browser (cross-site WebSocket hijacking);
  *   a request without `Origin` is not a browser page and passes (the caps below still hold);
- * - each exact client address holds at most `maxPerAddress` open sockets. Onion visitors all come
- *   from the local tor daemon, so their sockets are counted together against `maxOnion`.
+ * - each exact client address holds at most `maxPerAddress` open sockets. Onion visitors arriving
+ *   through the onion entrance are counted per circuit (their address is the circuit's,
+ *   server/lib/onion-socket.ts) and all together against `maxOnion`; onion visitors forwarded
+ *   by some other tor straight to the app's port cannot be told apart and share `maxOnion` alone.
  * Counting is synchronous (one event-loop turn checks and takes the slot), so concurrent upgrades
  * cannot overshoot, and the slot is given back when the TCP connection closes, whatever happened.
  */
@@ -38,10 +40,22 @@ export function isLoopback(address: string): boolean {
   return address === '::1' || /^(::ffff:)?127\./.test(address);
 }
 
-/** The bucket a socket counts against: its exact address, or the shared onion bucket. */
-export function socketBucket(address: string, host: string | undefined): string {
+/** The shared bucket every onion socket also counts against. */
+export const ONION_BUCKET = 'onion';
+
+/**
+ * The buckets a socket counts against: its exact address; for a circuit from the onion entrance
+ * that address and the shared onion bucket; for an onion host reached from loopback without the
+ * entrance, the shared onion bucket alone.
+ */
+export function socketBuckets(
+  address: string,
+  host: string | undefined,
+  onionCircuit: string | null = null,
+): string[] {
+  if (onionCircuit !== null) return [`circuit:${onionCircuit}`, ONION_BUCKET];
   const hostname = (host ?? '').toLowerCase().replace(/:\d+$/, '');
-  return hostname.endsWith('.onion') && isLoopback(address) ? 'onion' : `ip:${address}`;
+  return hostname.endsWith('.onion') && isLoopback(address) ? [ONION_BUCKET] : [`ip:${address}`];
 }
 
 /** Open sockets per bucket, for this process. */
@@ -51,15 +65,19 @@ export class SocketCounter {
   constructor(private readonly caps: { perAddress: number; onion: number }) {}
 
   /**
-   * Takes a slot for `bucket` when one is free and ties its release to `connection` closing;
-   * false (nothing taken) when the bucket is full.
+   * Takes a slot in every one of `buckets` when each has one free and ties their release to
+   * `connection` closing; false (nothing taken) when any is full.
    */
-  tryAcquire(bucket: string, connection: Pick<Socket, 'once'>): boolean {
-    const cap = bucket === 'onion' ? this.caps.onion : this.caps.perAddress;
-    const count = this.open.get(bucket) ?? 0;
-    if (count >= cap) return false;
-    this.open.set(bucket, count + 1);
-    connection.once('close', () => this.release(bucket));
+  tryAcquire(buckets: string | readonly string[], connection: Pick<Socket, 'once'>): boolean {
+    const all = typeof buckets === 'string' ? [buckets] : buckets;
+    for (const bucket of all) {
+      const cap = bucket === ONION_BUCKET ? this.caps.onion : this.caps.perAddress;
+      if ((this.open.get(bucket) ?? 0) >= cap) return false;
+    }
+    for (const bucket of all) this.open.set(bucket, (this.open.get(bucket) ?? 0) + 1);
+    connection.once('close', () => {
+      for (const bucket of all) this.release(bucket);
+    });
     return true;
   }
 

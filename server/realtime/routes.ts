@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebSocket } from 'ws';
 import { LIMITS } from '../../shared/constants.js';
-import { ADMISSION_TEXT, isOriginAllowed, socketBucket, SocketCounter } from './admission.js';
+import { onionCircuitOf } from '../lib/onion-socket.js';
+import { ADMISSION_TEXT, isOriginAllowed, socketBuckets, SocketCounter } from './admission.js';
 import type { Hub } from './hub.js';
 
 export const REALTIME_PATHS = ['/chat-ws', '/ws'] as const;
@@ -72,7 +73,8 @@ export async function registerRealtime(
             void reply.code(403).send({ error: ADMISSION_TEXT.badOrigin });
             return;
           }
-          if (!sockets.tryAcquire(socketBucket(request.ip, host), request.raw.socket)) {
+          const buckets = socketBuckets(request.ip, host, onionCircuitOf(request.raw.socket));
+          if (!sockets.tryAcquire(buckets, request.raw.socket)) {
             void reply.code(429).send({ error: ADMISSION_TEXT.tooManySockets });
             return;
           }

@@ -17,6 +17,7 @@ import type { AuditStore } from './audit.js';
 import type { AdminCredentials } from './credentials.js';
 import { SERVICE_TEXT, type AdminOperations } from './operations.js';
 import type { ServiceStateHolder } from './service-state.js';
+import { guessingClient } from '../../lib/onion-socket.js';
 
 export interface ServiceRouteDeps {
   operations: AdminOperations;
@@ -39,7 +40,7 @@ export function serviceRoutes(deps: ServiceRouteDeps): FastifyPluginAsync {
     if (bearer) return bearer;
     if (!password) throw new AppError('UNAUTHORIZED', 401, 'Password required');
     // The same lockout as /api/admin/authenticate; failures are counted there, per window.
-    await deps.credentials.checkPassword(password, request.ip);
+    await deps.credentials.checkPassword(password, guessingClient(request));
     return 'admin-password';
   };
 

@@ -9,6 +9,7 @@ import {
 } from '../../../shared/protocol/http/privacy.js';
 import type { ServerIdentity } from './server-identity.js';
 import type { PrivacyService } from './service.js';
+import { onionCircuitOf } from '../../lib/onion-socket.js';
 
 /** Privacy checks one address may ask for per minute (each may cost an outside lookup). */
 export const PRIVACY_CHECKS_PER_MINUTE = 30;
@@ -39,6 +40,7 @@ export function privacyRoutes(deps: {
           ip: request.ip,
           hostname: request.hostname,
           remoteAddress: request.socket.remoteAddress,
+          viaOnionEntrance: onionCircuitOf(request.raw.socket) !== null,
         });
       },
     );

@@ -57,8 +57,16 @@ export function isLocalAddress(ip: string): boolean {
   return LOCAL_RANGES.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-/** True when a request came over an onion host: the Host names one and tor forwarded it locally. */
-export function isOnionRequest(hostname: string, remoteAddress: string | undefined): boolean {
+/**
+ * True when a request came over the onion service: through the onion entrance, or to an onion
+ * Host forwarded locally by a tor that does not go through the entrance.
+ */
+export function isOnionRequest(
+  hostname: string,
+  remoteAddress: string | undefined,
+  viaOnionEntrance = false,
+): boolean {
+  if (viaOnionEntrance) return true;
   if (!/\.onion$/i.test(hostname.replace(/:\d+$/, ''))) return false;
   return remoteAddress !== undefined && isLocalAddress(remoteAddress);
 }
@@ -84,9 +92,10 @@ export class PrivacyService {
     ip: string;
     hostname: string;
     remoteAddress: string | undefined;
+    viaOnionEntrance?: boolean;
   }): Promise<ConnectionPrivacy> {
     const ip = normalizeAddress(input.ip);
-    if (isOnionRequest(input.hostname, input.remoteAddress)) {
+    if (isOnionRequest(input.hostname, input.remoteAddress, input.viaOnionEntrance)) {
       return this.#result('onion', { ...clean(), isTor: true }, UNKNOWN);
     }
     if (isLocalAddress(ip)) return this.#result('local', clean(), ip);

@@ -7,6 +7,7 @@ import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import { BridgeService } from './bridge-service.js';
 import { createBridgeStore } from './bridges.js';
+import { OnionEntrance, type EntranceTarget } from './onion-entrance.js';
 import { findTorBinary, isExecutable } from './process.js';
 import { torRoutes, type TorAuditAction } from './routes.js';
 import { TorService, type TorLogger } from './service.js';
@@ -16,6 +17,7 @@ export { TorService } from './service.js';
 export { TorControlClient, TorCommandError, type ControlEvent } from './control-client.js';
 export { ControlProtocolError } from './control-reply.js';
 export { buildTorrc } from './torrc.js';
+export { OnionEntrance, parseCircuitLine } from './onion-entrance.js';
 
 export interface TorFeatureDeps {
   db: Db;
@@ -26,6 +28,8 @@ export interface TorFeatureDeps {
   controlPort: number;
   /** The app's listening address once it listens. */
   appAddress: () => { host: string; port: number } | null;
+  /** The app's HTTP(S) server, which onion connections are handed to. */
+  appServer: () => EntranceTarget;
   log: TorLogger;
   requireAdmin: preHandlerAsyncHookHandler;
   isAdmin: (request: FastifyRequest) => Promise<boolean>;
@@ -41,12 +45,14 @@ export interface TorFeatureDeps {
 export function createTorFeature(deps: TorFeatureDeps) {
   const store = createBridgeStore(deps.db, deps.now);
   const bin = findTorBinary(deps.torBin, deps.searchPath);
+  const entrance = new OnionEntrance(deps.appServer);
   const tor = new TorService({
     bin,
     directory: path.join(deps.dataDir, 'tor'),
     socksPort: deps.socksPort,
     controlPort: deps.controlPort,
     appAddress: deps.appAddress,
+    entrance,
     bridges: store,
     desired: createTorDesiredState(deps.db),
     hasBinary: isExecutable,
@@ -56,6 +62,7 @@ export function createTorFeature(deps: TorFeatureDeps) {
   const bridges = new BridgeService({ store, tor, hasBinary: isExecutable });
   return {
     tor,
+    entrance,
     bridges,
     routes: torRoutes({
       tor,

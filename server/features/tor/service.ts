@@ -41,6 +41,8 @@ export interface TorServiceDeps {
   controlPort: number;
   /** The app's listening address once it listens, else null. */
   appAddress: () => { host: string; port: number } | null;
+  /** The loopback listener tor forwards onion streams to (onion-entrance.ts). */
+  entrance: { listen(host: '127.0.0.1' | '::1'): Promise<{ host: string; port: number }> };
   bridges: BridgeStore;
   /** Whether tor should run at the next server start (the admin's last start or stop). */
   desired: { get(): Promise<boolean>; set(running: boolean): Promise<void> };
@@ -284,11 +286,8 @@ export class TorService {
     const address = this.deps.appAddress();
     if (!address)
       throw new AppError('TOR_APP_NOT_LISTENING', 409, 'The server is not listening yet');
-    const loopback = ['0.0.0.0', '::', '127.0.0.1', '::1', 'localhost'].includes(address.host)
-      ? address.host === '::1'
-        ? '::1'
-        : '127.0.0.1'
-      : address.host;
+    const loopback = address.host === '::1' ? '::1' : '127.0.0.1';
+    const entrance = await this.deps.entrance.listen(loopback);
     const bridges = (await this.deps.bridges.list()).filter(
       (bridge) => bridge.active && this.deps.hasBinary(TRANSPORTS[bridge.type].binary),
     );
@@ -304,7 +303,7 @@ export class TorService {
         cookieFile: paths.cookie,
         socksPort: this.deps.socksPort,
         controlPort: this.deps.controlPort,
-        serviceTarget: { host: loopback, port: address.port },
+        serviceTarget: entrance,
         virtualPort: ONION_VIRTUAL_PORT,
         bridges,
         ownerPid: process.pid,

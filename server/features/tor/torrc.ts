@@ -37,7 +37,7 @@ export interface TorrcOptions {
   cookieFile: string;
   socksPort: number;
   controlPort: number;
-  /** Where the onion service forwards: the app's address and port. */
+  /** Where the onion service forwards: the onion entrance in front of the app. */
   serviceTarget: { host: string; port: number };
   /** The onion service's virtual port (what visitors type after `.onion:`; 80 by default). */
   virtualPort: number;
@@ -91,6 +91,9 @@ export function buildTorrc(options: TorrcOptions): string {
     'DisableNetwork 1',
     `HiddenServiceDir ${safePath(options.hiddenServiceDir)}`,
     `HiddenServicePort ${port(options.virtualPort)} ${targetHost}:${port(target.port)}`,
+    // Each stream opens with a PROXY line naming its circuit (server/features/tor/onion-entrance.ts),
+    // so limits count onion visitors one circuit at a time.
+    'HiddenServiceExportCircuitID haproxy',
     'Log notice stdout',
     'SafeLogging 1',
     'AvoidDiskWrites 1',

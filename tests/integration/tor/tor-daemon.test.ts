@@ -73,6 +73,7 @@ describe('tor daemon in a loopback-only namespace', () => {
     expect(torrc).toMatch(/^DisableNetwork 1$/m);
     expect(torrc).toMatch(/^ExitPolicy reject \*:\*$/m);
     expect(torrc).toMatch(/^CookieAuthentication 1$/m);
+    expect(torrc).toMatch(/^HiddenServiceExportCircuitID haproxy$/m);
     const listeners = torrc.split('\n').filter((text) => /^(\w+Port|\w+Listen\w*) /.test(text));
     for (const listener of listeners) {
       expect(listener).toMatch(

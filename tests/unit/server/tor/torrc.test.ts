@@ -30,6 +30,8 @@ describe('torrc', () => {
     expect(text).toMatch(/^DisableNetwork 1$/m);
     expect(text).toMatch(/^ExitPolicy reject \*:\*$/m);
     expect(text).toMatch(/^HiddenServicePort 80 127\.0\.0\.1:5000$/m);
+    // Each onion stream names its circuit, so limits count onion visitors one by one.
+    expect(text).toMatch(/^HiddenServiceExportCircuitID haproxy$/m);
     expect(text).not.toMatch(/UseBridges/);
   });
 
