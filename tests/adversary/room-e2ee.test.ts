@@ -109,6 +109,8 @@ describe('1 · no silent downgrade', () => {
     await mallory.waitFor(() =>
       mallory.errors.includes('Too many key announcements: wait before announcing again'),
     );
+    // The relay may still be passing the frame on (a loaded machine): wait for it to arrive.
+    await alice.waitFor(() => capture.framesOf('to-server', 'send_message').length > 0);
     const toServer = capture.framesOf('to-server', 'send_message').map((item) => item.frame);
     expect(toServer).toHaveLength(1);
     expect(sent.encryptionType).not.toBe('PLAINTEXT');
@@ -333,6 +335,61 @@ describe('4 · joiners read from their join on', () => {
       (m) => m.senderId === alice.nodeId && m.encryptedContent === after.encryptedContent,
     );
     expect(await late.read(seen)).toMatchObject({ state: 'decrypted', text: 'after the join' });
+  });
+});
+
+describe('4 · locked rooms warn before an unverified member gets keys', () => {
+  it('a ghost member in a locked room gets sender keys only after the room shows the warning', async () => {
+    const hostile = await relay();
+    const alice = await join({ url: hostile.url, isLocked: true });
+    await alice.waitFor(() => alice.manager.isReadyToSend);
+    const ghost = 'node_ghost000000000001';
+    let warnedWhenKeysLeft: boolean | null = null;
+    hostile.hooks.toServer = (frame) => {
+      if (frame.type === 'sender_key' && frame.targetNodeId === ghost) {
+        warnedWhenKeysLeft ??= alice.manager.getStatus().unverifiedReaders.includes('Agent998');
+      }
+      return [frame];
+    };
+    const ghostKeys = await SessionKeys.generate(
+      (n) => crypto.getRandomValues(new Uint8Array(n)),
+      Date.now(),
+    );
+    hostile.links[0]!.injectToClient({
+      type: 'key_announce',
+      fromNodeId: ghost,
+      username: 'Agent998',
+      bundle: await signBundle(ghostKeys.unsignedBundle(), { roomId, nodeId: ghost }, null),
+    });
+    await alice.waitFor(() => warnedWhenKeysLeft !== null);
+    expect(warnedWhenKeysLeft).toBe(true);
+    expect(alice.manager.getStatus().unverifiedReaders).toEqual(['Agent998']);
+    expect(
+      alice.log
+        .getEntries()
+        .some(
+          (entry) => entry.level === 'warning' && entry.text.startsWith('Agent998 is not verified'),
+        ),
+    ).toBe(true);
+  });
+
+  it('verified key holders in a locked room, and anyone in an open room, raise no warning', async () => {
+    const alice = await joinAsKeyHolder('LockedAlice', { isLocked: true });
+    const bob = await joinAsKeyHolder('LockedBob', { isLocked: true });
+    await readyToSend(alice, bob);
+    await alice.waitFor(() => trustSeenBy(alice, bob.nodeId)?.trust === 'verified');
+    expect(alice.manager.getStatus().unverifiedReaders).toEqual([]);
+    expect(bob.manager.getStatus().unverifiedReaders).toEqual([]);
+    for (const member of [alice, bob]) {
+      expect(member.log.getEntries().some((entry) => entry.text.includes('is not verified'))).toBe(
+        false,
+      );
+    }
+
+    const open1 = await join();
+    const open2 = await join();
+    await readyToSend(open1, open2);
+    expect(open1.manager.getStatus().unverifiedReaders).toEqual([]);
   });
 });
 

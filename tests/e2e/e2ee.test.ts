@@ -4,7 +4,8 @@
  *
  * Scenario 1: alice creates a classified channel with an access code; bob enters it with the code
  * at the access terminal. Each sends eight messages. Every message reaches the other browser as
- * ciphertext (`content` empty) and shows there decrypted; the `encryptionType`s bob's socket
+ * ciphertext (`content` empty) and shows there decrypted; each screen warns that the other, an
+ * unverified member, holds its keys in this locked channel; the `encryptionType`s bob's socket
  * receives from alice cover all seven types, ZK-AES-256 included (both typed the code).
  *
  * Scenario 2: alice logs in with a key file, bob is an anonymous visitor in the public channel.
@@ -90,6 +91,13 @@ describe('end-to-end encryption in the browser', () => {
     const bobSecurity = new SecurityStatusObject(bob.page);
     await aliceSecurity.waitUntilEncrypting();
     await bobSecurity.waitUntilEncrypting();
+    // Two anonymous visitors: neither key is verified, so in this locked channel each screen warns
+    // that the other holds its keys (issue 14: sender keys go only after a visible warning).
+    const bobName = (await bobChat.callsign().textContent()) ?? '';
+    const aliceWarning = alice.page.getByTestId('unverified-readers-warning');
+    await aliceWarning.filter({ hasText: bobName }).waitFor();
+    expect(await aliceWarning.getAttribute('role')).toBe('alert');
+    await bob.page.getByTestId('unverified-readers-warning').waitFor();
     // Both typed the code, so both hold the room's zero-knowledge key.
     expect(
       await (await aliceSecurity.openDetails()).getByTestId('details-zk').textContent(),

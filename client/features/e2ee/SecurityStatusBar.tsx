@@ -9,7 +9,7 @@ import { TEXT } from '../../../shared/protocol/errors.js';
 import { CryptoLogPanel } from './CryptoLogPanel.js';
 import { SecurityDetailsPanel } from './SecurityDetailsPanel.js';
 import { type SecurityLevelLabel } from './security-level.js';
-import { CERTIFICATE_TEXT } from './security-text.js';
+import { CERTIFICATE_TEXT, unverifiedReadersText } from './security-text.js';
 import { type RoomE2ee } from './use-room-e2ee.js';
 
 const LEVEL_CLASS: Record<SecurityLevelLabel, string> = {
@@ -118,6 +118,16 @@ export function SecurityStatusBar({ e2ee, identity }: SecurityStatusBarProps) {
           </button>
         </span>
       </div>
+      {status.unverifiedReaders.length > 0 ? (
+        <p
+          role="alert"
+          className="border-t border-border px-3 py-1 font-bold text-warning"
+          data-testid="unverified-readers-warning"
+        >
+          <span aria-hidden="true">▲ </span>
+          {unverifiedReadersText(status.unverifiedReaders)}
+        </p>
+      ) : null}
       {isDetailsOpen ? (
         <SecurityDetailsPanel id={`${ids}-details`} e2ee={e2ee} identity={identity} />
       ) : null}

@@ -52,3 +52,9 @@ export const MESSAGE_CLOCK_SKEW_MS = 5 * 60_000;
  */
 export const KEY_REANNOUNCE_LIMIT = 3;
 export const KEY_REANNOUNCE_WINDOW_MS = 60_000;
+
+/**
+ * How long a locked room's sender keys wait for the relay's member list to confirm a registry-
+ * verified key holder's session, before they go with the unverified-member warning instead.
+ */
+export const ROSTER_WAIT_MS = 3_000;

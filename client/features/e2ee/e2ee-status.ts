@@ -37,6 +37,11 @@ export interface E2eeStatus {
   zkFingerprint: string | null;
   hasServerEntropy: boolean;
   members: MemberStatus[];
+  /**
+   * In a locked room: members whose key is not verified and who were given this browser's sender
+   * keys after the warning. Empty in open rooms, where anyone may join by design.
+   */
+  unverifiedReaders: string[];
 }
 
 /** A key's public secure id (`SCK_` + 8 hex digits, DESIGN.md). */

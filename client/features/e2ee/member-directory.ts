@@ -33,6 +33,11 @@ export class MemberDirectory {
     return this.#authenticated.has(nodeId);
   }
 
+  /** True when the relay's member list names `nodeId` (with its authentication, either way). */
+  isListed(nodeId: string): boolean {
+    return this.#present.has(nodeId);
+  }
+
   /** False once the relay's member list no longer names `nodeId` (it left). */
   isPresent(nodeId: string): boolean {
     return this.#present.size === 0 || this.#present.has(nodeId);

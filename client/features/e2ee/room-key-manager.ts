@@ -29,7 +29,11 @@ import {
   type RoomJoin,
   type RoomKeyManagerDeps,
 } from './key-agreement-base.js';
-import { KEY_REANNOUNCE_LIMIT, KEY_REANNOUNCE_WINDOW_MS } from './e2ee-constants.js';
+import {
+  KEY_REANNOUNCE_LIMIT,
+  KEY_REANNOUNCE_WINDOW_MS,
+  ROSTER_WAIT_MS,
+} from './e2ee-constants.js';
 import { MessageLedger } from './message-authenticity.js';
 import { judgeBundle, trustLogEntry } from './member-trust.js';
 import { MemberDirectory } from './member-directory.js';
@@ -72,6 +76,12 @@ export class RoomKeyManager extends SerialObservable {
   #hasAnnounceLeft = false;
   /** The epoch whose sender keys have left for each member (per-recipient readiness). */
   readonly #handedOver = new Map<string, string>();
+  /** Unverified members of a locked room this browser was warned about before they got keys. */
+  readonly #warnedUnverified = new Set<string>();
+  /** Registry-confirmed members of a locked room whose roster entry has not arrived yet. */
+  readonly #awaitingRoster = new Set<string>();
+  /** Members whose roster entry did not come in time: their keys went after the warning. */
+  readonly #rosterWaitOver = new Set<string>();
   /** When each member's bundle last changed its session keys (the re-announce limit). */
   readonly #bundleChanges = new Map<string, number[]>();
   #hasJoinFailed = false;
@@ -206,6 +216,9 @@ export class RoomKeyManager extends SerialObservable {
   setRoster(users: readonly { nodeId: string; isAuthenticated: boolean }[]): Promise<void> {
     return this.enqueue(async () => {
       this.#directory.setRoster(users);
+      for (const nodeId of [...this.#awaitingRoster]) {
+        if (this.#directory.isListed(nodeId)) await this.#releaseAwaitingRoster(nodeId);
+      }
       this.#emit();
     });
   }
@@ -315,7 +328,18 @@ export class RoomKeyManager extends SerialObservable {
       zkFingerprint: room?.zk?.fingerprint ?? null,
       hasServerEntropy: this.entropy.hasServerEntropy,
       members: this.#directory.statuses((member) => this.trustOf(member)),
+      unverifiedReaders: this.#unverifiedReaders(),
     };
+  }
+
+  /** Names of members, still present and still unverified, this browser warned about. */
+  #unverifiedReaders(): string[] {
+    const names: string[] = [];
+    for (const nodeId of this.#warnedUnverified) {
+      const member = this.members.get(nodeId);
+      if (member && this.trustOf(member) !== 'verified') names.push(member.username);
+    }
+    return names;
   }
 
   #emit(): void {
@@ -333,6 +357,9 @@ export class RoomKeyManager extends SerialObservable {
     this.#bundlesLoaded = false;
     this.#hasAnnounceLeft = false;
     this.#handedOver.clear();
+    this.#warnedUnverified.clear();
+    this.#awaitingRoster.clear();
+    this.#rosterWaitOver.clear();
     this.#bundleChanges.clear();
     this.ledger.clear();
     this.#hasJoinFailed = false;
@@ -462,6 +489,10 @@ export class RoomKeyManager extends SerialObservable {
     const epoch = this.#own;
     const transport = this.#transport;
     if (!self || !epoch || !transport) return;
+    if (this.#room?.isLocked && this.trustOf(member) !== 'verified') {
+      if (this.#isAwaitingRoster(member)) return;
+      await this.#warnBeforeUnverifiedReader(member);
+    }
     const envelopes = await wrapSenderKeys(self, epoch, member);
     envelopes.forEach((envelope, index) => {
       const isLast = index === envelopes.length - 1;
@@ -475,6 +506,51 @@ export class RoomKeyManager extends SerialObservable {
       }, `sk:${member.nodeId}:${index}`);
     });
     this.log.info(`Sender keys of epoch ${epoch.senderKeyId} sent to ${member.username}`);
+  }
+
+  /**
+   * A key holder the registry confirmed is VERIFIED once the relay's member list marks their
+   * session authenticated; that list may arrive after their bundle. In a locked room their keys
+   * wait for it (ROSTER_WAIT_MS at most) rather than raise a warning that is about to be untrue.
+   */
+  #isAwaitingRoster(member: RoomMember): boolean {
+    if (member.trust !== 'verified' || this.#directory.isListed(member.nodeId)) return false;
+    if (this.#rosterWaitOver.has(member.nodeId)) return false;
+    if (this.#awaitingRoster.has(member.nodeId)) return true;
+    this.#awaitingRoster.add(member.nodeId);
+    const room = this.#room;
+    setTimeout(() => {
+      void this.enqueue(async () => {
+        if (this.#room === room) await this.#releaseAwaitingRoster(member.nodeId, true);
+      });
+    }, ROSTER_WAIT_MS);
+    return true;
+  }
+
+  async #releaseAwaitingRoster(nodeId: string, hasTimedOut = false): Promise<void> {
+    if (!this.#awaitingRoster.delete(nodeId)) return;
+    const member = this.members.get(nodeId);
+    if (!member || member.trust === 'bad') return;
+    if (hasTimedOut) this.#rosterWaitOver.add(nodeId);
+    await this.#handOver(member);
+    this.#emit();
+  }
+
+  /**
+   * A locked room promises its members a closed circle. Before this browser's sender keys go to a
+   * member whose key is not verified (an anonymous visitor who had the access code, or someone the
+   * server let in), the room's screen says so — the status carries the name, and the crypto log —
+   * and only then do the keys leave.
+   */
+  async #warnBeforeUnverifiedReader(member: RoomMember): Promise<void> {
+    if (this.#warnedUnverified.has(member.nodeId)) return;
+    this.#warnedUnverified.add(member.nodeId);
+    this.log.warning(
+      `${member.username} is not verified: in this locked channel they can read what you send from now on`,
+    );
+    this.#emit();
+    // One macrotask, so the screen draws the warning before the keys are wrapped and sent.
+    await new Promise((resolve) => setTimeout(resolve, 0));
   }
 
   async #openSenderKey(fromNodeId: string, wire: SenderKeyWireEnvelope): Promise<void> {

@@ -41,3 +41,10 @@ export function countTrust(
   for (const member of members) counts[member.trust] += 1;
   return counts;
 }
+
+/** The locked room's warning before sender keys go to members whose keys are not verified. */
+export function unverifiedReadersText(names: readonly string[]): string {
+  const who =
+    names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} +${names.length - 3}`;
+  return `UNVERIFIED IN THIS LOCKED CHANNEL: ${who}. ${names.length === 1 ? 'This member holds' : 'These members hold'} your keys and can read what you send from now on, but no registered key vouches for them.`;
+}

@@ -34,6 +34,8 @@ export interface NodeMemberOptions {
   pins?: MemoryPinStore;
   /** False: return as soon as the join is sent (a relay may withhold room_joined). */
   awaitJoin?: boolean;
+  /** The room is locked, as the room lookup tells a browser. */
+  isLocked?: boolean;
 }
 
 type Listener = (frame: Record<string, unknown> & { type: string }) => void;
@@ -109,7 +111,7 @@ export class NodeMember {
             secureId: this.options.roomId,
             nodeId: frame.nodeId,
             accessCode: null,
-            isLocked: false,
+            isLocked: this.options.isLocked ?? false,
           });
           break;
         case 'key_bundles':
