@@ -6,6 +6,7 @@
  * the server for. Target: RSS within 2 KB per socket of bare at the largest step; the heap figure
  * is its precise cross-check.
  */
+import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { createThrowawayPostgres } from '../../support/database.js';
 import { heapReportPath } from '../gc-on-signal.js';
@@ -70,6 +71,11 @@ async function settledMemory(
   for (let i = 0; i < settings.samples; i += 1) {
     if (i > 0) await sleep(settings.sampleGapMs);
     least = Math.min(least, rssBytes(pid));
+  }
+  // On a busy machine the collections can take longer than the samples: wait for the report.
+  for (let waited = 0; !existsSync(report); waited += 100) {
+    if (waited > 30_000) throw new Error(`server ${pid} wrote no memory report`);
+    await sleep(100);
   }
   const usage = JSON.parse(await readFile(report, 'utf8')) as {
     heapUsed: number;
