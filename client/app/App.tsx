@@ -9,7 +9,7 @@ import { DefaultRoomRedirect } from '../features/rooms/DefaultRoomRedirect.js';
 import { useAuth } from '../features/auth/use-auth.js';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { NotFoundPage } from './NotFoundPage.js';
-import { lazyPage } from './lazy-page.js';
+import { lazyComponent as lazyPage } from '../lib/lazy-component.js';
 import { useAccessMode } from './use-access-mode.js';
 import { ServerTrustGate } from '../features/privacy/ServerTrustGate.js';
 
