@@ -3,7 +3,7 @@
  * shared/ from TypeScript to plain JavaScript in dist-server/, one file per source file with the
  * same layout, and copies the files the server reads beside its code (migrations, the .mjs worker
  * and init scripts). The server then runs without a TypeScript loader: tsx compiling at load and
- * keeping its source maps cost about 90 MB of resident memory (docs/benchmarks.md, "Idle memory").
+ * keeping its source maps cost about 30 MB of resident memory (docs/benchmarks.md, "Idle memory").
  *
  * esbuild only strips types; `npm run typecheck` is what checks them.
  */

@@ -3,7 +3,7 @@
  * then runs the compiled server (dist-server/server/main.js, plain JavaScript) in this process,
  * so SIGTERM/SIGINT reach it. Both builds run in child processes: Vite's module graph and
  * bundler, or esbuild, would otherwise stay in the server's memory for its whole life (about
- * 300 MB of resident memory for Vite), and running TypeScript through tsx costs about 90 MB more
+ * 300 MB of resident memory for Vite), and running TypeScript through tsx costs about 30 MB more
  * than the compiled JavaScript (docs/benchmarks.md, "Idle memory").
  */
 import { spawnSync } from 'node:child_process';
