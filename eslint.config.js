@@ -14,7 +14,7 @@ const sharedMustStayPortable = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'data/**', 'node_modules/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'dist-server/**', 'data/**', 'node_modules/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

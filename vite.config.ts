@@ -11,6 +11,8 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     chunkSizeWarningLimit: 2000,
+    // Read by tests/unit/bundle-budget.test.ts: which chunks each route loads first.
+    manifest: true,
   },
   server: {
     port: 5173,

@@ -1,20 +1,24 @@
 /** Mounts the providers (query client, theme, tooltips, toasts) and the router. */
-import { StrictMode } from 'react';
+import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { App } from './app/App.js';
 import { createQueryClient } from './lib/query-client.js';
 import { ThemeProvider } from './features/themes/ThemeProvider.js';
 import { AuthProvider } from './features/auth/AuthProvider.js';
-import { Toaster } from './ui/Toaster.js';
 import { TooltipProvider } from './ui/Tooltip.js';
 import { setRequestGate } from './lib/http.js';
+import { lazyComponent } from './lib/lazy-component.js';
 import { getServerTrust, serverTrustRefusal } from './features/privacy/server-trust.js';
 import './styles.css';
 
 // The server's identity is checked before anything else goes to it (DESIGN.md "Server identity").
 setRequestGate(serverTrustRefusal);
 void getServerTrust().verify();
+
+// The toast region (Radix Toast) loads after the first paint; toasts raised meanwhile wait in the
+// toast store and show once it has mounted.
+const Toaster = lazyComponent(() => import('./ui/Toaster.js'), 'Toaster');
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
@@ -26,7 +30,9 @@ createRoot(root).render(
         <AuthProvider>
           <TooltipProvider>
             <App />
-            <Toaster />
+            <Suspense fallback={null}>
+              <Toaster />
+            </Suspense>
           </TooltipProvider>
         </AuthProvider>
       </ThemeProvider>

@@ -2,24 +2,46 @@
  * Routes and access gating (spec 001 §2 "Routing and access gating"). Without an access mode only
  * /landing and /get-key are reachable; every other path leads to /landing.
  */
+import { Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { LoadingOverlay } from '../ui/LoadingOverlay.js';
-import { LandingPage } from '../features/landing/LandingPage.js';
-import { PurchasePage } from '../features/purchase/PurchasePage.js';
 import { DefaultRoomRedirect } from '../features/rooms/DefaultRoomRedirect.js';
-import { ChatRoomPage } from '../features/rooms/ChatRoomPage.js';
-import { ChannelDestroyedPage } from '../features/rooms/ChannelDestroyedPage.js';
-import { EmergencyShutdownPage } from '../features/service-state/EmergencyShutdownPage.js';
-import { MaintenancePage } from '../features/service-state/MaintenancePage.js';
-import { ThemesPage } from '../features/themes/ThemesPage.js';
-import { DirectMessagesPage } from '../features/dm/DirectMessagesPage.js';
-import { PongPage } from '../features/pong/PongPage.js';
-import { KeyAuthPage } from '../features/auth/KeyAuthPage.js';
 import { useAuth } from '../features/auth/use-auth.js';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { NotFoundPage } from './NotFoundPage.js';
+import { lazyComponent as lazyPage } from '../lib/lazy-component.js';
 import { useAccessMode } from './use-access-mode.js';
 import { ServerTrustGate } from '../features/privacy/ServerTrustGate.js';
+
+// Each page, with its feature code and crypto, is its own chunk, fetched when its route renders
+// (issue 22, target 5). Only the router, the providers and the smallest pages load up front.
+const LandingPage = lazyPage(() => import('../features/landing/LandingPage.js'), 'LandingPage');
+const PurchasePage = lazyPage(() => import('../features/purchase/PurchasePage.js'), 'PurchasePage');
+const ChatRoomPage = lazyPage(() => import('../features/rooms/ChatRoomPage.js'), 'ChatRoomPage');
+const ChannelDestroyedPage = lazyPage(
+  () => import('../features/rooms/ChannelDestroyedPage.js'),
+  'ChannelDestroyedPage',
+);
+const EmergencyShutdownPage = lazyPage(
+  () => import('../features/service-state/EmergencyShutdownPage.js'),
+  'EmergencyShutdownPage',
+);
+const MaintenancePage = lazyPage(
+  () => import('../features/service-state/MaintenancePage.js'),
+  'MaintenancePage',
+);
+const ThemesPage = lazyPage(() => import('../features/themes/ThemesPage.js'), 'ThemesPage');
+const DirectMessagesPage = lazyPage(
+  () => import('../features/dm/DirectMessagesPage.js'),
+  'DirectMessagesPage',
+);
+const PongPage = lazyPage(() => import('../features/pong/PongPage.js'), 'PongPage');
+const KeyAuthPage = lazyPage(() => import('../features/auth/KeyAuthPage.js'), 'KeyAuthPage');
+
+/** Shown while a page's chunk loads. */
+function PageLoading() {
+  return <LoadingOverlay isLoading message={TEXT.loading} />;
+}
 
 function UngatedRoutes() {
   return (
@@ -64,7 +86,9 @@ export function App() {
   const { mode, switching } = useAccessMode();
   return (
     <ServerTrustGate>
-      {mode === null ? <UngatedRoutes /> : <GatedRoutes mode={mode} />}
+      <Suspense fallback={<PageLoading />}>
+        {mode === null ? <UngatedRoutes /> : <GatedRoutes mode={mode} />}
+      </Suspense>
       <LoadingOverlay isLoading={switching !== null} message={switching ?? undefined} />
     </ServerTrustGate>
   );

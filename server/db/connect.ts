@@ -14,6 +14,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { TurnQueue } from '../lib/turns.js';
+import { withLiftoffOnly } from './liftoff.js';
 import { schema } from './schema.js';
 import { runMigrations, type MigrationSession } from './migrate.js';
 
@@ -82,8 +83,11 @@ async function openPglite(folder: string | null) {
     await mkdir(folder, { recursive: true });
     if (!existsSync(path.join(folder, 'PG_VERSION'))) await initPgliteFolder(folder);
   }
-  const client = folder ? new PGlite(folder, PGLITE_OPTIONS) : new PGlite(PGLITE_OPTIONS);
-  await client.waitReady;
+  const client = await withLiftoffOnly(async () => {
+    const opened = folder ? new PGlite(folder, PGLITE_OPTIONS) : new PGlite(PGLITE_OPTIONS);
+    await opened.waitReady;
+    return opened;
+  });
   takeTurnsWithSockets(client);
   const session: MigrationSession = {
     exec: async (sql) => {

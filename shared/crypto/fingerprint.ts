@@ -10,8 +10,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, toHex } from './bytes.js';
 
-/** A fingerprint: 64 lowercase hex digits. */
-export const FINGERPRINT_PATTERN = /^[0-9a-f]{64}$/;
+export { FINGERPRINT_PATTERN } from './fingerprint-pattern.js';
 
 /** Lowercase hex SHA-256 of `bytes` (FIPS 180-4). */
 export function sha256Hex(bytes: Uint8Array): string {

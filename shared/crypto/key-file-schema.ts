@@ -56,13 +56,18 @@ const bytesOfLength = (length: number) => z.array(ByteSchema).length(length);
 // Room names are set by administrators; the bounds only keep a hostile file small.
 const RoomScopeSchema = z.string().min(1).max(128);
 
-/** Permission levels (spec 000 §3). The level that counts is the server's record, not the file's. */
-export const KeyPermissionLevelSchema = z.enum(['admin', 'user', 'observer', 'guest']);
-export type KeyPermissionLevel = z.infer<typeof KeyPermissionLevelSchema>;
-
-/** Capabilities a key may carry (spec 000 §3). */
-export const KeyCapabilitySchema = z.enum(['admin', 'chat', 'upload', 'moderate']);
-export type KeyCapability = z.infer<typeof KeyCapabilitySchema>;
+export {
+  KeyCapabilitySchema,
+  KeyPermissionLevelSchema,
+  type KeyCapability,
+  type KeyPermissionLevel,
+} from './key-levels.js';
+import {
+  KeyCapabilitySchema,
+  KeyPermissionLevelSchema,
+  type KeyCapability,
+  type KeyPermissionLevel,
+} from './key-levels.js';
 
 /**
  * A key's username: 1 to 64 characters, no leading or trailing whitespace, none of the control

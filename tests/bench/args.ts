@@ -2,7 +2,15 @@
 import path from 'node:path';
 
 /** The scenarios `--scenario` selects; a run without options runs them all. */
-export const SCENARIOS = ['fanout', 'memory', 'connect', 'logins', 'crypto', 'pong'] as const;
+export const SCENARIOS = [
+  'fanout',
+  'memory',
+  'connect',
+  'logins',
+  'crypto',
+  'pong',
+  'bundle',
+] as const;
 /** Every scenario: the selectable ones and `cluster`, which `--cluster` runs on its own. */
 export type ScenarioName = (typeof SCENARIOS)[number] | 'cluster';
 

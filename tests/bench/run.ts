@@ -9,6 +9,7 @@ import { parseArgs, USAGE, type ScenarioName } from './args.js';
 import { createContext, OTHER_LOAD_LIMIT, sleep, type BenchContext } from './context.js';
 import { OtherLoadMeter, pinSelf, raisePriority } from './process-stats.js';
 import { formatScenario, formatSummary, writeResults, type ScenarioReport } from './report.js';
+import { runBundle } from './scenarios/bundle.js';
 import { runCluster } from './scenarios/cluster.js';
 import { runConnect } from './scenarios/connect.js';
 import { runCrypto } from './scenarios/crypto.js';
@@ -25,6 +26,7 @@ const RUNNERS: Record<ScenarioName, (context: BenchContext) => Promise<ScenarioR
   crypto: runCrypto,
   cluster: runCluster,
   pong: runPong,
+  bundle: runBundle,
 };
 
 /** Servers and load generator run at this nice value when allowed (they inherit it). */

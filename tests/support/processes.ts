@@ -44,13 +44,17 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `server/main.ts` on a free port and resolves once it listens. */
+/**
+ * Starts `server/main.ts` (through tsx; or the given node arguments, e.g. `['scripts/start.mjs']`
+ * for `npm start`) on a free port and resolves once it listens.
+ */
 export function startServerProcess(
   env: Record<string, string>,
   timeoutMs = 30_000,
+  nodeArgs: string[] = ['--import', 'tsx', 'server/main.ts'],
 ): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, nodeArgs, {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', ...env },
     });

@@ -3,7 +3,6 @@
  * schema; failures carry the server's error or the spec's default text.
  */
 import { bytesToNumbers } from '../../../shared/crypto/bytes.js';
-import { signChallenge } from '../../../shared/crypto/key-file.js';
 import type { KeyFile } from '../../../shared/crypto/key-file-schema.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import {
@@ -38,6 +37,8 @@ export async function loginWithKeyFile(
   } catch (error) {
     throw new LoginError(serverText(error, TEXT.challengeFailed), { cause: error });
   }
+  // ML-DSA-65 and ECDSA signing load with the first key login, not with the page.
+  const { signChallenge } = await import('../../../shared/crypto/key-file.js');
   const signatures = await signChallenge(keyFile, challenge);
   let verified: unknown;
   try {

@@ -4,7 +4,7 @@
  * redone every PFS_KEY_ROTATION_MS. Both are written to the crypto log.
  */
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { type CertificateStatus, type PinnedCertificate } from '../privacy/certificate-pinning.js';
+import { type CertificateStatus, type PinnedCertificate } from '../privacy/pins.js';
 import { getServerTrust, type ServerTrust } from '../privacy/server-trust.js';
 import { type CryptoLog } from './crypto-log.js';
 import { describeError } from './e2ee-status.js';

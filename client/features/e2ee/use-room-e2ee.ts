@@ -11,7 +11,7 @@ import { type Room } from '../../../shared/protocol/http/rooms.js';
 import { type ChatSocket, type ServerFrameOf } from '../../lib/realtime/chat-socket.js';
 import { accessCodeFor, isRoomLocked } from './access-codes.js';
 import { identitySignerFromKeyFile } from './bundle-identity.js';
-import { isCertificateOk } from '../privacy/certificate-pinning.js';
+import { isCertificateOk } from '../privacy/pins.js';
 import { type CryptoLogEntry } from './crypto-log.js';
 import { KEY_MAINTENANCE_INTERVAL_MS } from './e2ee-constants.js';
 import { type E2eeMessageCipher } from './e2ee-message-cipher.js';

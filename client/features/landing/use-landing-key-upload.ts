@@ -8,7 +8,6 @@ import { useLocation } from 'wouter';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { clearAccessMode, readAccessMode } from '../../app/access-mode.js';
 import { LoginError } from '../auth/auth-api.js';
-import { readKeyFile } from '../auth/read-key-file.js';
 import { useAuth } from '../auth/use-auth.js';
 import { toast } from '../../ui/use-toast.js';
 import {
@@ -94,7 +93,9 @@ export function useLandingKeyUpload(): LandingKeyUpload {
     setIsBusy(true);
     try {
       // The full parse and integrity check run here, in the browser; the private keys sign the
-      // server's challenge and never leave this tab.
+      // server's challenge and never leave this tab. Their code (the key file's schema, ML-DSA-65)
+      // loads with the first upload, not with the landing page.
+      const { readKeyFile } = await import('../auth/read-key-file.js');
       const checked = await readKeyFile(file, TEXT.invalidFileTypeLanding);
       if (!checked.ok) {
         fail(checked.title, checked.description);

@@ -12,50 +12,23 @@
  * visits is caught; one that was already someone else's on the first visit is not (trust on first
  * use). On localhost the check is skipped, as the spec says.
  */
-import { z } from 'zod';
-import { FINGERPRINT_PATTERN } from '../../../shared/crypto/fingerprint.js';
 import {
   serverIdentityFingerprint,
   verifyCertificateChallenge,
 } from '../../../shared/crypto/server-identity.js';
 import { hexToBytes } from '../../../shared/crypto/bytes.js';
 import { type CertificateInfo } from '../../../shared/protocol/http/privacy.js';
+import { isLocalhost, type CertificateStatus, type PinnedCertificate } from './pins.js';
 
-/**
- * - checking: the answer is on its way;
- * - localhost: the check is skipped (shown "valid (localhost)");
- * - pinned: first use: this fingerprint and identity were just pinned;
- * - valid: both match their pins;
- * - invalid: they do not, or the signature is wrong (CERT_MISMATCH / CERT_FAIL);
- * - unavailable: no answer could be had: nothing is trusted until a check succeeds.
- */
-export type CertificateStatus =
-  'checking' | 'localhost' | 'pinned' | 'valid' | 'invalid' | 'unavailable';
-
-export const PinnedCertificateSchema = z.object({
-  origin: z.string().max(300),
-  fingerprint: z.string().regex(FINGERPRINT_PATTERN),
-  /** The server identity key (hex); absent in pins written before identities existed. */
-  identityKey: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
-    .optional(),
-  pinnedAt: z.iso.datetime(),
-});
-export type PinnedCertificate = z.infer<typeof PinnedCertificateSchema>;
-
-/** The stored list; anything malformed counts as no pins. */
-export const PinnedCertificatesSchema = z.array(PinnedCertificateSchema).max(100);
-
-/** True for the hosts where the spec skips the check. */
-export function isLocalhost(hostname: string): boolean {
-  return ['localhost', '127.0.0.1', '::1', '[::1]'].includes(hostname.toLowerCase());
-}
-
-/** True when the status counts as "certificate ok" for the security level. */
-export function isCertificateOk(status: CertificateStatus): boolean {
-  return status === 'localhost' || status === 'pinned' || status === 'valid';
-}
+export {
+  isCertificateOk,
+  isLocalhost,
+  parsePins,
+  PinnedCertificateSchema,
+  PinnedCertificatesSchema,
+  type CertificateStatus,
+  type PinnedCertificate,
+} from './pins.js';
 
 export interface CertificateVerdict {
   status: CertificateStatus;
@@ -111,15 +84,4 @@ export function evaluateCertificate(input: {
     return { status: 'valid', pins, fingerprint };
   }
   return { status: pinned.identityKey === identityKey ? 'valid' : 'invalid', pins, fingerprint };
-}
-
-/** Reads the pins from a stored text; null or garbage gives none. */
-export function parsePins(raw: string | null): PinnedCertificate[] {
-  if (raw === null) return [];
-  try {
-    const parsed = PinnedCertificatesSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : [];
-  } catch {
-    return [];
-  }
 }

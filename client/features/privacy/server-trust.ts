@@ -12,12 +12,11 @@ import {
 } from '../../../shared/protocol/http/privacy.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import {
-  evaluateCertificate,
   isCertificateOk,
   parsePins,
   type CertificateStatus,
   type PinnedCertificate,
-} from './certificate-pinning.js';
+} from './pins.js';
 
 export interface ServerTrustState {
   status: CertificateStatus;
@@ -84,6 +83,8 @@ export class ServerTrust {
     } catch {
       info = null;
     }
+    // The Ed25519 check loads here, in parallel with the first paint, not with the page.
+    const { evaluateCertificate } = await import('./certificate-pinning.js');
     const verdict = evaluateCertificate({
       origin: deps.location.origin,
       hostname: deps.location.hostname,

@@ -5,13 +5,12 @@
  * itself is useChatRoom; this component composes and routes user intent.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type Room } from '../../../shared/protocol/http/rooms.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
-import { ChatAdminTools } from '../admin/ChatAdminTools.js';
-import { TorAdminOverlay } from '../tor/TorAdminOverlay.js';
+import { lazyComponent } from '../../lib/lazy-component.js';
 import { useBotChallenge } from '../admin/use-bot-challenge.js';
 import { useAuth } from '../auth/use-auth.js';
 import { RoomE2eeContext } from '../e2ee/e2ee-context.js';
@@ -22,7 +21,6 @@ import { resolveChatCommand } from '../messages/chat-commands.js';
 import { memberActions } from '../moderation/member-actions.js';
 import { MemberMenu } from '../moderation/MemberMenu.js';
 import { resolveModerationCommand } from '../moderation/moderation-commands.js';
-import { ModerationLogDialog } from '../moderation/ModerationLogDialog.js';
 import { ModerationToolbar } from '../moderation/ModerationToolbar.js';
 import { useModeration } from '../moderation/use-moderation.js';
 import { createMessageCipher } from '../messages/create-message-cipher.js';
@@ -36,7 +34,7 @@ import { describeThemeDebug } from '../themes/theme-debug.js';
 import { AccessTerminal } from './AccessTerminal.js';
 import { roomKeys } from './api.js';
 import { AuthStatusLine } from './AuthStatusLine.js';
-import { ChatDialogs, type ChatDialog } from './ChatDialogs.js';
+import type { ChatDialog } from './ChatDialogs.js';
 import { ChannelList } from './ChannelList.js';
 import { ChatControls } from './ChatControls.js';
 import { ChatHeader } from './ChatHeader.js';
@@ -58,6 +56,16 @@ function inputBlockedText(chat: ChatRoom, room: Room | null): string {
   if (chat.isJoinRefused) return 'ACCESS REFUSED';
   return room ? 'JOINING CHANNEL...' : TEXT.loading;
 }
+
+// Dialogs and tools a member opens on demand (channel dialogs, admin and Tor tools, the
+// moderation log) load after the room has painted, not before (issue 22, target 5).
+const ChatDialogs = lazyComponent(() => import('./ChatDialogs.js'), 'ChatDialogs');
+const ChatAdminTools = lazyComponent(() => import('../admin/ChatAdminTools.js'), 'ChatAdminTools');
+const ModerationLogDialog = lazyComponent(
+  () => import('../moderation/ModerationLogDialog.js'),
+  'ModerationLogDialog',
+);
+const TorAdminOverlay = lazyComponent(() => import('../tor/TorAdminOverlay.js'), 'TorAdminOverlay');
 
 /**
  * Top-secret rooms show the invite-link panel "for a flagged user" (spec 000 §2; the exact
@@ -287,40 +295,42 @@ export function ChatRoomPage() {
           onRegenerate={user ? null : regenerate}
         />
 
-        <ChatDialogs
-          dialog={dialog}
-          onClose={() => setDialog(null)}
-          room={room}
-          onCreated={(created) => {
-            void queryClient.invalidateQueries({ queryKey: roomKeys.all });
-            navigate(`/chat/${created.secureId}`);
-          }}
-        />
-        {room && chat.isAccessRequired ? (
-          <AccessTerminal room={room} onGranted={chat.grantAccess} onCancel={cancelAccess} />
-        ) : null}
-        <ChatAdminTools
-          admin={
-            isKeyHolder && user.permissions.level === 'admin'
-              ? { sessionToken, keyId: user.keyId }
-              : null
-          }
-          isAdminPanelOpen={adminCommand.isAdminPanelOpen}
-          onAdminPanelOpenChange={adminCommand.setAdminPanelOpen}
-          isJoined={chat.isJoined}
-          send={chat.sendFrame}
-          onFrame={chat.onFrame}
-          botChallenge={botChallenge}
-        />
-        {room ? (
-          <ModerationLogDialog
-            roomId={room.id}
-            open={isModerationLogOpen}
-            onOpenChange={setModerationLogOpen}
-            send={chat.sendFrame}
+        <Suspense fallback={null}>
+          <ChatDialogs
+            dialog={dialog}
+            onClose={() => setDialog(null)}
+            room={room}
+            onCreated={(created) => {
+              void queryClient.invalidateQueries({ queryKey: roomKeys.all });
+              navigate(`/chat/${created.secureId}`);
+            }}
           />
-        ) : null}
-        <TorAdminOverlay open={isTorAdminOpen} onOpenChange={setTorAdminOpen} />
+          {room && chat.isAccessRequired ? (
+            <AccessTerminal room={room} onGranted={chat.grantAccess} onCancel={cancelAccess} />
+          ) : null}
+          <ChatAdminTools
+            admin={
+              isKeyHolder && user.permissions.level === 'admin'
+                ? { sessionToken, keyId: user.keyId }
+                : null
+            }
+            isAdminPanelOpen={adminCommand.isAdminPanelOpen}
+            onAdminPanelOpenChange={adminCommand.setAdminPanelOpen}
+            isJoined={chat.isJoined}
+            send={chat.sendFrame}
+            onFrame={chat.onFrame}
+            botChallenge={botChallenge}
+          />
+          {room ? (
+            <ModerationLogDialog
+              roomId={room.id}
+              open={isModerationLogOpen}
+              onOpenChange={setModerationLogOpen}
+              send={chat.sendFrame}
+            />
+          ) : null}
+          <TorAdminOverlay open={isTorAdminOpen} onOpenChange={setTorAdminOpen} />
+        </Suspense>
         <LoadingOverlay isLoading={isSwitching} message={TEXT.switchingChannel} />
       </div>
     </RoomE2eeContext.Provider>

@@ -4,7 +4,7 @@
  * verification, certificate status) from the room's RoomE2eeContext.
  */
 import { useAuth } from '../auth/use-auth.js';
-import { isCertificateOk } from '../privacy/certificate-pinning.js';
+import { isCertificateOk } from '../privacy/pins.js';
 import { useRoomE2eeContext } from '../e2ee/e2ee-context.js';
 import { secureIdOf } from '../e2ee/e2ee-status.js';
 import { CERTIFICATE_TEXT, countTrust } from '../e2ee/security-text.js';

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ECDSA_P256_SIGNATURE_BYTES, ML_DSA_65_SIGNATURE_BYTES } from '../../constants.js';
 import { isByteValue } from '../../crypto/bytes.js';
-import { KeyCapabilitySchema, KeyPermissionLevelSchema } from '../../crypto/key-file-schema.js';
+import { KeyCapabilitySchema, KeyPermissionLevelSchema } from '../../crypto/key-levels.js';
 import { KeyIdSchema } from '../../ids.js';
 
 /**
