@@ -2,15 +2,16 @@
  * `GET /api/voice/ice-servers` (DESIGN.md "Voice"; docs/protocol.md): only for a socket in a room,
  * the public STUN defaults or `ICE_SERVERS`, and with `TURN_URL` + `TURN_SECRET` a TURN entry
  * whose credential is coturn's shared-secret scheme. The credentials are checked against a real
- * coturn (`turnserver`, Debian's coturn) on loopback: the route's credential allocates a relay; a
- * forged one, one for another name, and one past its expiry are refused with 401.
+ * coturn (`turnserver`, Debian's coturn) on loopback running `deploy/coturn/turnserver.conf`: the
+ * route's credential allocates a relay; a forged one, one for another name, and one past its
+ * expiry are refused with 401; the relay refuses loopback and private peers (403).
  */
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STUN_SERVERS } from '../../shared/constants.js';
 import { IceServersResponseSchema } from '../../shared/protocol/http/voice.js';
 import { startServer, type TestServer } from '../support/server.js';
-import { startCoturn, tryAllocate, type Coturn } from '../support/turn-client.js';
+import { startCoturn, tryAllocate, TurnSession, type Coturn } from '../support/turn-client.js';
 import { TestSocket } from '../support/ws-client.js';
 
 const TURN_SECRET = 'integration-turn-secret-7f3a9c';
@@ -128,7 +129,7 @@ describe('ICE servers with ICE_SERVERS and coturn', () => {
     const username = turn.username ?? '';
     const password = turn.credential ?? '';
     expect(await tryAllocate('127.0.0.1', coturn.port, username, password)).toEqual({
-      allocated: true,
+      ok: true,
       errorCode: null,
     });
 
@@ -144,9 +145,27 @@ describe('ICE servers with ICE_SERVERS and coturn', () => {
       [username, flipped.toString('base64')],
     ] as const) {
       expect(await tryAllocate('127.0.0.1', coturn.port, name, secret)).toEqual({
-        allocated: false,
+        ok: false,
         errorCode: 401,
       });
+    }
+
+    // The shipped configuration relays to public addresses only: never to this machine or a LAN.
+    const session = new TurnSession('127.0.0.1', coturn.port);
+    try {
+      expect((await session.allocate(username, password)).ok).toBe(true);
+      for (const peer of [
+        '127.0.0.1',
+        '10.1.2.3',
+        '192.168.1.10',
+        '172.16.0.5',
+        '169.254.169.254',
+      ]) {
+        expect(await session.createPermission(peer)).toEqual({ ok: false, errorCode: 403 });
+      }
+      expect(await session.createPermission('8.8.8.8')).toEqual({ ok: true, errorCode: null });
+    } finally {
+      session.close();
     }
 
     // A credential the route issued 121 s ago (TTL 120 s) has expired.
@@ -161,6 +180,6 @@ describe('ICE servers with ICE_SERVERS and coturn', () => {
         old.turn.username ?? '',
         old.turn.credential ?? '',
       ),
-    ).toEqual({ allocated: false, errorCode: 401 });
+    ).toEqual({ ok: false, errorCode: 401 });
   });
 });
