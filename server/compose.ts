@@ -238,7 +238,8 @@ export async function composeFeatures(deps: ComposeDeps) {
       moderationFeature().joined(connection, room, admission);
       void voice.joined(connection, room.id).catch(logFailure('voice'));
     },
-    left: voice.left,
+    // A failing call store must not keep the socket in the room: the leave goes on, logged.
+    left: (connection, roomId) => voice.left(connection, roomId).catch(logFailure('voice')),
     endCalls: (roomId) => voice.service.endRoom(roomId),
     keyOf: async (request) => {
       const caller = await callerOf(request);

@@ -16,6 +16,7 @@ import {
   WebrtcDirectRelayFrameSchema,
   WebrtcSignalingRelayFrameSchema,
 } from '../../shared/protocol/ws/voice.js';
+import { login, makeRegisteredKey } from '../support/keys.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { TestSocket, type Frame } from '../support/ws-client.js';
 
@@ -72,10 +73,15 @@ describe('voice calls on one server', () => {
     return room.secureId;
   }
 
-  async function join(roomSecureId: string, name: string, socket?: TestSocket): Promise<Member> {
+  async function join(
+    roomSecureId: string,
+    name: string,
+    socket?: TestSocket,
+    sessionToken?: string,
+  ): Promise<Member> {
     const connected = socket ?? (await TestSocket.connect(server.wsUrl()));
     if (!socket) sockets.push(connected);
-    connected.send({ type: 'join_room', roomId: roomSecureId, username: name });
+    connected.send({ type: 'join_room', roomId: roomSecureId, username: name, sessionToken });
     const joined = await connected.nextOfType('room_joined');
     return {
       name,
@@ -438,6 +444,24 @@ describe('voice calls on one server', () => {
     expect(watcher.socket.frames.some((frame) => frame.type === 'voice_call_participants')).toBe(
       false,
     );
+  });
+
+  it('takes a kicked participant out of the call', async () => {
+    const chief = await makeRegisteredKey(server.baseUrl, { username: 'chief', level: 'admin' });
+    const token = (await login(server.baseUrl, chief)).body.sessionToken as string;
+    const room = await newRoom();
+    const admin = await join(room, 'chief', undefined, token);
+    const alice = await join(room, 'Agent171');
+    const bob = await join(room, 'Agent172');
+    await startCall(alice, 1);
+    await startCall(bob, 2);
+    await participantsOf(admin, 2);
+    admin.socket.send({ type: 'kick_member', nodeId: bob.nodeId });
+    await bob.socket.nextOfType('removed_from_room');
+    const after = await participantsOf(admin, 1);
+    expect(after.participants[0]?.nodeId).toBe(alice.nodeId);
+    alice.socket.send({ type: 'webrtc_offer', target: bob.nodeId, data: offer });
+    expect((await errorOf(alice)).message).toBe('Voice target is not in this call');
   });
 
   it('ends the call of a room that self-destructs before the room goes', async () => {
