@@ -122,6 +122,12 @@ describe('voice calls across two processes on Redis', () => {
       bob.nodeId,
     ]);
     await participantsOf(dave, (nodeIds) => nodeIds.length === 2);
+    // The shared user list marks both participants (presence in Redis).
+    await dave.socket.next((frame) => {
+      if (frame.type !== 'user_list_update') return false;
+      const users = frame.users as { nodeId: string; isVoiceActive: boolean }[];
+      return users.filter((user) => user.isVoiceActive).length === 2 && users.length === 5;
+    }, WAIT_MS);
 
     // A → B and B → A, in both frame forms.
     const offer = { type: 'offer', sdp: 'v=0 cluster' };
