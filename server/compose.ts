@@ -204,6 +204,8 @@ export async function composeFeatures(deps: ComposeDeps) {
       if (await shared.presence.setVoiceActive(roomId, nodeId, isVoiceActive))
         await roomsFeature().publishUserList(roomId);
     },
+    roomMembers: async (roomId) =>
+      new Set((await shared.presence.list(roomId)).map((member) => member.nodeId)),
     callSignals: shared.limiter('voice-call-signals', deps.config.voice.callSignalsPerSecond, 1000),
     roomSessionOf,
     config: deps.config.voice,

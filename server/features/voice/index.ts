@@ -28,6 +28,8 @@ export interface VoiceFeatureDeps {
   hub: Hub;
   publish: VoicePublish;
   setVoiceActive: (roomId: string, nodeId: string, isVoiceActive: boolean) => Promise<void>;
+  /** The node ids of the room's members now. */
+  roomMembers: (roomId: string) => Promise<Set<string>>;
   /** Signalling frames per call in one-second windows (shared between processes). */
   callSignals: RateLimiter;
   roomSessionOf: (grant: string) => Promise<{ roomId: string; nodeId: string } | null>;
@@ -46,6 +48,7 @@ export function createVoiceFeature(deps: VoiceFeatureDeps) {
     store: deps.store ?? new MemoryVoiceCallStore(),
     publish: deps.publish,
     setVoiceActive: deps.setVoiceActive,
+    roomMembers: deps.roomMembers,
     callSignals: deps.callSignals,
     maxParticipants: deps.config.maxParticipants,
     now: deps.now,

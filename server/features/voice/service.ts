@@ -38,6 +38,11 @@ export interface VoiceServiceDeps {
   publish: VoicePublish;
   /** Marks the member in the room's user list (`isVoiceActive`) and republishes the list. */
   setVoiceActive: (roomId: string, nodeId: string, isVoiceActive: boolean) => Promise<void>;
+  /**
+   * The node ids of the room's members now (presence). A participant that is not one is a ghost:
+   * its process stopped between leaving the room and leaving the call.
+   */
+  roomMembers: (roomId: string) => Promise<Set<string>>;
   /** Signalling frames per call (key: room id) in a one-second window, on every process. */
   callSignals: RateLimiter;
   maxParticipants: number;
@@ -69,16 +74,21 @@ export class VoiceService {
       username: member.username,
       joinedAt: new Date(this.deps.now()).toISOString(),
     };
-    const result = await this.deps.store.join(
-      member.roomId,
-      participant,
-      this.deps.maxParticipants,
-    );
+    let result = await this.deps.store.join(member.roomId, participant, this.deps.maxParticipants);
+    if (result.status === 'full') {
+      // A call full of ghosts is not full: drop them and try once more.
+      const current = await this.deps.store.get(member.roomId);
+      const pruned = current ? await this.withoutGhosts(member.roomId, current) : null;
+      if (current && pruned && pruned.participants.length < current.participants.length) {
+        result = await this.deps.store.join(member.roomId, participant, this.deps.maxParticipants);
+      }
+    }
     if (result.status === 'full') {
       throw new AppError('VOICE_CALL_FULL', 409, VOICE_TEXT.callFull(this.deps.maxParticipants));
     }
-    if (result.status === 'already') return this.participantsFrame(member.roomId, result.call);
-    if (result.call.participants.length === 1) {
+    const call = await this.withoutGhosts(member.roomId, result.call);
+    if (result.status === 'already') return this.participantsFrame(member.roomId, call);
+    if (call.participants.length === 1) {
       await this.deps.publish(member.roomId, {
         type: 'voice_call_start',
         roomId: member.roomId,
@@ -86,9 +96,23 @@ export class VoiceService {
         nodeId: member.nodeId,
       });
     }
-    await this.deps.publish(member.roomId, this.participantsFrame(member.roomId, result.call));
+    await this.deps.publish(member.roomId, this.participantsFrame(member.roomId, call));
     await this.deps.setVoiceActive(member.roomId, member.nodeId, true);
     return null;
+  }
+
+  /**
+   * Drops participants that are no longer members of the room. A leave normally takes a member
+   * out of both, but a process stopped between the two would leave a participant no one can
+   * reach; the next join notices. Returns the call as it is afterwards.
+   */
+  private async withoutGhosts(roomId: string, call: VoiceCall): Promise<VoiceCall> {
+    const members = await this.deps.roomMembers(roomId);
+    const ghosts = call.participants.filter((participant) => !members.has(participant.nodeId));
+    if (ghosts.length === 0) return call;
+    let current: VoiceCall | null = call;
+    for (const ghost of ghosts) current = (await this.deps.store.leave(roomId, ghost.nodeId)).call;
+    return current ?? { participants: [], startedAt: call.startedAt };
   }
 
   /**
