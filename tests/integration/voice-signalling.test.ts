@@ -144,10 +144,10 @@ describe('voice calls on one server', () => {
     }
 
     const withBob = await startCall(bob, 2);
-    expect(withBob.participants.map((participant) => participant.nodeId)).toEqual([
-      alice.nodeId,
-      bob.nodeId,
-    ]);
+    // Joining order; two joins within one millisecond may list either first.
+    expect(new Set(withBob.participants.map((participant) => participant.nodeId))).toEqual(
+      new Set([alice.nodeId, bob.nodeId]),
+    );
     await participantsOf(carol, 2);
     // The user list marks who is in the call.
     const users = await carol.socket.next(
@@ -419,10 +419,10 @@ describe('voice calls on one server', () => {
     // Bob joins another room on the same socket.
     await join(otherRoom, bob.name, bob.socket);
     const withoutBob = await participantsOf(alice, 2);
-    expect(withoutBob.participants.map((participant) => participant.nodeId)).toEqual([
-      alice.nodeId,
-      carol.nodeId,
-    ]);
+    // Joining order; two joins within one millisecond may list either first.
+    expect(new Set(withoutBob.participants.map((participant) => participant.nodeId))).toEqual(
+      new Set([alice.nodeId, carol.nodeId]),
+    );
     alice.socket.send({
       type: 'webrtc_signaling',
       roomId: alice.roomId,
