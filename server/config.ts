@@ -76,6 +76,13 @@ export const DEFAULT_MAX_SOCKETS_PER_ADDRESS = 50;
  */
 export const DEFAULT_MAX_ONION_SOCKETS = 1000;
 
+/**
+ * Seconds a TURN credential lasts unless TURN_TTL says otherwise: 12 hours, as long as a room
+ * grant. coturn refuses to refresh an allocation once the credential has expired, so a call
+ * relayed through TURN lasts at most about this long on one credential.
+ */
+export const DEFAULT_TURN_TTL_SECONDS = 43_200;
+
 /** Participants of one voice call unless VOICE_MAX_PARTICIPANTS says otherwise (a mesh). */
 export const DEFAULT_VOICE_MAX_PARTICIPANTS = 8;
 
@@ -226,7 +233,7 @@ export const ConfigSchema = z.object({
   TURN_SECRET: z.preprocess(emptyToUndefined, z.string().min(16).max(512).optional()),
   TURN_TTL: z.preprocess(
     emptyToUndefined,
-    z.coerce.number().int().min(60).max(86_400).default(3600),
+    z.coerce.number().int().min(60).max(86_400).default(DEFAULT_TURN_TTL_SECONDS),
   ),
   VOICE_MAX_PARTICIPANTS: z.preprocess(
     emptyToUndefined,

@@ -45,6 +45,15 @@ describe('voice configuration', () => {
     });
   });
 
+  it('gives TURN credentials 12 hours unless TURN_TTL says otherwise', () => {
+    const config = loadConfig(
+      { TURN_URL: 'turn:turn.example.org', TURN_SECRET: 'a-long-shared-secret-value' },
+      '/x',
+    );
+    expect(config.voice.turn?.ttlSeconds).toBe(43_200);
+    expect(() => loadConfig({ TURN_TTL: '59' }, '/x')).toThrow(/TURN_TTL/);
+  });
+
   it('refuses to start with a bad ICE_SERVERS, naming the variable and no credential', () => {
     expect(() => loadConfig({ ICE_SERVERS: 'stun:stun.example.org' }, '/x')).toThrow(
       /ICE_SERVERS: must be a JSON array of ICE servers/,
