@@ -38,6 +38,14 @@ import {
   KeyBundlesFrameSchema,
   SenderKeyDeliveredFrameSchema,
 } from './e2ee.js';
+import {
+  EncryptionStatusRelayFrameSchema,
+  VoiceCallEndedFrameSchema,
+  VoiceCallParticipantsFrameSchema,
+  VoiceCallStartedFrameSchema,
+  WebrtcDirectRelayFrameSchema,
+  WebrtcSignalingRelayFrameSchema,
+} from './voice.js';
 
 /** The frames the chat client understands. */
 export const ServerFrameSchema = z.discriminatedUnion('type', [
@@ -69,6 +77,12 @@ export const ServerFrameSchema = z.discriminatedUnion('type', [
   DmThreadDeletedFrameSchema,
   ModerationStateFrameSchema,
   RemovedFromRoomFrameSchema,
+  VoiceCallStartedFrameSchema,
+  VoiceCallParticipantsFrameSchema,
+  VoiceCallEndedFrameSchema,
+  WebrtcSignalingRelayFrameSchema,
+  WebrtcDirectRelayFrameSchema,
+  EncryptionStatusRelayFrameSchema,
   ErrorFrameSchema,
 ]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;
