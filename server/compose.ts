@@ -229,6 +229,7 @@ export async function composeFeatures(deps: ComposeDeps) {
   roomsRef = rooms;
   const moderation = createModerationFeature({
     db: database.db,
+    isOnlyProcess: shared.kind === 'memory',
     hub,
     channels: deps.channels,
     presence: rooms.presence,
