@@ -21,7 +21,8 @@ export function cacheSanctions(store: ModerationStore): ModerationStore {
   const load = (roomId: string, now: Date): Promise<SanctionRow[]> => {
     let rows = rooms.get(roomId);
     if (!rows) {
-      rows = store.roomSanctions(roomId, now);
+      // One real promise: a query builder would run again on every await.
+      rows = Promise.resolve(store.roomSanctions(roomId, now));
       rooms.set(roomId, rows);
       // A failed read is not kept: the next join asks again.
       rows.catch(() => rooms.delete(roomId));

@@ -110,7 +110,7 @@ export function createModerationStore(db: Db): ModerationStore {
                 or(isNull(roomSanctions.until), gt(roomSanctions.until, now)),
               ),
             ),
-    roomSanctions: (roomId, now) =>
+    roomSanctions: async (roomId, now) =>
       db
         .select()
         .from(roomSanctions)

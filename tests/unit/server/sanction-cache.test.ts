@@ -18,10 +18,16 @@ function arrayStore() {
       rows.filter(
         (row) => row.roomId === roomId && subjects.includes(row.subject) && active(row, now),
       ),
-    roomSanctions: async (roomId, now) => {
-      reads.count += 1;
-      return rows.filter((row) => row.roomId === roomId && active(row, now));
-    },
+    // Like a Drizzle query builder: a thenable that runs the query each time it is awaited.
+    roomSanctions: (roomId, now) =>
+      ({
+        then: (resolve: (rows: SanctionRow[]) => unknown) => {
+          reads.count += 1;
+          return Promise.resolve(
+            resolve(rows.filter((row) => row.roomId === roomId && active(row, now))),
+          );
+        },
+      }) as unknown as Promise<SanctionRow[]>,
     addSanction: async (row) => {
       rows.push(row);
     },
