@@ -53,7 +53,7 @@ export interface ModerationFeatureDeps {
 export function createModerationFeature(deps: ModerationFeatureDeps) {
   const service = new ModerationService({
     store: deps.isOnlyProcess
-      ? cacheSanctions(createModerationStore(deps.db))
+      ? cacheSanctions(createModerationStore(deps.db), deps.now)
       : createModerationStore(deps.db),
     presence: deps.presence,
     now: deps.now,
