@@ -196,6 +196,7 @@ export async function composeFeatures(deps: ComposeDeps) {
 
   const rooms = createRoomsFeature({
     db: database.db,
+    isOnlyProcess: shared.kind === 'memory',
     hub,
     channels: deps.channels,
     now,

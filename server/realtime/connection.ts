@@ -87,8 +87,33 @@ export class Connection {
     this.socket.send(payload);
   }
 
+  /**
+   * Room frames held back while this connection joins (null: none held). See {@link holdRoomFrames}.
+   */
+  private held: SharedFrame[] | null = null;
+
+  /**
+   * Holds room frames back until {@link releaseRoomFrames}: a newcomer is subscribed to its room
+   * before the member list is read, and the changes published meanwhile must reach it after that
+   * list, not before (a user_joined overtaken by an older list would be lost).
+   */
+  holdRoomFrames(): void {
+    this.held ??= [];
+  }
+
+  /** Sends the room frames held since {@link holdRoomFrames}, in order, and stops holding. */
+  releaseRoomFrames(): void {
+    const held = this.held;
+    this.held = null;
+    for (const frame of held ?? []) this.sendShared(frame);
+  }
+
   /** Sends a frame encoded once for many receivers: its bytes go straight to the TCP socket. */
   sendShared(frame: SharedFrame): void {
+    if (this.held) {
+      this.held.push(frame);
+      return;
+    }
     if (!this.canSend()) return;
     this.batch();
     if (this.transport?.writable) this.transport.write(frame.bytes());

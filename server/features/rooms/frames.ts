@@ -132,23 +132,30 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
     };
     await presence.join(member);
     // Subscribed before the list is read: every change after the read reaches the newcomer as a
-    // delta (user_joined / user_left), applied on top of the list it is sent below.
-    await channels.add(room.id, connection);
-    const [messages, accessToken] = await Promise.all([
-      deps.history(room.id),
-      rooms.issueGrant(room.id, connection.nodeId),
-    ]);
-    const members = await presence.list(room.id);
-    connection.send({
-      type: 'room_joined',
-      roomId: room.id,
-      nodeId: connection.nodeId,
-      messages,
-      memberCount: members.length,
-      accessToken,
-    });
-    // The newcomer alone gets the whole list; the others get the one new entry (user_joined).
-    sendUserList(connection, room.id, members);
+    // delta (user_joined / user_left). The room's frames are held until the list is sent, so the
+    // deltas come after it and apply on top of it, across processes too.
+    connection.holdRoomFrames();
+    let members: PresenceMember[];
+    try {
+      await channels.add(room.id, connection);
+      const [messages, accessToken] = await Promise.all([
+        deps.history(room.id),
+        rooms.issueGrant(room.id, connection.nodeId),
+      ]);
+      members = await presence.list(room.id);
+      connection.send({
+        type: 'room_joined',
+        roomId: room.id,
+        nodeId: connection.nodeId,
+        messages,
+        memberCount: members.length,
+        accessToken,
+      });
+      // The newcomer alone gets the whole list; the others get the one new entry (user_joined).
+      sendUserList(connection, room.id, members);
+    } finally {
+      connection.releaseRoomFrames();
+    }
     // The newcomer learns every current member's public keys and then announces its own.
     connection.send({ type: 'key_bundles', bundles: await deps.bundles.list(room.id) });
     deps.joined?.(connection, room, admission);

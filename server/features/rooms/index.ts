@@ -40,6 +40,8 @@ export type { RoomStore, RoomRow } from './store.js';
 
 export interface RoomsFeatureDeps {
   db: Db;
+  /** True without Redis: every room change goes through this process, so rows stay cached. */
+  isOnlyProcess?: boolean;
   hub: Hub;
   channels: RoomChannels;
   now: () => number;
@@ -87,6 +89,7 @@ export function createRoomsFeature(deps: RoomsFeatureDeps) {
     attemptLimiter:
       deps.attemptLimiter ?? new MemoryRateLimiter(ACCESS_ATTEMPTS, 15 * 60_000, deps.now),
     purgeBundles: (roomId) => bundles.purgeRoom(roomId),
+    roomCacheTtlMs: deps.isOnlyProcess ? Number.POSITIVE_INFINITY : undefined,
   });
   const frames = registerRoomFrames({
     hub: deps.hub,

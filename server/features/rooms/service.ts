@@ -59,6 +59,11 @@ export interface RoomServiceDeps {
   attemptLimiter: RateLimiter;
   /** Deletes a room's public key bundles. */
   purgeBundles: (roomId: string) => Promise<void>;
+  /**
+   * How long a cached room row is reused (default {@link ROOM_CACHE_TTL_MS}). A process that is
+   * the only one (no Redis) writes every change itself and keeps rows until they change.
+   */
+  roomCacheTtlMs?: number;
 }
 
 /**
@@ -154,6 +159,7 @@ export class RoomService {
       creatorKeyId,
     });
     this.due.note(row.destructionAt?.getTime());
+    this.remember(row);
     return toRoom(row);
   }
 
@@ -279,7 +285,7 @@ export class RoomService {
     const cached = id === undefined ? undefined : this.cache.get(id);
     if (
       cached &&
-      now - cached.readAt < ROOM_CACHE_TTL_MS &&
+      now - cached.readAt < (this.deps.roomCacheTtlMs ?? ROOM_CACHE_TTL_MS) &&
       !(cached.row.destructionAt && cached.row.destructionAt.getTime() <= now)
     ) {
       return cached.row;
