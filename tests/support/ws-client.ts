@@ -106,7 +106,9 @@ export class TestSocket {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
         () =>
-          reject(new Error(`Timed out waiting for the member list; have ${this.rosterNames().join()}`)),
+          reject(
+            new Error(`Timed out waiting for the member list; have ${this.rosterNames().join()}`),
+          ),
         timeoutMs,
       );
       this.rosterWaiters.push({
