@@ -215,6 +215,7 @@ export async function composeFeatures(deps: ComposeDeps) {
 
   const rooms = createRoomsFeature({
     db: database.db,
+    isOnlyProcess: shared.kind === 'memory',
     hub,
     channels: deps.channels,
     now,
@@ -253,6 +254,7 @@ export async function composeFeatures(deps: ComposeDeps) {
   roomsRef = rooms;
   const moderation = createModerationFeature({
     db: database.db,
+    isOnlyProcess: shared.kind === 'memory',
     hub,
     channels: deps.channels,
     presence: rooms.presence,

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TokenBucket } from './token-bucket.js';
+import { batchThisTurn, type Corkable } from './write-batch.js';
 import type { SharedFrame } from './ws-frame.js';
 
 /** What the hub needs from a socket: `ws` and test doubles both satisfy it. */
@@ -22,6 +23,9 @@ export interface SocketLike {
 export interface FrameTransport {
   readonly writable: boolean;
   write(frame: Uint8Array): boolean;
+  /** With these, a turn's frames to this socket leave in one system call (write-batch.ts). */
+  cork?(): void;
+  uncork?(): void;
 }
 
 /** The identity a key holder proved with a session token. */
@@ -34,6 +38,9 @@ export interface ConnectionIdentity {
 
 /** Any server frame: an object with a `type`. */
 export type OutgoingFrame = { type: string } & Record<string, unknown>;
+
+const isCorkable = (transport: FrameTransport): transport is FrameTransport & Corkable =>
+  typeof transport.cork === 'function' && typeof transport.uncork === 'function';
 
 const OPEN = 1;
 /** A socket whose unsent data exceeds this is too slow to keep; it is closed (1013). */
@@ -75,14 +82,48 @@ export class Connection {
 
   /** Sends an already-serialized payload. */
   sendRaw(payload: string): void {
-    if (this.canSend()) this.socket.send(payload);
+    if (!this.canSend()) return;
+    this.batch();
+    this.socket.send(payload);
+  }
+
+  /**
+   * Room frames held back while this connection joins (null: none held). See {@link holdRoomFrames}.
+   */
+  private held: SharedFrame[] | null = null;
+
+  /**
+   * Holds room frames back until {@link releaseRoomFrames}: a newcomer is subscribed to its room
+   * before the member list is read, and the changes published meanwhile must reach it after that
+   * list, not before (a user_joined overtaken by an older list would be lost).
+   */
+  holdRoomFrames(): void {
+    this.held ??= [];
+  }
+
+  /** Sends the room frames held since {@link holdRoomFrames}, in order, and stops holding. */
+  releaseRoomFrames(): void {
+    const held = this.held;
+    this.held = null;
+    for (const frame of held ?? []) this.sendShared(frame);
   }
 
   /** Sends a frame encoded once for many receivers: its bytes go straight to the TCP socket. */
   sendShared(frame: SharedFrame): void {
+    if (this.held) {
+      this.held.push(frame);
+      return;
+    }
     if (!this.canSend()) return;
+    this.batch();
     if (this.transport?.writable) this.transport.write(frame.bytes());
     else this.socket.send(frame.text);
+  }
+
+  /** The rest of this turn's frames to this socket go out with this one. */
+  private batch(): void {
+    const transport = this.transport;
+    if (transport?.writable && isCorkable(transport)) batchThisTurn(transport);
   }
 
   private canSend(): boolean {

@@ -36,8 +36,8 @@ async function main(): Promise<void> {
       DATABASE_URL: process.env.DATABASE_URL,
       REDIS_URL: process.env.REDIS_URL,
       REDIS_PREFIX: process.env.REDIS_PREFIX,
-      // The load clients open up to 500 sockets from each of 127.0.0.2, 127.0.0.3, …
-      MAX_SOCKETS_PER_ADDRESS: process.env.MAX_SOCKETS_PER_ADDRESS ?? '1000',
+      // As shipped unless set: the load clients spread their sockets over loopback addresses.
+      MAX_SOCKETS_PER_ADDRESS: process.env.MAX_SOCKETS_PER_ADDRESS,
     },
     ROOT,
   );

@@ -15,7 +15,7 @@ import { createThrowawayPostgres } from '../support/database.js';
 import { adminToken, login, makeRegisteredKey } from '../support/keys.js';
 import { deletePrefix, REDIS_TEST_URL, testPrefix } from '../support/redis.js';
 import { startServerProcess, type ServerProcess } from '../support/processes.js';
-import { TestSocket, type Frame } from '../support/ws-client.js';
+import { TestSocket } from '../support/ws-client.js';
 import { connectRedis } from '../../server/redis/connect.js';
 import pg from 'pg';
 
@@ -64,10 +64,6 @@ describe('three processes on PostgreSQL and Redis', () => {
     await socket.nextOfType('room_joined');
     return socket;
   }
-  const hasMembers = (names: string[]) => (frame: Frame) =>
-    frame.type === 'user_list_update' &&
-    JSON.stringify((frame.users as { username: string }[]).map((user) => user.username).sort()) ===
-      JSON.stringify([...names].sort());
 
   it('ran the migrations once and agrees on one default room', async () => {
     const client = new pg.Client({ connectionString: databaseUrl });
@@ -102,7 +98,7 @@ describe('three processes on PostgreSQL and Redis', () => {
     const alice = await member(a, room, 'Agent61');
     const bob = await member(b, room, 'Agent62');
     const carol = await member(c, room, 'Agent63');
-    await alice.next(hasMembers(['Agent61', 'Agent62', 'Agent63']), 10_000);
+    await alice.waitForMembers(['Agent61', 'Agent62', 'Agent63'], 10_000);
 
     alice.send({
       type: 'send_message',
@@ -220,7 +216,7 @@ describe('three processes on PostgreSQL and Redis', () => {
     const alice = await member(a, room, 'Ghost71');
     const bob = await member(b, room, 'Ghost72');
     const victim = await member(c, room, 'Ghost73');
-    await alice.next(hasMembers(['Ghost71', 'Ghost72', 'Ghost73']), 10_000);
+    await alice.waitForMembers(['Ghost71', 'Ghost72', 'Ghost73'], 10_000);
     // Only what arrives after the kill counts from here on.
     alice.frames.length = 0;
 
@@ -228,7 +224,7 @@ describe('three processes on PostgreSQL and Redis', () => {
     const closed = victim.waitForClose(5_000);
     await c.stop('SIGKILL');
     expect(await closed).toBe(1006);
-    await alice.next(hasMembers(['Ghost71', 'Ghost72']), 20_000);
+    await alice.waitForMembers(['Ghost71', 'Ghost72'], 20_000);
     expect(Date.now() - killedAt).toBeLessThan(20_000);
 
     alice.send({ type: 'send_message', content: 'still here', encryptionType: 'PLAINTEXT' });
@@ -247,7 +243,7 @@ describe('three processes on PostgreSQL and Redis', () => {
     // The dropped client reconnects to a surviving process and is back in the room.
     alice.frames.length = 0;
     const again = await member(b, room, 'Ghost73');
-    await alice.next(hasMembers(['Ghost71', 'Ghost72', 'Ghost73']), 10_000);
+    await alice.waitForMembers(['Ghost71', 'Ghost72', 'Ghost73'], 10_000);
     again.send({ type: 'send_message', content: 'back', encryptionType: 'PLAINTEXT' });
     await alice.next(
       (frame) =>

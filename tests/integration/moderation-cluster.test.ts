@@ -108,10 +108,7 @@ describe('room moderation across two processes on Redis', () => {
     const watcher = await join(a, room, 'Agent202');
     for (const member of [admin, moderator, target, visitor, watcher])
       expect(member.joined.type).toBe('room_joined');
-    await admin.socket.next(
-      (frame) => frame.type === 'user_list_update' && (frame.users as unknown[]).length === 5,
-      10_000,
-    );
+    await admin.socket.waitForRoster((roster) => roster.size === 5, 10_000);
 
     // Appointed on A, the moderator's socket on B hears it, and A's members see the shield.
     admin.socket.send({ type: 'appoint_moderator', nodeId: moderator.nodeId });

@@ -83,6 +83,9 @@ describe('keys follow membership', () => {
         case 'sender_key':
           void manager.handleSenderKey(frame.fromNodeId, frame.envelope);
           break;
+        case 'user_joined':
+          if (frame.user) void manager.handleMemberJoined(frame.user);
+          break;
         case 'user_left':
           void manager.handleMemberLeft(frame.nodeId);
           break;

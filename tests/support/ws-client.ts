@@ -6,8 +6,23 @@ export interface Frame {
   [key: string]: unknown;
 }
 
+/** A member list entry as the server sends it (spec 000 §3 "Room user"). */
+export interface RosterUser {
+  nodeId: string;
+  username: string;
+  role: string;
+  status: string;
+  isAuthenticated: boolean;
+}
+
 export class TestSocket {
   readonly frames: Frame[] = [];
+  /**
+   * The room's member list as a client keeps it: replaced by `user_list_update`, then changed by
+   * the deltas `user_joined` (its `user` entry) and `user_left`.
+   */
+  readonly roster = new Map<string, RosterUser>();
+  private rosterWaiters: { predicate: () => boolean; resolve: () => void }[] = [];
   private waiters: { predicate: (frame: Frame) => boolean; resolve: (frame: Frame) => void }[] = [];
   closeCode: number | null = null;
   private readonly closed: Promise<number>;
@@ -16,6 +31,7 @@ export class TestSocket {
     socket.on('message', (data) => {
       const frame = JSON.parse(data.toString()) as Frame;
       this.frames.push(frame);
+      this.applyRoster(frame);
       this.waiters = this.waiters.filter((waiter) => {
         if (!waiter.predicate(frame)) return true;
         waiter.resolve(frame);
@@ -73,6 +89,60 @@ export class TestSocket {
           resolve(frame);
         },
       });
+    });
+  }
+
+  /** The member list's usernames, sorted. */
+  rosterNames(): string[] {
+    return [...this.roster.values()].map((user) => user.username).sort();
+  }
+
+  /** Resolves once the member list kept from the frames satisfies `predicate`. */
+  waitForRoster(
+    predicate: (roster: ReadonlyMap<string, RosterUser>) => boolean,
+    timeoutMs = 5000,
+  ): Promise<void> {
+    if (predicate(this.roster)) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(`Timed out waiting for the member list; have ${this.rosterNames().join()}`),
+          ),
+        timeoutMs,
+      );
+      this.rosterWaiters.push({
+        predicate: () => predicate(this.roster),
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
+    });
+  }
+
+  /** Resolves once the member list holds exactly these usernames. */
+  waitForMembers(names: string[], timeoutMs?: number): Promise<void> {
+    const wanted = JSON.stringify([...names].sort());
+    return this.waitForRoster(() => JSON.stringify(this.rosterNames()) === wanted, timeoutMs);
+  }
+
+  private applyRoster(frame: Frame): void {
+    if (frame.type === 'user_list_update') {
+      this.roster.clear();
+      for (const user of frame.users as RosterUser[]) this.roster.set(user.nodeId, user);
+    } else if (frame.type === 'user_joined' && frame.user) {
+      const user = frame.user as RosterUser;
+      this.roster.set(user.nodeId, user);
+    } else if (frame.type === 'user_left') {
+      this.roster.delete(frame.nodeId as string);
+    } else {
+      return;
+    }
+    this.rosterWaiters = this.rosterWaiters.filter((waiter) => {
+      if (!waiter.predicate()) return true;
+      waiter.resolve();
+      return false;
     });
   }
 

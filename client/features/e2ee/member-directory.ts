@@ -28,6 +28,19 @@ export class MemberDirectory {
     }
   }
 
+  /** A member joined (`user_joined` with its entry): added to the relay's member list. */
+  addToRoster(user: { nodeId: string; isAuthenticated: boolean }): void {
+    this.#present.add(user.nodeId);
+    if (user.isAuthenticated) this.#authenticated.add(user.nodeId);
+    else this.#authenticated.delete(user.nodeId);
+  }
+
+  /** A member left (`user_left`): no longer on the relay's member list. */
+  removeFromRoster(nodeId: string): void {
+    this.#present.delete(nodeId);
+    this.#authenticated.delete(nodeId);
+  }
+
   /** True when the relay's member list marks `nodeId` as a key-authenticated session. */
   isAuthenticated(nodeId: string): boolean {
     return this.#authenticated.has(nodeId);

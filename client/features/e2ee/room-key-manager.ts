@@ -223,6 +223,14 @@ export class RoomKeyManager extends SerialObservable {
     });
   }
 
+  /** `user_joined` with the newcomer's entry: the relay's member list grows by one. */
+  handleMemberJoined(user: { nodeId: string; isAuthenticated: boolean }): Promise<void> {
+    return this.enqueue(async () => {
+      this.#directory.addToRoster(user);
+      this.#emit();
+    });
+  }
+
   /** After room_joined: a fresh epoch for the new node id, the ZK key, then the announce. */
   joinRoom(join: RoomJoin): Promise<void> {
     return this.enqueue(async () => {
@@ -277,6 +285,7 @@ export class RoomKeyManager extends SerialObservable {
   /** `user_left`: forget the member and rotate at once, so they cannot read what follows. */
   handleMemberLeft(nodeId: string): Promise<void> {
     return this.enqueue(async () => {
+      this.#directory.removeFromRoster(nodeId);
       const member = this.#directory.forget(nodeId, this.now);
       this.#handedOver.delete(nodeId);
       if (member && this.#room) await this.#rotateEpoch(`${member.username} left`);

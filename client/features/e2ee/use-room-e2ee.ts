@@ -94,6 +94,9 @@ export function useRoomE2ee({
       socket.on('sender_key', (frame) => {
         void manager.handleSenderKey(frame.fromNodeId, frame.envelope);
       }),
+      socket.on('user_joined', (frame) => {
+        if (isThisRoom(frame.roomId) && frame.user) void manager.handleMemberJoined(frame.user);
+      }),
       socket.on('user_left', (frame) => {
         if (isThisRoom(frame.roomId)) void manager.handleMemberLeft(frame.nodeId);
       }),

@@ -72,6 +72,24 @@ export function initialChatRoomState(now: number): ChatRoomState {
   };
 }
 
+/**
+ * The member list after a join or leave (a delta): a newcomer's entry replaces any entry with its
+ * node id, a leaver's is removed. The whole list comes once, in `user_list_update` after the join.
+ */
+export function applyPresence(
+  users: RoomUser[],
+  frame: ServerFrameOf<'user_joined' | 'user_left'>,
+): RoomUser[] {
+  if (frame.type === 'user_left') {
+    return users.some((user) => user.nodeId === frame.nodeId)
+      ? users.filter((user) => user.nodeId !== frame.nodeId)
+      : users;
+  }
+  const joined = frame.user;
+  if (!joined) return users;
+  return [...users.filter((user) => user.nodeId !== joined.nodeId), joined];
+}
+
 function byCreation(a: ChatLine, b: ChatLine): number {
   return a.createdAtMs - b.createdAtMs;
 }
@@ -180,6 +198,7 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
           ...state.lines,
           systemLine(action.id, text, 'info', 'server', action.now),
         ]),
+        users: applyPresence(state.users, frame),
         typing:
           frame.type === 'user_left'
             ? state.typing.filter((user) => user.nodeId !== frame.nodeId)

@@ -14,6 +14,7 @@ import { ModerationEventSchema, type ModerationEvent } from './events.js';
 import { registerModerationFrames } from './frames.js';
 import { moderationRoutes, type ModerationCaller } from './routes.js';
 import { ModerationService } from './service.js';
+import { cacheSanctions } from './sanction-cache.js';
 import { createModerationStore } from './store.js';
 
 export { ModerationEventSchema, type ModerationEvent } from './events.js';
@@ -40,13 +41,20 @@ export interface ModerationFeatureDeps {
   postSystemMessage: (roomId: string, text: string) => Promise<unknown>;
   /** Publishes on the service events; every process hands the event back to `apply`. */
   publish: (event: ModerationEvent) => Promise<void>;
+  /**
+   * True when this process is the only one (no Redis): every sanction is written through it, so
+   * a room's sanctions can be held in memory instead of asked for on every join.
+   */
+  isOnlyProcess: boolean;
   audit: (actor: string, detail: Record<string, unknown>) => Promise<void>;
   callerOf: (request: FastifyRequest) => Promise<ModerationCaller>;
 }
 
 export function createModerationFeature(deps: ModerationFeatureDeps) {
   const service = new ModerationService({
-    store: createModerationStore(deps.db),
+    store: deps.isOnlyProcess
+      ? cacheSanctions(createModerationStore(deps.db), deps.now)
+      : createModerationStore(deps.db),
     presence: deps.presence,
     now: deps.now,
     getRoom: deps.getRoom,

@@ -28,6 +28,8 @@ export interface ModerationStore {
   moderators(roomId: string): Promise<ModeratorRow[]>;
   /** Sanctions of `subjects` in the room still in force at `now`. */
   activeSanctions(roomId: string, subjects: string[], now: Date): Promise<SanctionRow[]>;
+  /** Every sanction of every room still in force at `now` (the in-memory copy starts so). */
+  allSanctions(now: Date): Promise<SanctionRow[]>;
   addSanction(row: SanctionRow): Promise<void>;
   /** Deletes the subject's sanctions of `kind` in the room; returns the deleted rows. */
   removeSanctions(roomId: string, subject: string, kind: SanctionKind): Promise<SanctionRow[]>;
@@ -108,6 +110,11 @@ export function createModerationStore(db: Db): ModerationStore {
                 or(isNull(roomSanctions.until), gt(roomSanctions.until, now)),
               ),
             ),
+    allSanctions: async (now) =>
+      db
+        .select()
+        .from(roomSanctions)
+        .where(or(isNull(roomSanctions.until), gt(roomSanctions.until, now))),
     addSanction: async (row) => {
       await db.insert(roomSanctions).values(row);
     },

@@ -11,7 +11,7 @@ import type { Connection, ConnectionIdentity } from '../../realtime/connection.j
 import type { Hub } from '../../realtime/hub.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
 import type { KeyBundleStore } from './key-relay.js';
-import { toRoomUser, type PresenceStore } from './presence.js';
+import { toRoomUser, type PresenceMember, type PresenceStore } from './presence.js';
 import { ROOM_TEXT, type RoomService } from './service.js';
 import type { RoomRow } from './store.js';
 
@@ -65,15 +65,14 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
 } {
   const { hub, rooms, presence, channels } = deps;
 
-  const publishUserList = async (roomId: string) => {
-    const users = (await presence.list(roomId)).map(toUser);
-    await channels.publish(roomId, {
+  /** The whole member list, to one connection (a newcomer, or `request_user_list`). */
+  const sendUserList = (connection: Connection, roomId: string, members: PresenceMember[]) => {
+    connection.send({
       type: 'user_list_update',
       roomId,
-      users,
+      users: members.map(toUser),
       timestamp: new Date(deps.now()).toISOString(),
     });
-    return users.length;
   };
 
   const leave = async (connection: Connection) => {
@@ -92,7 +91,6 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
       nodeId: connection.nodeId,
       memberCount,
     });
-    await publishUserList(roomId);
   };
 
   hub.on('join_room', async (connection, frame) => {
@@ -125,7 +123,7 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
     connection.username = username;
     connection.roomId = room.id;
     const at = new Date(deps.now()).toISOString();
-    await presence.join({
+    const member: PresenceMember = {
       roomId: room.id,
       nodeId: connection.nodeId,
       username,
@@ -138,21 +136,33 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
       connectionTime: new Date(connection.connectedAt).toISOString(),
       lastSeen: at,
       isVoiceActive: false,
-    });
-    await channels.add(room.id, connection);
-    const [messages, members, accessToken] = await Promise.all([
-      deps.history(room.id),
-      presence.list(room.id),
-      rooms.issueGrant(room.id, connection.nodeId),
-    ]);
-    connection.send({
-      type: 'room_joined',
-      roomId: room.id,
-      nodeId: connection.nodeId,
-      messages,
-      memberCount: members.length,
-      accessToken,
-    });
+    };
+    await presence.join(member);
+    // Subscribed before the list is read: every change after the read reaches the newcomer as a
+    // delta (user_joined / user_left). The room's frames are held until the list is sent, so the
+    // deltas come after it and apply on top of it, across processes too.
+    connection.holdRoomFrames();
+    let members: PresenceMember[];
+    try {
+      await channels.add(room.id, connection);
+      const [messages, accessToken] = await Promise.all([
+        deps.history(room.id),
+        rooms.issueGrant(room.id, connection.nodeId),
+      ]);
+      members = await presence.list(room.id);
+      connection.send({
+        type: 'room_joined',
+        roomId: room.id,
+        nodeId: connection.nodeId,
+        messages,
+        memberCount: members.length,
+        accessToken,
+      });
+      // The newcomer alone gets the whole list; the others get the one new entry (user_joined).
+      sendUserList(connection, room.id, members);
+    } finally {
+      connection.releaseRoomFrames();
+    }
     // The newcomer learns every current member's public keys and then announces its own.
     connection.send({ type: 'key_bundles', bundles: await deps.bundles.list(room.id) });
     deps.joined?.(connection, room, admission);
@@ -164,10 +174,10 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
         username,
         nodeId: connection.nodeId,
         memberCount: members.length,
+        user: toUser(member),
       },
       { exclude: connection },
     );
-    await publishUserList(room.id);
   });
 
   const typing = (type: 'typing_start' | 'typing_stop') => async (connection: Connection) => {
@@ -190,13 +200,7 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
   hub.on('request_user_list', async (connection) => {
     const roomId = connection.roomId;
     if (!roomId) throw new AppError('NOT_IN_ROOM', 400, 'Join a room first');
-    const users = (await presence.list(roomId)).map(toUser);
-    connection.send({
-      type: 'user_list_update',
-      roomId,
-      users,
-      timestamp: new Date(deps.now()).toISOString(),
-    });
+    sendUserList(connection, roomId, await presence.list(roomId));
   });
 
   hub.onDisconnect(leave);

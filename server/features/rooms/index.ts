@@ -40,6 +40,8 @@ export type { RoomStore, RoomRow } from './store.js';
 
 export interface RoomsFeatureDeps {
   db: Db;
+  /** True without Redis: every room change goes through this process, so rows stay cached. */
+  isOnlyProcess?: boolean;
   hub: Hub;
   channels: RoomChannels;
   now: () => number;
@@ -92,6 +94,7 @@ export function createRoomsFeature(deps: RoomsFeatureDeps) {
       deps.attemptLimiter ?? new MemoryRateLimiter(ACCESS_ATTEMPTS, 15 * 60_000, deps.now),
     purgeBundles: (roomId) => bundles.purgeRoom(roomId),
     ...(deps.endCalls ? { endCalls: deps.endCalls } : {}),
+    roomCacheTtlMs: deps.isOnlyProcess ? Number.POSITIVE_INFINITY : undefined,
   });
   const frames = registerRoomFrames({
     hub: deps.hub,

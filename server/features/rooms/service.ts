@@ -61,6 +61,11 @@ export interface RoomServiceDeps {
   purgeBundles: (roomId: string) => Promise<void>;
   /** Ends a destroyed room's voice call (its members hear it before room_destroyed). */
   endCalls?: (roomId: string) => Promise<void>;
+  /**
+   * How long a cached room row is reused (default {@link ROOM_CACHE_TTL_MS}). A process that is
+   * the only one (no Redis) writes every change itself and keeps rows until they change.
+   */
+  roomCacheTtlMs?: number;
 }
 
 /**
@@ -156,6 +161,7 @@ export class RoomService {
       creatorKeyId,
     });
     this.due.note(row.destructionAt?.getTime());
+    this.remember(row);
     return toRoom(row);
   }
 
@@ -282,7 +288,7 @@ export class RoomService {
     const cached = id === undefined ? undefined : this.cache.get(id);
     if (
       cached &&
-      now - cached.readAt < ROOM_CACHE_TTL_MS &&
+      now - cached.readAt < (this.deps.roomCacheTtlMs ?? ROOM_CACHE_TTL_MS) &&
       !(cached.row.destructionAt && cached.row.destructionAt.getTime() <= now)
     ) {
       return cached.row;

@@ -114,12 +114,18 @@ export const MessagesExpiredFrameSchema = z.object({
   type: z.literal('messages_expired'),
   messageIds: z.array(z.string()),
 });
+/**
+ * A member came or went: the change to the room's member list (a delta). `user_joined` carries
+ * the newcomer's list entry in `user`, so members keep their list without a full
+ * `user_list_update` on every join; `user_left` names the member by `nodeId`.
+ */
 export const UserPresenceFrameSchema = z.object({
   type: z.enum(['user_joined', 'user_left']),
   roomId: z.string(),
   username: z.string(),
   nodeId: z.string(),
   memberCount: z.number().int().nonnegative(),
+  user: RoomUserSchema.optional(),
 });
 export const UserListUpdateFrameSchema = z.object({
   type: z.literal('user_list_update'),

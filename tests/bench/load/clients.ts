@@ -1,20 +1,23 @@
 /**
  * WebSocket clients of the load generator. Each connects from its own loopback source address
- * group (127.0.0.2, 127.0.0.3, …, {@link CONNECTIONS_PER_ADDRESS} sockets each): the server
- * applies its global HTTP limit (1000 requests a minute per address, upgrades included) to
- * WebSocket upgrades as well, and thousands of users would not share one address.
+ * (127.0.0.2, 127.0.0.3, …, then 127.0.1.0 and on: all of 127/8 is this machine), at most
+ * {@link CONNECTIONS_PER_ADDRESS} sockets each: the server holds at most that many open sockets
+ * per address as shipped (MAX_SOCKETS_PER_ADDRESS) and applies its global HTTP limit (1000
+ * requests a minute per address, upgrades included) to WebSocket upgrades as well, and thousands
+ * of users would not share one address.
  */
 import WebSocket from 'ws';
+import { DEFAULT_MAX_SOCKETS_PER_ADDRESS } from '../../../server/config.js';
 import { generateCallsign } from '../../../shared/ids.js';
 import type { RunningServer, ServerKind } from '../server-process.js';
 
-export const CONNECTIONS_PER_ADDRESS = 500;
+export const CONNECTIONS_PER_ADDRESS = DEFAULT_MAX_SOCKETS_PER_ADDRESS;
 
 /** Loopback address for the `index`-th connection of one server's lifetime. */
 export function sourceAddress(index: number): string {
   const host = 2 + Math.floor(index / CONNECTIONS_PER_ADDRESS);
-  if (host > 254) throw new Error('too many connections for 127.0.0.0/24 source addresses');
-  return `127.0.0.${host}`;
+  if (host >= 256 * 256) throw new Error('too many connections for 127.0.0.0/16 source addresses');
+  return `127.0.${Math.floor(host / 256)}.${host % 256}`;
 }
 
 const JOINED_PREFIX = '{"type":"room_joined"';
@@ -72,6 +75,28 @@ export class BenchClient {
     });
   }
 
+  /**
+   * Sends `text` and resolves with the first later frame starting with `prefix` (frames before
+   * it still go to {@link onFrame}).
+   */
+  request(text: string, prefix: string, timeoutMs = 30_000): Promise<string> {
+    const previous = this.onFrame;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.onFrame = previous;
+        reject(new Error(`no reply starting with ${prefix}`));
+      }, timeoutMs);
+      this.onFrame = (frame) => {
+        previous?.(frame);
+        if (!frame.startsWith(prefix)) return;
+        clearTimeout(timer);
+        this.onFrame = previous;
+        resolve(frame);
+      };
+      this.send(text);
+    });
+  }
+
   send(text: string): void {
     if (this.socket.readyState === WebSocket.OPEN) this.socket.send(text);
   }
@@ -126,6 +151,8 @@ export interface ConnectManyResult {
   /** Per socket: milliseconds from starting the connect to its room_joined. */
   joinMs: number[];
   wallMs: number;
+  /** performance.now() when the first socket started connecting. */
+  startedAt: number;
 }
 
 /** Opens `count` sockets, each joining its room, at most `concurrency` in flight. */
@@ -149,7 +176,7 @@ export async function connectMany(options: ConnectManyOptions): Promise<ConnectM
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency, options.count) }, worker));
-  return { clients, joinMs, wallMs: performance.now() - started };
+  return { clients, joinMs, wallMs: performance.now() - started, startedAt: started };
 }
 
 /** Closes every client, a batch at a time. */

@@ -127,6 +127,85 @@ describe('chatRoomReducer', () => {
     expect(state.lines).toHaveLength(1);
   });
 
+  it('keeps the member list from the whole list and the join and leave deltas after it', () => {
+    const user = (nodeId: string, username: string) => ({
+      nodeId,
+      username,
+      status: 'online' as const,
+      role: 'user' as const,
+      isAuthenticated: false,
+      connectionTime: iso(T0),
+      lastSeen: iso(T0),
+      isVoiceActive: false,
+    });
+    let state = joined(initialChatRoomState(T0));
+    state = chatRoomReducer(state, {
+      type: 'user_list',
+      roomId: 'room-1',
+      users: [user('node-alice', 'Agent1'), user('node-bob', 'Ghost2')],
+    });
+    const presence = (
+      frame: Parameters<typeof chatRoomReducer>[1] & { type: 'presence' },
+    ): ChatRoomState => chatRoomReducer(state, frame);
+    state = presence({
+      type: 'presence',
+      frame: {
+        type: 'user_joined',
+        roomId: 'room-1',
+        username: 'Op3',
+        nodeId: 'node-carol',
+        memberCount: 3,
+        user: user('node-carol', 'Op3'),
+      },
+      id: 's1',
+      now: T0,
+    });
+    // The same join heard twice (it raced the whole list) is one member.
+    state = presence({
+      type: 'presence',
+      frame: {
+        type: 'user_joined',
+        roomId: 'room-1',
+        username: 'Op3',
+        nodeId: 'node-carol',
+        memberCount: 3,
+        user: user('node-carol', 'Op3'),
+      },
+      id: 's2',
+      now: T0,
+    });
+    expect(state.users.map((entry) => entry.username)).toEqual(['Agent1', 'Ghost2', 'Op3']);
+    state = presence({
+      type: 'presence',
+      frame: {
+        type: 'user_left',
+        roomId: 'room-1',
+        username: 'Ghost2',
+        nodeId: 'node-bob',
+        memberCount: 2,
+      },
+      id: 's3',
+      now: T0,
+    });
+    expect(state.users.map((entry) => entry.username)).toEqual(['Agent1', 'Op3']);
+    expect(state.memberCount).toBe(2);
+    // A leave of someone not on the list changes nothing.
+    const before = state.users;
+    state = presence({
+      type: 'presence',
+      frame: {
+        type: 'user_left',
+        roomId: 'room-1',
+        username: 'X',
+        nodeId: 'node-x',
+        memberCount: 2,
+      },
+      id: 's4',
+      now: T0,
+    });
+    expect(state.users).toBe(before);
+  });
+
   it('tracks who is typing, never itself, and forgets a typist who sends or leaves', () => {
     let state = joined(initialChatRoomState(T0));
     const typing = (type: 'typing_start' | 'typing_stop', nodeId: string, username: string) =>

@@ -1,0 +1,165 @@
+/**
+ * The member list travels as deltas (spec 000 §7, docs/protocol.md): a newcomer gets the whole
+ * list once (`user_list_update`, to it alone); everyone else hears `user_joined` carrying the
+ * newcomer's entry and `user_left` naming who went. No join or leave sends the whole list to the
+ * room. With two processes on Redis, every member's list kept from those frames matches the
+ * server's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createThrowawayPostgres } from '../support/database.js';
+import { startServerProcess, type ServerProcess } from '../support/processes.js';
+import { deletePrefix, REDIS_TEST_URL, testPrefix } from '../support/redis.js';
+import { startServer, type TestServer } from '../support/server.js';
+import { TestSocket, type Frame } from '../support/ws-client.js';
+import { connectRedis } from '../../server/redis/connect.js';
+
+const lists = (socket: TestSocket) => socket.frames.filter((f) => f.type === 'user_list_update');
+const names = (frame: Frame) =>
+  (frame.users as { username: string }[]).map((user) => user.username).sort();
+
+/** Joins and waits for room_joined; the frames after it stay queued. */
+async function join(url: string, roomId: string, username: string): Promise<TestSocket> {
+  const socket = await TestSocket.connect(url);
+  socket.send({ type: 'join_room', roomId, username });
+  await socket.nextOfType('room_joined');
+  return socket;
+}
+
+/** Everything the server sent this socket before answering has arrived once this resolves. */
+async function settle(socket: TestSocket): Promise<Frame> {
+  const earlier = new Set(lists(socket));
+  socket.send({ type: 'request_user_list' });
+  return socket.next((frame) => frame.type === 'user_list_update' && !earlier.has(frame));
+}
+
+describe('member list deltas on one process', () => {
+  let server: TestServer;
+  let roomId: string;
+  const sockets: TestSocket[] = [];
+  beforeAll(async () => {
+    server = await startServer();
+    roomId = (await server.rooms.defaultRoom()).secureId;
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await server.stop();
+  });
+
+  it('gives a newcomer the whole list and the room only the change', async () => {
+    const alice = await join(server.wsUrl(), roomId, 'Agent301');
+    sockets.push(alice);
+    await alice.waitForMembers(['Agent301']);
+    expect(lists(alice).map(names)).toEqual([['Agent301']]);
+
+    const bob = await join(server.wsUrl(), roomId, 'Agent302');
+    sockets.push(bob);
+    // The newcomer's list, to it alone, right after room_joined.
+    expect(lists(bob).map(names)).toEqual([['Agent301', 'Agent302']]);
+    const joined = await alice.next((f) => f.type === 'user_joined' && f.username === 'Agent302');
+    expect(joined.memberCount).toBe(2);
+    expect(joined.user).toMatchObject({
+      nodeId: joined.nodeId,
+      username: 'Agent302',
+      status: 'online',
+      role: 'user',
+      isAuthenticated: false,
+    });
+    // Only what other members may see: nothing moderation keeps about the member.
+    expect(Object.keys(joined.user as object).sort()).toEqual(
+      [
+        'connectionTime',
+        'isAuthenticated',
+        'isVoiceActive',
+        'lastSeen',
+        'nodeId',
+        'role',
+        'status',
+        'username',
+      ].sort(),
+    );
+
+    const carol = await join(server.wsUrl(), roomId, 'Agent303');
+    sockets.push(carol);
+    await alice.waitForMembers(['Agent301', 'Agent302', 'Agent303']);
+    await bob.waitForMembers(['Agent301', 'Agent302', 'Agent303']);
+    await carol.waitForMembers(['Agent301', 'Agent302', 'Agent303']);
+
+    bob.close();
+    const left = await alice.next((f) => f.type === 'user_left' && f.username === 'Agent302');
+    expect(left.memberCount).toBe(2);
+    await alice.waitForMembers(['Agent301', 'Agent303']);
+    await carol.waitForMembers(['Agent301', 'Agent303']);
+
+    // Two joins and a leave later, alice still had only her own list: no broadcasts of it.
+    const serverList = await settle(alice);
+    expect(names(serverList)).toEqual(['Agent301', 'Agent303']);
+    expect(lists(alice)).toHaveLength(1);
+    expect(lists(carol)).toHaveLength(1);
+  });
+});
+
+describe('member list deltas across two processes on Redis', () => {
+  let servers: ServerProcess[] = [];
+  let drop: () => Promise<void>;
+  const prefix = testPrefix();
+  const sockets: TestSocket[] = [];
+
+  beforeAll(async () => {
+    const database = await createThrowawayPostgres();
+    drop = database.drop;
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL: REDIS_TEST_URL,
+      REDIS_PREFIX: prefix,
+      ADMIN_PASSWORD: 'presence-deltas-admin-1',
+      LOG_LEVEL: 'info',
+    };
+    // One after the other: the first runs the migrations.
+    servers = [await startServerProcess(env)];
+    servers.push(await startServerProcess(env));
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await Promise.all(servers.map((server) => server.stop('SIGKILL')));
+    const redis = await connectRedis(REDIS_TEST_URL, prefix);
+    await deletePrefix(redis, prefix);
+    await redis.close();
+    await drop();
+  });
+
+  it('keeps every member list equal to the server list through concurrent joins and leaves', async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const wsUrl = (server: ServerProcess) => `${server.url.replace('http', 'ws')}/chat-ws`;
+    const room = (
+      (await (
+        await fetch(`${a.url}/api/rooms`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'deltas' }),
+        })
+      ).json()) as { secureId: string }
+    ).secureId;
+    const usernames = Array.from({ length: 8 }, (_, i) => `Agent${310 + i}`);
+    // All at once, alternating between the processes.
+    const members = await Promise.all(
+      usernames.map((name, i) => join(wsUrl(i % 2 === 0 ? a : b), room, name)),
+    );
+    sockets.push(...members);
+    for (const member of members) await member.waitForMembers(usernames, 10_000);
+
+    // Two leave, one on each process, at once.
+    members[1]!.close();
+    members[4]!.close();
+    const staying = members.filter((_, i) => i !== 1 && i !== 4);
+    const remaining = usernames.filter((_, i) => i !== 1 && i !== 4);
+    for (const member of staying) await member.waitForMembers(remaining, 10_000);
+
+    for (const member of staying) {
+      expect(names(await settle(member))).toEqual([...remaining].sort());
+      expect(member.rosterNames()).toEqual([...remaining].sort());
+      // The whole list came once per member (its join) plus the answer just asked for.
+      expect(lists(member)).toHaveLength(1);
+    }
+  }, 60_000);
+});
