@@ -227,6 +227,7 @@ export class RoomKeyManager extends SerialObservable {
   handleMemberJoined(user: { nodeId: string; isAuthenticated: boolean }): Promise<void> {
     return this.enqueue(async () => {
       this.#directory.addToRoster(user);
+      if (this.#awaitingRoster.has(user.nodeId)) await this.#releaseAwaitingRoster(user.nodeId);
       this.#emit();
     });
   }

@@ -75,6 +75,22 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
     });
   };
 
+  /**
+   * The whole member list, to every member of the room. Joins and leaves go out as deltas; this is
+   * for a change inside members' entries that has no delta of its own (a voice call's
+   * `isVoiceActive`), which happens a few times per call, not per join.
+   */
+  const publishUserList = async (roomId: string) => {
+    const users = (await presence.list(roomId)).map(toUser);
+    await channels.publish(roomId, {
+      type: 'user_list_update',
+      roomId,
+      users,
+      timestamp: new Date(deps.now()).toISOString(),
+    });
+    return users.length;
+  };
+
   const leave = async (connection: Connection) => {
     const roomId = connection.roomId;
     if (!roomId) return;
