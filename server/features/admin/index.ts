@@ -10,7 +10,7 @@ import { createAuditStore, type AuditStore } from './audit.js';
 import { AdminCredentials } from './credentials.js';
 import { registerAdminFrames } from './frames.js';
 import { AdminLockout, MemoryLockoutStore, type LockoutStore } from './lockout.js';
-import { AdminOperations, type ServicePublisher } from './operations.js';
+import { AdminOperations, EMERGENCY_CLOSE_CODE, type ServicePublisher } from './operations.js';
 import { adminRoutes } from './routes.js';
 import { serviceRoutes } from './service-routes.js';
 import { ServiceStateHolder, createServiceStateStore } from './service-state.js';
@@ -83,6 +83,10 @@ export function createAdminOperations(deps: AdminOperationsDeps) {
     audit: deps.audit,
     presence: deps.presence,
     now: deps.now,
+    closeLocalSockets: (reason, timestamp) => {
+      deps.hub.broadcastAll({ type: 'emergency_shutdown_notice', reason, timestamp });
+      return deps.hub.closeWhere(() => true, EMERGENCY_CLOSE_CODE, 'Emergency shutdown');
+    },
   });
   registerAdminFrames({ hub: deps.hub, operations, authorize: deps.actorForToken });
   return {
