@@ -1,6 +1,7 @@
 /**
  * Routes and access gating (spec 001 §2 "Routing and access gating"). Without an access mode only
- * /landing and /get-key are reachable; every other path leads to /landing.
+ * /landing and /get-key are reachable; every other path leads to /landing. While the service is
+ * shut down every route shows the shutdown notice (ServiceStateGate).
  */
 import { Redirect, Route, Switch } from 'wouter';
 import { LoadingOverlay } from '../ui/LoadingOverlay.js';
@@ -20,6 +21,7 @@ import { TEXT } from '../../shared/protocol/errors.js';
 import { NotFoundPage } from './NotFoundPage.js';
 import { useAccessMode } from './use-access-mode.js';
 import { ServerTrustGate } from '../features/privacy/ServerTrustGate.js';
+import { ServiceStateGate } from '../features/service-state/ServiceStateGate.js';
 
 function UngatedRoutes() {
   return (
@@ -53,7 +55,9 @@ function GatedRoutes({ mode }: { mode: 'public' | 'authenticated' }) {
       <Route path="/direct-messages" component={DirectMessagesPage} />
       <Route path="/pong" component={PongPage} />
       <Route path="/channel-destroyed" component={ChannelDestroyedPage} />
-      <Route path="/emergency-shutdown" component={EmergencyShutdownPage} />
+      <Route path="/emergency-shutdown">
+        <EmergencyShutdownPage />
+      </Route>
       <Route path="/maintenance-mode" component={MaintenancePage} />
       <Route component={NotFoundPage} />
     </Switch>
@@ -64,7 +68,9 @@ export function App() {
   const { mode, switching } = useAccessMode();
   return (
     <ServerTrustGate>
-      {mode === null ? <UngatedRoutes /> : <GatedRoutes mode={mode} />}
+      <ServiceStateGate>
+        {mode === null ? <UngatedRoutes /> : <GatedRoutes mode={mode} />}
+      </ServiceStateGate>
       <LoadingOverlay isLoading={switching !== null} message={switching ?? undefined} />
     </ServerTrustGate>
   );

@@ -6,6 +6,9 @@
  * The password is exchanged at once for a ten-minute admin session token (admin-session.ts,
  * memory only); shutdown and restore then carry that token as a bearer, so the password is not
  * kept. Lockout feedback is the server's 429 text, with a live countdown.
+ *
+ * Whoever may shut down may restore (issue 21): a signed-in key holder whose level is admin acts
+ * with their key's session and needs no password here, on the notice pages too.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
@@ -40,6 +43,7 @@ import {
 } from './admin-styles.js';
 import { formatRemaining, formatSessionLeft, lockoutSecondsFromMessage } from './lockout.js';
 import { useNow } from './use-now.js';
+import { useAuth } from '../auth/use-auth.js';
 
 /** The page reloads this long after a successful restore (spec 001 §4). */
 export const RESTORE_RELOAD_MS = 1000;
@@ -56,7 +60,10 @@ export function EmergencyAdminPanel({
   onOpenChange,
   afterRestorePath = null,
 }: EmergencyAdminPanelProps) {
-  const session = useAdminSession();
+  const passwordSession = useAdminSession();
+  const { user } = useAuth();
+  const isAdminKey = user?.permissions.level === 'admin';
+  const session = passwordSession ?? (isAdminKey ? 'admin-key' : null);
   return (
     <TerminalDialog
       open={open}
@@ -81,7 +88,10 @@ export function EmergencyAdminPanel({
       testId="emergency-panel"
     >
       {session ? (
-        <EmergencyControls session={session} afterRestorePath={afterRestorePath} />
+        <EmergencyControls
+          session={session === 'admin-key' ? null : session}
+          afterRestorePath={afterRestorePath}
+        />
       ) : (
         <PasswordGate />
       )}
@@ -192,15 +202,19 @@ function EmergencyControls({
   session,
   afterRestorePath,
 }: {
-  session: AdminSessionGrant;
+  /** The password login's session; null when acting with the signed-in admin key. */
+  session: AdminSessionGrant | null;
   afterRestorePath: string | null;
 }) {
   const ids = useId();
   const queryClient = useQueryClient();
   const now = useNow(1000);
+  const credential: AdminCredential = session
+    ? { kind: 'admin-session', token: session.sessionToken }
+    : { kind: 'key-session' };
   const statusQuery = useQuery({
     queryKey: adminQueryKeys.serviceStatus,
-    queryFn: () => fetchServiceStatus({ kind: 'admin-session', token: session.sessionToken }),
+    queryFn: () => fetchServiceStatus(credential),
     staleTime: 0,
   });
   const [reason, setReason] = useState('');
@@ -216,7 +230,6 @@ function EmergencyControls({
     [],
   );
 
-  const credential: AdminCredential = { kind: 'admin-session', token: session.sessionToken };
   const state: SystemState = statusQuery.data?.status ?? 'unknown';
   const status = statusQuery.data ?? null;
   const isWorking = phase === 'shutting-down' || phase === 'restoring' || phase === 'restored';
@@ -226,7 +239,7 @@ function EmergencyControls({
     setOutcome({ text, isError: true });
     setPhase('idle');
     // The server no longer accepts the session (expired or swept): back to the password gate.
-    if (error instanceof AdminApiError && error.status === 401) clearAdminSession();
+    if (session && error instanceof AdminApiError && error.status === 401) clearAdminSession();
   };
 
   const armShutdown = () => {
@@ -244,7 +257,9 @@ function EmergencyControls({
     try {
       const answer = await emergencyShutdown(reason.trim(), credential);
       setOutcome({
-        text: `${answer.message} ${answer.usersDisconnected} connection${answer.usersDisconnected === 1 ? '' : 's'} closed.`,
+        text: answer.alreadyInEffect
+          ? answer.message
+          : `${answer.message} ${answer.usersDisconnected} connection${answer.usersDisconnected === 1 ? '' : 's'} closed.`,
         isError: false,
       });
       setReason('');
@@ -275,16 +290,24 @@ function EmergencyControls({
   return (
     <div className="space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-2 text-[0.7rem] tracking-[0.2em] text-muted uppercase">
-        <span>
-          Admin session ·{' '}
-          <span className="text-fg" data-testid="emergency-session-left">
-            {formatSessionLeft(session.expiresAt, now)}
-          </span>{' '}
-          left
-        </span>
-        <button type="button" className={DIALOG_BUTTON_SECONDARY} onClick={clearAdminSession}>
-          <Bracketed>LOCK</Bracketed>
-        </button>
+        {session ? (
+          <>
+            <span>
+              Admin session ·{' '}
+              <span className="text-fg" data-testid="emergency-session-left">
+                {formatSessionLeft(session.expiresAt, now)}
+              </span>{' '}
+              left
+            </span>
+            <button type="button" className={DIALOG_BUTTON_SECONDARY} onClick={clearAdminSession}>
+              <Bracketed>LOCK</Bracketed>
+            </button>
+          </>
+        ) : (
+          <span data-testid="emergency-key-credential">
+            Acting with your <span className="text-danger">admin key</span>
+          </span>
+        )}
       </div>
 
       <section aria-labelledby={`${ids}-status`} className="border border-border bg-background p-4">

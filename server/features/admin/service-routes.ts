@@ -109,7 +109,11 @@ export function serviceRoutes(deps: ServiceRouteDeps): FastifyPluginAsync {
           };
         }
         request.log.warn('service restored');
-        return { success: true as const, message: SERVICE_TEXT.restored, alreadyOperational: false };
+        return {
+          success: true as const,
+          message: SERVICE_TEXT.restored,
+          alreadyOperational: false,
+        };
       },
     );
 
@@ -164,7 +168,12 @@ export function isBlockedDuringShutdown(url: string): boolean {
     path === PUBLIC_STATUS_PATH ||
     path.startsWith('/api/admin/') ||
     // Registering a key is an admin action (spec 001 §7): it works during a shutdown too.
-    path === '/api/keys/register'
+    path === '/api/keys/register' ||
+    // The page's check of the server's identity and of its stored session: without them a
+    // page loaded during a shutdown could not even ask for the service state, and a reload
+    // would sign a key holder out (the notice pages offer restore to admin key holders).
+    path === '/api/certificate-info' ||
+    path === '/api/auth/session'
   );
 }
 
