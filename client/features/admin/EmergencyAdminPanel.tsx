@@ -7,11 +7,11 @@
  * memory only); shutdown and restore then carry that token as a bearer, so the password is not
  * kept. Lockout feedback is the server's 429 text, with a live countdown.
  *
- * Whoever may shut down may restore (issue 21): a signed-in key holder whose level is admin acts
- * with their key's session and needs no password here, on the notice pages too.
+ * Whoever may shut down may restore (issue 21): on the notice pages (`allowAdminKey`) a signed-in
+ * key holder whose level is admin acts with their key's session and needs no password.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type ServiceStatus } from '../../../shared/protocol/http/admin.js';
 import {
@@ -22,7 +22,6 @@ import {
 } from '../rooms/TerminalDialog.js';
 import {
   AdminApiError,
-  authenticateAdmin,
   emergencyShutdown,
   fetchServiceStatus,
   restoreService,
@@ -30,19 +29,19 @@ import {
   type AdminSessionGrant,
 } from './admin-api.js';
 import { adminQueryKeys } from './admin-queries.js';
-import { clearAdminSession, setAdminSession, useAdminSession } from './admin-session.js';
+import { clearAdminSession, useAdminSession } from './admin-session.js';
 import {
   BADGE,
   BADGE_TONE,
   DANGER_BUTTON,
   FIELD,
-  HINT,
   LABEL,
   SECTION_TITLE,
   SECTION_TITLE_BASE,
 } from './admin-styles.js';
-import { formatRemaining, formatSessionLeft, lockoutSecondsFromMessage } from './lockout.js';
+import { formatSessionLeft } from './lockout.js';
 import { useNow } from './use-now.js';
+import { AdminPasswordGate } from './AdminPasswordGate.js';
 import { useAuth } from '../auth/use-auth.js';
 
 /** The page reloads this long after a successful restore (spec 001 §4). */
@@ -53,16 +52,23 @@ export interface EmergencyAdminPanelProps {
   onOpenChange: (open: boolean) => void;
   /** Where to go after a restore (a full load); null reloads the current page. */
   afterRestorePath?: string | null;
+  /**
+   * The notice pages: a signed-in admin key holder acts with the key's session, without the
+   * password. There the service is down and restore is what is offered: whoever may shut down
+   * may restore (issue 21). In the admin panel the password gate stays (spec 001 §2).
+   */
+  allowAdminKey?: boolean;
 }
 
 export function EmergencyAdminPanel({
   open,
   onOpenChange,
   afterRestorePath = null,
+  allowAdminKey = false,
 }: EmergencyAdminPanelProps) {
   const passwordSession = useAdminSession();
   const { user } = useAuth();
-  const isAdminKey = user?.permissions.level === 'admin';
+  const isAdminKey = allowAdminKey && user?.permissions.level === 'admin';
   const session = passwordSession ?? (isAdminKey ? 'admin-key' : null);
   return (
     <TerminalDialog
@@ -93,98 +99,9 @@ export function EmergencyAdminPanel({
           afterRestorePath={afterRestorePath}
         />
       ) : (
-        <PasswordGate />
+        <AdminPasswordGate testIdPrefix="emergency" />
       )}
     </TerminalDialog>
-  );
-}
-
-function PasswordGate() {
-  const ids = useId();
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [lockedUntil, setLockedUntil] = useState(0);
-  const [isBusy, setBusy] = useState(false);
-  const now = useNow(1000, lockedUntil > 0);
-  const lockedSeconds = Math.max(0, (lockedUntil - now) / 1000);
-  const isLocked = lockedSeconds > 0;
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (isBusy || isLocked) return;
-    if (password === '') {
-      setError(TEXT.adminPasswordRequired);
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      setAdminSession(await authenticateAdmin(password));
-    } catch (caught) {
-      const message = caught instanceof Error ? caught.message : TEXT.adminAuthenticationError;
-      setError(message);
-      // A wrong password clears the field, as the other admin prompts do.
-      setPassword('');
-      const seconds = lockoutSecondsFromMessage(message);
-      if (seconds !== null) setLockedUntil(Date.now() + seconds * 1000);
-      else if (caught instanceof AdminApiError && caught.isLockedOut)
-        setLockedUntil(Date.now() + 5 * 60_000);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <form className="space-y-4" onSubmit={(event) => void submit(event)} noValidate>
-      <div>
-        <label htmlFor={`${ids}-password`} className={LABEL}>
-          Admin password <span aria-hidden="true">*</span>
-        </label>
-        <input
-          id={`${ids}-password`}
-          type="password"
-          className={FIELD}
-          value={password}
-          required
-          autoFocus
-          autoComplete="current-password"
-          disabled={isBusy}
-          aria-invalid={error !== null}
-          aria-describedby={`${ids}-error ${ids}-hint`}
-          data-testid="emergency-password"
-          onChange={(event) => {
-            setPassword(event.currentTarget.value);
-            if (error === TEXT.adminPasswordRequired) setError(null);
-          }}
-        />
-        <p id={`${ids}-hint`} className={HINT}>
-          Three failed attempts lock admin access from this address for five minutes.
-        </p>
-      </div>
-      <div
-        id={`${ids}-error`}
-        role="alert"
-        className="min-h-5 space-y-1 text-xs"
-        data-testid="emergency-auth-error"
-      >
-        {error ? <p className="font-bold text-danger">{error}</p> : null}
-        {isLocked ? (
-          <p className="text-warning" data-testid="emergency-lockout">
-            LOCKED · {formatRemaining(lockedSeconds)} remaining
-          </p>
-        ) : null}
-      </div>
-      <div className="flex justify-end">
-        <button
-          type="submit"
-          className={DIALOG_BUTTON}
-          disabled={isBusy || isLocked}
-          data-testid="emergency-authenticate"
-        >
-          <Bracketed>{isBusy ? 'VERIFYING...' : 'AUTHENTICATE'}</Bracketed>
-        </button>
-      </div>
-    </form>
   );
 }
 

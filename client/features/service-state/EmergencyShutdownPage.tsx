@@ -111,6 +111,7 @@ export function EmergencyShutdownPage({ returnTo = null }: { returnTo?: string |
         open={isAdminOpen}
         onOpenChange={setAdminOpen}
         afterRestorePath={destination}
+        allowAdminKey
       />
     </div>
   );

@@ -195,6 +195,7 @@ export function MaintenancePage() {
         open={isAdminOpen}
         onOpenChange={setAdminOpen}
         afterRestorePath={destination}
+        allowAdminKey
       />
     </div>
   );
