@@ -221,7 +221,9 @@ describe('administration', () => {
   it('answers a repeated shutdown and a restore while operational without acting again', async () => {
     // Issue 21 item 2: both are idempotent, announce nothing the second time, and say so.
     const listener = await member('Agent26');
-    const restoreEarly = await post('/api/admin/restore-service', { password: TEST_ADMIN_PASSWORD });
+    const restoreEarly = await post('/api/admin/restore-service', {
+      password: TEST_ADMIN_PASSWORD,
+    });
     expect(restoreEarly.status).toBe(200);
     expect(await restoreEarly.json()).toEqual({
       success: true,

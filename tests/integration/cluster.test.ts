@@ -18,10 +18,11 @@ import { startServerProcess, type ServerProcess } from '../support/processes.js'
 import { TestSocket, type Frame } from '../support/ws-client.js';
 import { connectRedis } from '../../server/redis/connect.js';
 import pg from 'pg';
+import { HAS_POSTGRES, HAS_REDIS } from '../support/services.js';
 
 const ADMIN_PASSWORD = 'cluster-admin-password-1';
 
-describe('three processes on PostgreSQL and Redis', () => {
+describe.runIf(HAS_POSTGRES && HAS_REDIS)('three processes on PostgreSQL and Redis', () => {
   let servers: ServerProcess[] = [];
   let drop: () => Promise<void>;
   let databaseUrl: string;
