@@ -45,7 +45,8 @@ export const SERVICE_UNAVAILABLE_EVENT = 'securechannel:service-unavailable';
 
 export async function throwIfNotOk(response: Response): Promise<void> {
   if (response.ok) return;
-  if (response.status === 503) window.dispatchEvent(new Event(SERVICE_UNAVAILABLE_EVENT));
+  if (response.status === 503 && typeof window !== 'undefined')
+    window.dispatchEvent(new Event(SERVICE_UNAVAILABLE_EVENT));
   const body = await response.text().catch(() => '');
   throw new HttpError(response.status, body, response.statusText);
 }

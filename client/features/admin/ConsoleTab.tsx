@@ -181,7 +181,7 @@ function UnlockedConsole({
           {CONSOLE_COMMANDS.map((command) => (
             <li key={command.name}>
               <span className="flex items-center justify-between gap-2">
-                <code className="text-accent">{command.usage}</code>
+                <code className="min-w-0 break-all text-accent">{command.usage}</code>
                 <span className={`${BADGE} ${VIA_TONE[command.via]}`}>{command.via}</span>
               </span>
               <span className="block text-[0.7rem] text-muted">{command.description}</span>
