@@ -76,7 +76,8 @@ export class AdminCredentials {
       const stored = await this.deps.store.getPasswordHash();
       return stored !== null && (await verifySecret(password, stored));
     });
-    if (outcome.kind === 'busy') throw new AppError('ADMIN_BUSY', 409, ADMIN_TEXT.busy, { adminAuth: true });
+    if (outcome.kind === 'busy')
+      throw new AppError('ADMIN_BUSY', 409, ADMIN_TEXT.busy, { adminAuth: true });
     if (outcome.kind === 'locked') throw lockedError(outcome.remainingMs);
     if (outcome.succeeded) return;
     await this.deps.onFailure();
