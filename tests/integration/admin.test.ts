@@ -262,6 +262,22 @@ describe('administration', () => {
     expect(await latecomer.nextOfType('service_restored')).toBeTruthy();
   });
 
+  it('answers a socket restore while operational to its sender only', async () => {
+    const bystander = await member('Agent28');
+    const operator = await member('Agent29');
+    const token = await adminToken(server.baseUrl);
+    operator.send({ type: 'restore_service', sessionToken: token });
+    expect(await operator.nextOfType('service_restored')).toMatchObject({
+      message: 'Service is already operational',
+    });
+    // The bystander's next service frame is the broadcast sent after: no "Service restored".
+    operator.send({ type: 'admin_broadcast', sessionToken: token, message: 'After the restore' });
+    const next = await bystander.next(
+      (frame) => frame.type === 'service_restored' || frame.type === 'admin_message',
+    );
+    expect(next).toMatchObject({ type: 'admin_message', message: 'After the restore' });
+  });
+
   it('counts every socket a shutdown closes, in a room or not', async () => {
     await member('Agent27');
     for (let i = 0; i < 2; i += 1) {
