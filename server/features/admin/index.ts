@@ -70,6 +70,8 @@ export interface AdminOperationsDeps {
   presence: { all(): Promise<PresenceMember[]> };
   now: () => number;
   requireAdmin: preHandlerAsyncHookHandler;
+  /** See AdminOperationsDeps in operations.ts. */
+  countRemoteClosed: (timestamp: string) => Promise<number>;
   /** The admin actor behind a bearer token (admin console session or admin key), or null. */
   actorForToken: (token: string) => Promise<string | null>;
   bearerActor: (request: FastifyRequest) => Promise<string | null>;
@@ -87,6 +89,7 @@ export function createAdminOperations(deps: AdminOperationsDeps) {
       deps.hub.broadcastAll({ type: 'emergency_shutdown_notice', reason, timestamp });
       return deps.hub.closeWhere(() => true, EMERGENCY_CLOSE_CODE, 'Emergency shutdown');
     },
+    countRemoteClosed: deps.countRemoteClosed,
   });
   registerAdminFrames({ hub: deps.hub, operations, authorize: deps.actorForToken });
   return {

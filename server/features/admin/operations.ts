@@ -40,6 +40,11 @@ export interface AdminOperationsDeps {
    * Other processes close theirs when the published event reaches them.
    */
   closeLocalSockets: (reason: string, timestamp: string) => number;
+  /**
+   * Starts counting the sockets the other processes close for the shutdown at `timestamp`;
+   * resolves with their sum (0 at once with a single process).
+   */
+  countRemoteClosed: (timestamp: string) => Promise<number>;
 }
 
 /** The answer of a shutdown: whether it ran, and how many sockets it closed. */
@@ -54,7 +59,7 @@ export class AdminOperations {
   /**
    * Shuts the service down on every process. Idempotent: when a shutdown is already in effect
    * nothing runs again (no new reason, no second notice) and `changed` is false.
-   * `usersDisconnected` counts every socket this process closed, room member or not.
+   * `usersDisconnected` counts every socket closed, room member or not, on every process.
    */
   async shutdown(reason: string, actor: string): Promise<ShutdownOutcome> {
     const timestamp = new Date(this.deps.now()).toISOString();
@@ -65,9 +70,10 @@ export class AdminOperations {
     });
     if (!changed) return { changed: false, usersDisconnected: 0 };
     await this.deps.audit.record({ actor, action: 'service.shutdown', detail: { reason } });
-    const usersDisconnected = this.deps.closeLocalSockets(reason, timestamp);
+    const local = this.deps.closeLocalSockets(reason, timestamp);
+    const remote = this.deps.countRemoteClosed(timestamp);
     await this.deps.events.publish({ kind: 'shutdown', reason, timestamp });
-    return { changed: true, usersDisconnected };
+    return { changed: true, usersDisconnected: local + (await remote) };
   }
 
   /**
