@@ -18,6 +18,9 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts', 'tests/contracts/**/*.test.ts'],
           environment: 'node',
+          // PostgreSQL and Redis: the configured ones, or throwaway instances, or a clear
+          // message naming the suites left out (tests/support/global-setup.ts).
+          globalSetup: ['tests/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -76,6 +76,9 @@ export interface ComposeDeps {
   paymentCreationsPerTenMinutes: number;
 }
 
+/** How long a shutdown waits for the other processes' counts of the sockets they closed. */
+const SHUTDOWN_COUNT_WINDOW_MS = 500;
+
 /** How often ended sanctions and old moderation log lines are deleted. */
 const MODERATION_SWEEP_INTERVAL_MS = 10 * 60_000;
 
@@ -335,9 +338,24 @@ export async function composeFeatures(deps: ComposeDeps) {
     const key = await auth.service.authenticate(token);
     return key && hasPermission(key, 'admin') ? actorName(key) : null;
   };
+  // Shutdown counts from the other processes (Redis): each answers with the sockets it closed;
+  // the answering process adds what arrives within SHUTDOWN_COUNT_WINDOW_MS.
+  const closedCounts = new Map<string, number>();
+  const countRemoteClosed = async (timestamp: string): Promise<number> => {
+    if (shared.kind === 'memory') return 0;
+    closedCounts.set(timestamp, 0);
+    await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_COUNT_WINDOW_MS));
+    const total = closedCounts.get(timestamp) ?? 0;
+    closedCounts.delete(timestamp);
+    return total;
+  };
   const adminOps = createAdminOperations({
     hub,
-    events,
+    events: {
+      publish: (event) =>
+        events.publish(event.kind === 'shutdown' ? { ...event, origin: shared.processId } : event),
+    },
+    countRemoteClosed,
     credentials: admin.credentials,
     audit: admin.audit,
     state: admin.state,
@@ -354,14 +372,27 @@ export async function composeFeatures(deps: ComposeDeps) {
   // Every process acts on service events for its own sockets, the origin included.
   await events.listen((event) => {
     switch (event.kind) {
-      case 'shutdown':
+      case 'shutdown': {
         admin.state.apply({ status: 'emergency', reason: event.reason, since: event.timestamp });
+        // The origin told and closed its own sockets already, and counted them.
+        if (event.origin === shared.processId) break;
         hub.broadcastAll({
           type: 'emergency_shutdown_notice',
           reason: event.reason,
           timestamp: event.timestamp,
         });
-        hub.closeAll(EMERGENCY_CLOSE_CODE, 'Emergency shutdown');
+        const count = hub.closeWhere(() => true, EMERGENCY_CLOSE_CODE, 'Emergency shutdown');
+        if (event.origin) {
+          void events
+            .publish({ kind: 'closed', origin: event.origin, timestamp: event.timestamp, count })
+            .catch(logFailure('shutdown count'));
+        }
+        break;
+      }
+      case 'closed':
+        if (event.origin === shared.processId && closedCounts.has(event.timestamp)) {
+          closedCounts.set(event.timestamp, (closedCounts.get(event.timestamp) ?? 0) + event.count);
+        }
         break;
       case 'restore':
         admin.state.apply({ status: 'operational', reason: null, since: null });

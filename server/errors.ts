@@ -5,13 +5,19 @@
  */
 export class AppError extends Error {
   override readonly name = 'AppError';
+  /**
+   * An admin authentication failure: answered `{success: false, message, error}` (spec 001 §7
+   * gives `{success, message}` for admin calls; `error` keeps the rule every client reads).
+   */
+  readonly isAdminAuth: boolean;
   constructor(
     readonly code: string,
     readonly status: number,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; adminAuth?: boolean },
   ) {
     super(message, options);
+    this.isAdminAuth = options?.adminAuth ?? false;
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * Routes and access gating (spec 001 §2 "Routing and access gating"). Without an access mode only
- * /landing and /get-key are reachable; every other path leads to /landing.
+ * /landing and /get-key are reachable; every other path leads to /landing. While the service is
+ * shut down every route shows the shutdown notice (ServiceStateGate).
  */
 import { Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
@@ -12,6 +13,7 @@ import { NotFoundPage } from './NotFoundPage.js';
 import { lazyComponent as lazyPage } from '../lib/lazy-component.js';
 import { useAccessMode } from './use-access-mode.js';
 import { ServerTrustGate } from '../features/privacy/ServerTrustGate.js';
+import { ServiceStateGate } from '../features/service-state/ServiceStateGate.js';
 
 // Each page, with its feature code and crypto, is its own chunk, fetched when its route renders
 // (issue 22, target 5). Only the router, the providers and the smallest pages load up front.
@@ -75,7 +77,9 @@ function GatedRoutes({ mode }: { mode: 'public' | 'authenticated' }) {
       <Route path="/direct-messages" component={DirectMessagesPage} />
       <Route path="/pong" component={PongPage} />
       <Route path="/channel-destroyed" component={ChannelDestroyedPage} />
-      <Route path="/emergency-shutdown" component={EmergencyShutdownPage} />
+      <Route path="/emergency-shutdown">
+        <EmergencyShutdownPage />
+      </Route>
       <Route path="/maintenance-mode" component={MaintenancePage} />
       <Route component={NotFoundPage} />
     </Switch>
@@ -86,9 +90,11 @@ export function App() {
   const { mode, switching } = useAccessMode();
   return (
     <ServerTrustGate>
-      <Suspense fallback={<PageLoading />}>
-        {mode === null ? <UngatedRoutes /> : <GatedRoutes mode={mode} />}
-      </Suspense>
+      <ServiceStateGate>
+        <Suspense fallback={<PageLoading />}>
+          {mode === null ? <UngatedRoutes /> : <GatedRoutes mode={mode} />}
+        </Suspense>
+      </ServiceStateGate>
       <LoadingOverlay isLoading={switching !== null} message={switching ?? undefined} />
     </ServerTrustGate>
   );

@@ -37,8 +37,16 @@ export class HttpError extends Error {
 }
 
 /** Throws {@link HttpError} unless the response is ok. */
+/**
+ * Dispatched on `window` when an API call answers 503: the service may have been shut down, so
+ * the service-state gate asks for the state at once (features/service-state).
+ */
+export const SERVICE_UNAVAILABLE_EVENT = 'securechannel:service-unavailable';
+
 export async function throwIfNotOk(response: Response): Promise<void> {
   if (response.ok) return;
+  if (response.status === 503 && typeof window !== 'undefined')
+    window.dispatchEvent(new Event(SERVICE_UNAVAILABLE_EVENT));
   const body = await response.text().catch(() => '');
   throw new HttpError(response.status, body, response.statusText);
 }

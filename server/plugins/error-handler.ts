@@ -13,6 +13,11 @@ import { errorForLog } from '../lib/log-error.js';
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isAppError(error)) {
+      if (error.isAdminAuth) {
+        return reply
+          .code(error.status)
+          .send({ success: false, message: error.message, error: error.message });
+      }
       return reply.code(error.status).send({ error: error.message });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -8,7 +8,20 @@ import { z } from 'zod';
 import type { Fanout } from './fanout.js';
 
 export const ServiceEventSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('shutdown'), reason: z.string(), timestamp: z.string() }),
+  // `origin`: the process that ran the shutdown; it has closed its own sockets already.
+  z.object({
+    kind: z.literal('shutdown'),
+    reason: z.string(),
+    timestamp: z.string(),
+    origin: z.string().optional(),
+  }),
+  // How many sockets another process closed for the shutdown `origin` ran at `timestamp`.
+  z.object({
+    kind: z.literal('closed'),
+    origin: z.string(),
+    timestamp: z.string(),
+    count: z.number().int().nonnegative(),
+  }),
   z.object({ kind: z.literal('restore'), message: z.string() }),
   z.object({ kind: z.literal('broadcast'), frame: z.looseObject({ type: z.string() }) }),
   z.object({ kind: z.literal('revoked'), keyId: z.string() }),

@@ -4,8 +4,15 @@
  */
 import { z } from 'zod';
 
-/** The body of every HTTP error answer. */
-export const ErrorBodySchema = z.object({ error: z.string() });
+/**
+ * The body of every HTTP error answer. Admin authentication failures also carry the spec's
+ * `success: false` and `message` (spec 001 §7, the same text as `error`).
+ */
+export const ErrorBodySchema = z.object({
+  error: z.string(),
+  success: z.literal(false).optional(),
+  message: z.string().optional(),
+});
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** Texts of spec 000 §2–§8 and spec 001 §2–§8. */

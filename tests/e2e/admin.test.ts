@@ -154,6 +154,7 @@ describe('administration in the browser', () => {
       .waitFor();
 
     await admin.openTab('console');
+    await admin.unlockConsole(TEST_ADMIN_PASSWORD);
     await admin.runConsole('broadcast Drill at noon');
     await dave.systemLine('ADMIN: Drill at noon').waitFor();
     await admin.consoleOutput().getByText('[BROADCAST] Drill at noon').waitFor();

@@ -13,6 +13,7 @@ import { adminToken } from '../support/keys.js';
 import { deletePrefix, REDIS_TEST_URL, testPrefix } from '../support/redis.js';
 import { startServer, TEST_ADMIN_PASSWORD, type TestServer } from '../support/server.js';
 import { connectRedis } from '../../server/redis/connect.js';
+import { HAS_REDIS } from '../support/services.js';
 
 type Post = (path: string, body: unknown, address: string) => Promise<Response>;
 
@@ -168,7 +169,7 @@ describe('admin lockout on one process', () => {
   });
 });
 
-describe('admin lockout across two processes sharing Redis', () => {
+describe.runIf(HAS_REDIS)('admin lockout across two processes sharing Redis', () => {
   const prefix = testPrefix();
   let first: TestServer;
   let second: TestServer;

@@ -218,4 +218,105 @@ describe('administration', () => {
     expect(JSON.stringify(entries)).not.toContain(TEST_ADMIN_PASSWORD);
     expect((await fetch(`${server.baseUrl}/api/admin/audit`)).status).toBe(401);
   });
+  it('answers a repeated shutdown and a restore while operational without acting again', async () => {
+    // Issue 21 item 2: both are idempotent, announce nothing the second time, and say so.
+    const listener = await member('Agent26');
+    const restoreEarly = await post('/api/admin/restore-service', {
+      password: TEST_ADMIN_PASSWORD,
+    });
+    expect(restoreEarly.status).toBe(200);
+    expect(await restoreEarly.json()).toEqual({
+      success: true,
+      message: 'Service is already operational',
+      alreadyOperational: true,
+    });
+    // Nobody was told "Service restored": the member's next frame is the shutdown notice.
+    const first = await post('/api/admin/emergency-shutdown', {
+      password: TEST_ADMIN_PASSWORD,
+      reason: 'First reason',
+    });
+    expect(await first.json()).toMatchObject({ success: true, alreadyInEffect: false });
+    const frames = await listener.nextOfType('emergency_shutdown_notice');
+    expect(frames).toMatchObject({ reason: 'First reason' });
+    const since = server.serviceState.current.since;
+
+    const latecomer = await TestSocket.connect(server.wsUrl());
+    sockets.push(latecomer);
+    await latecomer.nextOfType('maintenance_mode');
+    const again = await post('/api/admin/emergency-shutdown', {
+      password: TEST_ADMIN_PASSWORD,
+      reason: 'Second reason',
+    });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({
+      success: true,
+      message: 'Emergency shutdown already in effect. Nothing was changed.',
+      usersDisconnected: 0,
+      alreadyInEffect: true,
+    });
+    expect(server.serviceState.current).toMatchObject({ reason: 'First reason', since });
+
+    const restored = await post('/api/admin/restore-service', { password: TEST_ADMIN_PASSWORD });
+    expect(await restored.json()).toMatchObject({ alreadyOperational: false });
+    // The latecomer's socket stayed open through the repeated shutdown and hears the restore.
+    expect(await latecomer.nextOfType('service_restored')).toBeTruthy();
+  });
+
+  it('answers a socket restore while operational to its sender only', async () => {
+    const bystander = await member('Agent28');
+    const operator = await member('Agent29');
+    const token = await adminToken(server.baseUrl);
+    operator.send({ type: 'restore_service', sessionToken: token });
+    expect(await operator.nextOfType('service_restored')).toMatchObject({
+      message: 'Service is already operational',
+    });
+    // The bystander's next service frame is the broadcast sent after: no "Service restored".
+    operator.send({ type: 'admin_broadcast', sessionToken: token, message: 'After the restore' });
+    const next = await bystander.next(
+      (frame) => frame.type === 'service_restored' || frame.type === 'admin_message',
+    );
+    expect(next).toMatchObject({ type: 'admin_message', message: 'After the restore' });
+  });
+
+  it('counts every socket a shutdown closes, in a room or not', async () => {
+    await member('Agent27');
+    for (let i = 0; i < 2; i += 1) {
+      const idle = await TestSocket.connect(server.wsUrl());
+      sockets.push(idle);
+    }
+    const answer = await post('/api/admin/emergency-shutdown', {
+      password: TEST_ADMIN_PASSWORD,
+      reason: 'Count drill',
+    });
+    expect(await answer.json()).toMatchObject({ usersDisconnected: 3, alreadyInEffect: false });
+  });
+
+  it('registers keys during a shutdown, and answers admin auth failures as {success:false, message}', async () => {
+    // Issue 21 item 5.
+    const token = await adminToken(server.baseUrl);
+    await post('/api/admin/emergency-shutdown', { reason: 'Register drill' }, token);
+    const key = await makeRegisteredKey(server.baseUrl, { username: 'during-shutdown' });
+    expect(key.username).toBe('during-shutdown');
+
+    const wrong = await authenticate('wrong');
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual({
+      success: false,
+      message: 'Invalid admin password',
+      error: 'Invalid admin password',
+    });
+    const noPassword = await post('/api/admin/restore-service', {});
+    expect(noPassword.status).toBe(401);
+    expect(await noPassword.json()).toMatchObject({ success: false, message: 'Password required' });
+    const noBearer = await fetch(`${server.baseUrl}/api/admin/keys`);
+    expect(noBearer.status).toBe(401);
+    expect(await noBearer.json()).toMatchObject({ success: false, message: expect.any(String) });
+    const register = await fetch(`${server.baseUrl}/api/keys/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(register.status).toBe(401);
+    expect(await register.json()).toMatchObject({ success: false });
+  });
 });

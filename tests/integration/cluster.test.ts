@@ -8,6 +8,7 @@
  * its members drop out of presence within 15 s while the others carry on, and its client
  * reconnects to another process.
  */
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesToNumbers } from '../../shared/crypto/bytes.js';
 import { signChallenge } from '../../shared/crypto/key-file.js';
@@ -18,10 +19,11 @@ import { startServerProcess, type ServerProcess } from '../support/processes.js'
 import { TestSocket } from '../support/ws-client.js';
 import { connectRedis } from '../../server/redis/connect.js';
 import pg from 'pg';
+import { HAS_POSTGRES, HAS_REDIS } from '../support/services.js';
 
 const ADMIN_PASSWORD = 'cluster-admin-password-1';
 
-describe('three processes on PostgreSQL and Redis', () => {
+describe.runIf(HAS_POSTGRES && HAS_REDIS)('three processes on PostgreSQL and Redis', () => {
   let servers: ServerProcess[] = [];
   let drop: () => Promise<void>;
   let databaseUrl: string;
@@ -177,12 +179,17 @@ describe('three processes on PostgreSQL and Redis', () => {
       .secureId;
     const onB = await member(b, room, 'Unit66');
     const onC = await member(c, room, 'Unit67');
+    // A socket in no room counts too (issue 21): usersDisconnected is every socket closed, on
+    // every process (these tests' sockets are the only ones open).
+    sockets.push(await TestSocket.connect(wsUrl(c)));
+    const open = sockets.filter((socket) => socket.socket.readyState === WebSocket.OPEN).length;
     const shutdown = await fetch(`${a.url}/api/admin/emergency-shutdown`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ password: ADMIN_PASSWORD, reason: 'cluster drill' }),
     });
     expect(shutdown.status).toBe(200);
+    expect(await shutdown.json()).toMatchObject({ usersDisconnected: open });
     expect(await onB.nextOfType('emergency_shutdown_notice')).toMatchObject({
       reason: 'cluster drill',
     });

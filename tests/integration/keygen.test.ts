@@ -11,6 +11,7 @@ import { openDatabase } from '../../server/db/connect.js';
 import { createThrowawayPostgres } from '../support/database.js';
 import { login } from '../support/keys.js';
 import { runTs, startServerProcess, type ServerProcess } from '../support/processes.js';
+import { HAS_POSTGRES } from '../support/services.js';
 
 const folders: string[] = [];
 function tempDir(): string {
@@ -107,7 +108,7 @@ describe('npm run keygen', () => {
     }
   });
 
-  it('registers in PostgreSQL when DATABASE_URL is set', async () => {
+  it.runIf(HAS_POSTGRES)('registers in PostgreSQL when DATABASE_URL is set', async () => {
     const dir = tempDir();
     const { url, drop } = await createThrowawayPostgres();
     try {

@@ -19,10 +19,11 @@ import { login, makeRegisteredKey } from '../support/keys.js';
 import { startServerProcess, type ServerProcess } from '../support/processes.js';
 import { deletePrefix, REDIS_TEST_URL, testPrefix } from '../support/redis.js';
 import { TestSocket, type Frame } from '../support/ws-client.js';
+import { HAS_POSTGRES, HAS_REDIS } from '../support/services.js';
 
 const ADMIN_PASSWORD = 'moderation-cluster-password-1';
 
-describe('room moderation across two processes on Redis', () => {
+describe.runIf(HAS_POSTGRES && HAS_REDIS)('room moderation across two processes on Redis', () => {
   let a: ServerProcess;
   let b: ServerProcess;
   let drop: () => Promise<void>;

@@ -16,6 +16,7 @@ import { createThrowawayPostgres } from '../support/database.js';
 import { captureLogs } from '../support/logs.js';
 import { login } from '../support/keys.js';
 import { startServer, testConfig, type TestServer } from '../support/server.js';
+import { HAS_POSTGRES } from '../support/services.js';
 
 interface FakeServer {
   url: string;
@@ -236,7 +237,7 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
   });
 });
 
-describe('the price feed', () => {
+describe.runIf(HAS_POSTGRES)('the price feed', () => {
   let failing = false;
   let clock = Date.parse('2026-03-01T12:00:00.000Z');
   let feed: FakeServer;
@@ -312,7 +313,7 @@ describe('the price feed', () => {
   });
 });
 
-describe('two server instances on one PostgreSQL database', () => {
+describe.runIf(HAS_POSTGRES)('two server instances on one PostgreSQL database', () => {
   type Instance = {
     built: Awaited<ReturnType<typeof buildServer>>;
     database: Awaited<ReturnType<typeof openDatabase>>;

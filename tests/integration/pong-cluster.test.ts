@@ -12,10 +12,11 @@ import { connectPongPlayer, type PongPlayer } from '../support/pong-player.js';
 import { startServerProcess, type ServerProcess } from '../support/processes.js';
 import { deletePrefix, REDIS_TEST_URL, testPrefix } from '../support/redis.js';
 import { connectRedis } from '../../server/redis/connect.js';
+import { HAS_POSTGRES, HAS_REDIS } from '../support/services.js';
 
 const ADMIN_PASSWORD = 'pong-cluster-admin-password';
 
-describe('Pong on two processes with Redis', () => {
+describe.runIf(HAS_POSTGRES && HAS_REDIS)('Pong on two processes with Redis', () => {
   let servers: ServerProcess[] = [];
   let drop: () => Promise<void>;
   const prefix = testPrefix();

@@ -27,6 +27,7 @@ import {
   vpnApiAnswer,
   type FakeLookupServer,
 } from '../fixtures/fakes/ip-lookup-server.js';
+import { HAS_POSTGRES } from '../support/services.js';
 
 const LOOKUP_KEY = 'lookup-key-7f3a9c2e51d8b046';
 
@@ -318,7 +319,7 @@ describe('GET /api/certificate-info', () => {
   });
 });
 
-describe('server identity across processes and restarts', () => {
+describe.runIf(HAS_POSTGRES)('server identity across processes and restarts', () => {
   it('is the same for two servers on one PostgreSQL database, and survives a restart', async () => {
     const db = await freshDatabase('postgres');
     const { buildServer } = await import('../../server/app.js');

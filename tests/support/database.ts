@@ -1,15 +1,17 @@
 /**
  * Test databases: an in-memory PGlite, or a throwaway PostgreSQL database created on the server at
- * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) and dropped afterwards.
+ * TEST_DATABASE_URL / DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test, or the
+ * instance the global setup started) and dropped afterwards.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../server/db/connect.js';
+import { HAS_POSTGRES, POSTGRES_URL } from './services.js';
 
 export type Backend = 'pglite' | 'postgres';
 
-export const POSTGRES_ADMIN_URL =
-  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** TEST_DATABASE_URL, DATABASE_URL, or the local default (tests/support/services.ts). */
+export const POSTGRES_ADMIN_URL = POSTGRES_URL;
 
 export interface TestDatabase {
   database: Database;
@@ -59,5 +61,8 @@ export async function freshDatabase(backend: Backend): Promise<TestDatabase> {
   };
 }
 
-/** Both backends, for suites that run against each. */
-export const BACKENDS: Backend[] = ['pglite', 'postgres'];
+/**
+ * Both backends, for suites that run against each; PGlite alone when PostgreSQL is missing and
+ * could not be started (the global setup printed which suites lost their PostgreSQL half).
+ */
+export const BACKENDS: Backend[] = HAS_POSTGRES ? ['pglite', 'postgres'] : ['pglite'];

@@ -1,8 +1,12 @@
-/** Redis for tests: REDIS_URL or redis://127.0.0.1:6379, a fresh key prefix per use, removed afterwards. */
+/**
+ * Redis for tests: TEST_REDIS_URL, REDIS_URL or redis://127.0.0.1:6379 (or the instance the
+ * global setup started), a fresh key prefix per use, removed afterwards.
+ */
 import { randomBytes } from 'node:crypto';
 import { connectRedis, type RedisHandles } from '../../server/redis/connect.js';
+import { REDIS_URL } from './services.js';
 
-export const REDIS_TEST_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const REDIS_TEST_URL = REDIS_URL;
 
 export function testPrefix(): string {
   return `sctest:${randomBytes(6).toString('hex')}:`;

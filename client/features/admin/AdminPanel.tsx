@@ -9,8 +9,9 @@
  * - `open` / `onOpenChange`: a controlled Radix dialog; closing unmounts every tab's state.
  * - `sessionToken`: the admin key holder's bearer session token. HTTP calls send it through
  *   `apiRequest` (which reads the same stored token); socket commands carry it as
- *   `sessionToken`. An admin key is enough: the admin password is needed only for the emergency
- *   panel, which opens its own ten-minute admin session.
+ *   `sessionToken`. An admin key is enough for the Keys, Tor, Users and Audit tabs; the Console
+ *   and the emergency panel need console authentication on top (the admin password, a
+ *   ten-minute admin session shared by both).
  * - `currentKeyId`: the admin's own key id, so revoking it is flagged.
  * - `send(frame)`: sends a client frame on the chat socket; false when it is not open.
  * - `onFrame(type, listener)`: subscribes to parsed server frames of one type and returns the
@@ -118,12 +119,7 @@ export function AdminPanel({
           />
         </AdminTabPanel>
         <AdminTabPanel idPrefix={TAB_PREFIX} id="console" isActive={tab === 'console'}>
-          <ConsoleTab
-            sessionToken={sessionToken}
-            send={send}
-            onFrame={onFrame}
-            onDataChanged={refreshData}
-          />
+          <ConsoleTab send={send} onFrame={onFrame} onDataChanged={refreshData} />
         </AdminTabPanel>
         <AdminTabPanel idPrefix={TAB_PREFIX} id="audit" isActive={tab === 'audit'}>
           <AuditLogTab isActive={open && tab === 'audit'} />

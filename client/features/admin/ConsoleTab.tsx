@@ -1,16 +1,26 @@
 /**
  * The Console tab (spec 001 §2 "Console (lists console commands)"): the command list, and a
  * prompt that runs them with the output in a terminal log. Up and Down recall earlier lines.
+ *
+ * Console authentication on top of the admin key (spec 001 §4 "Admin console session", §6):
+ * the tab stays locked until the admin password opens a ten-minute admin session (lockout: 3
+ * failures, 5 minutes, from the server); every command then acts with that session, and the
+ * console locks again when it expires or on LOCK.
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { TerminalLogView } from '../rooms/TerminalLogView.js';
 import { type OnFrame, type SendFrame } from './admin-socket.js';
-import { BADGE, BADGE_TONE, SECTION_TITLE } from './admin-styles.js';
+import { Bracketed, DIALOG_BUTTON_SECONDARY } from '../rooms/TerminalDialog.js';
+import { type AdminSessionGrant } from './admin-api.js';
+import { AdminPasswordGate } from './AdminPasswordGate.js';
+import { clearAdminSession, useAdminSession } from './admin-session.js';
+import { BADGE, BADGE_TONE, SECTION_TITLE, SECTION_TITLE_BASE } from './admin-styles.js';
+import { formatSessionLeft } from './lockout.js';
+import { useNow } from './use-now.js';
 import { CONSOLE_COMMANDS, CONSOLE_TEXT_MAX_LENGTH } from './console-commands.js';
 import { useAdminConsole } from './use-admin-console.js';
 
 export interface ConsoleTabProps {
-  sessionToken: string;
   send: SendFrame;
   onFrame: OnFrame;
   onDataChanged: () => void;
@@ -18,9 +28,44 @@ export interface ConsoleTabProps {
 
 const VIA_TONE = { socket: BADGE_TONE.accent, http: BADGE_TONE.primary, local: BADGE_TONE.muted };
 
-export function ConsoleTab({ sessionToken, send, onFrame, onDataChanged }: ConsoleTabProps) {
+export function ConsoleTab(props: ConsoleTabProps) {
+  const session = useAdminSession();
+  if (!session) {
+    return (
+      <section
+        aria-labelledby="admin-console-locked"
+        className="mx-auto max-w-md space-y-3 border border-danger/50 bg-background p-4"
+        data-testid="admin-console-locked"
+      >
+        <h3 id="admin-console-locked" className={`${SECTION_TITLE_BASE} text-danger`}>
+          Console locked
+        </h3>
+        <p className="text-xs leading-relaxed text-muted">
+          Console commands (broadcasts, user list, shutdown and restore, Tor, key generation,
+          listing and revocation) need console authentication on top of your admin key: the admin
+          password opens a ten-minute console session.
+        </p>
+        <AdminPasswordGate testIdPrefix="console" />
+      </section>
+    );
+  }
+  return <UnlockedConsole {...props} session={session} />;
+}
+
+function UnlockedConsole({
+  session,
+  send,
+  onFrame,
+  onDataChanged,
+}: ConsoleTabProps & { session: AdminSessionGrant }) {
   const ids = useId();
-  const adminConsole = useAdminConsole({ sessionToken, send, onFrame, onDataChanged });
+  const now = useNow(1000);
+  const adminConsole = useAdminConsole({
+    sessionToken: session.sessionToken,
+    send,
+    onFrame,
+    onDataChanged,
+  });
   const [input, setInput] = useState('');
   const [history, setHistory] = useState<readonly string[]>([]);
   const [recall, setRecall] = useState<number | null>(null);
@@ -62,6 +107,23 @@ export function ConsoleTab({ sessionToken, send, onFrame, onDataChanged }: Conso
   return (
     <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_16rem]">
       <div className="flex min-w-0 flex-col gap-2">
+        <div className="flex flex-wrap items-center justify-between gap-2 text-[0.7rem] tracking-[0.2em] text-muted uppercase">
+          <span>
+            Console session ·{' '}
+            <span className="text-fg" data-testid="console-session-left">
+              {formatSessionLeft(session.expiresAt, now)}
+            </span>{' '}
+            left
+          </span>
+          <button
+            type="button"
+            className={DIALOG_BUTTON_SECONDARY}
+            onClick={clearAdminSession}
+            data-testid="console-lock"
+          >
+            <Bracketed>LOCK</Bracketed>
+          </button>
+        </div>
         <div
           ref={scroller}
           className="max-h-80 min-h-56 overflow-y-auto [&_p]:whitespace-pre-wrap"
@@ -119,7 +181,7 @@ export function ConsoleTab({ sessionToken, send, onFrame, onDataChanged }: Conso
           {CONSOLE_COMMANDS.map((command) => (
             <li key={command.name}>
               <span className="flex items-center justify-between gap-2">
-                <code className="text-accent">{command.usage}</code>
+                <code className="min-w-0 break-all text-accent">{command.usage}</code>
                 <span className={`${BADGE} ${VIA_TONE[command.via]}`}>{command.via}</span>
               </span>
               <span className="block text-[0.7rem] text-muted">{command.description}</span>

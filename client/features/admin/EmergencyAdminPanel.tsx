@@ -6,9 +6,12 @@
  * The password is exchanged at once for a ten-minute admin session token (admin-session.ts,
  * memory only); shutdown and restore then carry that token as a bearer, so the password is not
  * kept. Lockout feedback is the server's 429 text, with a live countdown.
+ *
+ * Whoever may shut down may restore (issue 21): on the notice pages (`allowAdminKey`) a signed-in
+ * key holder whose level is admin acts with their key's session and needs no password.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type ServiceStatus } from '../../../shared/protocol/http/admin.js';
 import {
@@ -19,7 +22,6 @@ import {
 } from '../rooms/TerminalDialog.js';
 import {
   AdminApiError,
-  authenticateAdmin,
   emergencyShutdown,
   fetchServiceStatus,
   restoreService,
@@ -27,19 +29,20 @@ import {
   type AdminSessionGrant,
 } from './admin-api.js';
 import { adminQueryKeys } from './admin-queries.js';
-import { clearAdminSession, setAdminSession, useAdminSession } from './admin-session.js';
+import { clearAdminSession, useAdminSession } from './admin-session.js';
 import {
   BADGE,
   BADGE_TONE,
   DANGER_BUTTON,
   FIELD,
-  HINT,
   LABEL,
   SECTION_TITLE,
   SECTION_TITLE_BASE,
 } from './admin-styles.js';
-import { formatRemaining, formatSessionLeft, lockoutSecondsFromMessage } from './lockout.js';
+import { formatSessionLeft } from './lockout.js';
 import { useNow } from './use-now.js';
+import { AdminPasswordGate } from './AdminPasswordGate.js';
+import { useAuth } from '../auth/use-auth.js';
 
 /** The page reloads this long after a successful restore (spec 001 §4). */
 export const RESTORE_RELOAD_MS = 1000;
@@ -49,14 +52,24 @@ export interface EmergencyAdminPanelProps {
   onOpenChange: (open: boolean) => void;
   /** Where to go after a restore (a full load); null reloads the current page. */
   afterRestorePath?: string | null;
+  /**
+   * The notice pages: a signed-in admin key holder acts with the key's session, without the
+   * password. There the service is down and restore is what is offered: whoever may shut down
+   * may restore (issue 21). In the admin panel the password gate stays (spec 001 §2).
+   */
+  allowAdminKey?: boolean;
 }
 
 export function EmergencyAdminPanel({
   open,
   onOpenChange,
   afterRestorePath = null,
+  allowAdminKey = false,
 }: EmergencyAdminPanelProps) {
-  const session = useAdminSession();
+  const passwordSession = useAdminSession();
+  const { user } = useAuth();
+  const isAdminKey = allowAdminKey && user?.permissions.level === 'admin';
+  const session = passwordSession ?? (isAdminKey ? 'admin-key' : null);
   return (
     <TerminalDialog
       open={open}
@@ -81,100 +94,14 @@ export function EmergencyAdminPanel({
       testId="emergency-panel"
     >
       {session ? (
-        <EmergencyControls session={session} afterRestorePath={afterRestorePath} />
+        <EmergencyControls
+          session={session === 'admin-key' ? null : session}
+          afterRestorePath={afterRestorePath}
+        />
       ) : (
-        <PasswordGate />
+        <AdminPasswordGate testIdPrefix="emergency" />
       )}
     </TerminalDialog>
-  );
-}
-
-function PasswordGate() {
-  const ids = useId();
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [lockedUntil, setLockedUntil] = useState(0);
-  const [isBusy, setBusy] = useState(false);
-  const now = useNow(1000, lockedUntil > 0);
-  const lockedSeconds = Math.max(0, (lockedUntil - now) / 1000);
-  const isLocked = lockedSeconds > 0;
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (isBusy || isLocked) return;
-    if (password === '') {
-      setError(TEXT.adminPasswordRequired);
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      setAdminSession(await authenticateAdmin(password));
-    } catch (caught) {
-      const message = caught instanceof Error ? caught.message : TEXT.adminAuthenticationError;
-      setError(message);
-      // A wrong password clears the field, as the other admin prompts do.
-      setPassword('');
-      const seconds = lockoutSecondsFromMessage(message);
-      if (seconds !== null) setLockedUntil(Date.now() + seconds * 1000);
-      else if (caught instanceof AdminApiError && caught.isLockedOut)
-        setLockedUntil(Date.now() + 5 * 60_000);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <form className="space-y-4" onSubmit={(event) => void submit(event)} noValidate>
-      <div>
-        <label htmlFor={`${ids}-password`} className={LABEL}>
-          Admin password <span aria-hidden="true">*</span>
-        </label>
-        <input
-          id={`${ids}-password`}
-          type="password"
-          className={FIELD}
-          value={password}
-          required
-          autoFocus
-          autoComplete="current-password"
-          disabled={isBusy}
-          aria-invalid={error !== null}
-          aria-describedby={`${ids}-error ${ids}-hint`}
-          data-testid="emergency-password"
-          onChange={(event) => {
-            setPassword(event.currentTarget.value);
-            if (error === TEXT.adminPasswordRequired) setError(null);
-          }}
-        />
-        <p id={`${ids}-hint`} className={HINT}>
-          Three failed attempts lock admin access from this address for five minutes.
-        </p>
-      </div>
-      <div
-        id={`${ids}-error`}
-        role="alert"
-        className="min-h-5 space-y-1 text-xs"
-        data-testid="emergency-auth-error"
-      >
-        {error ? <p className="font-bold text-danger">{error}</p> : null}
-        {isLocked ? (
-          <p className="text-warning" data-testid="emergency-lockout">
-            LOCKED · {formatRemaining(lockedSeconds)} remaining
-          </p>
-        ) : null}
-      </div>
-      <div className="flex justify-end">
-        <button
-          type="submit"
-          className={DIALOG_BUTTON}
-          disabled={isBusy || isLocked}
-          data-testid="emergency-authenticate"
-        >
-          <Bracketed>{isBusy ? 'VERIFYING...' : 'AUTHENTICATE'}</Bracketed>
-        </button>
-      </div>
-    </form>
   );
 }
 
@@ -192,15 +119,19 @@ function EmergencyControls({
   session,
   afterRestorePath,
 }: {
-  session: AdminSessionGrant;
+  /** The password login's session; null when acting with the signed-in admin key. */
+  session: AdminSessionGrant | null;
   afterRestorePath: string | null;
 }) {
   const ids = useId();
   const queryClient = useQueryClient();
   const now = useNow(1000);
+  const credential: AdminCredential = session
+    ? { kind: 'admin-session', token: session.sessionToken }
+    : { kind: 'key-session' };
   const statusQuery = useQuery({
     queryKey: adminQueryKeys.serviceStatus,
-    queryFn: () => fetchServiceStatus({ kind: 'admin-session', token: session.sessionToken }),
+    queryFn: () => fetchServiceStatus(credential),
     staleTime: 0,
   });
   const [reason, setReason] = useState('');
@@ -216,7 +147,6 @@ function EmergencyControls({
     [],
   );
 
-  const credential: AdminCredential = { kind: 'admin-session', token: session.sessionToken };
   const state: SystemState = statusQuery.data?.status ?? 'unknown';
   const status = statusQuery.data ?? null;
   const isWorking = phase === 'shutting-down' || phase === 'restoring' || phase === 'restored';
@@ -226,7 +156,7 @@ function EmergencyControls({
     setOutcome({ text, isError: true });
     setPhase('idle');
     // The server no longer accepts the session (expired or swept): back to the password gate.
-    if (error instanceof AdminApiError && error.status === 401) clearAdminSession();
+    if (session && error instanceof AdminApiError && error.status === 401) clearAdminSession();
   };
 
   const armShutdown = () => {
@@ -244,7 +174,9 @@ function EmergencyControls({
     try {
       const answer = await emergencyShutdown(reason.trim(), credential);
       setOutcome({
-        text: `${answer.message} ${answer.usersDisconnected} connection${answer.usersDisconnected === 1 ? '' : 's'} closed.`,
+        text: answer.alreadyInEffect
+          ? answer.message
+          : `${answer.message} ${answer.usersDisconnected} connection${answer.usersDisconnected === 1 ? '' : 's'} closed.`,
         isError: false,
       });
       setReason('');
@@ -275,16 +207,24 @@ function EmergencyControls({
   return (
     <div className="space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-2 text-[0.7rem] tracking-[0.2em] text-muted uppercase">
-        <span>
-          Admin session ·{' '}
-          <span className="text-fg" data-testid="emergency-session-left">
-            {formatSessionLeft(session.expiresAt, now)}
-          </span>{' '}
-          left
-        </span>
-        <button type="button" className={DIALOG_BUTTON_SECONDARY} onClick={clearAdminSession}>
-          <Bracketed>LOCK</Bracketed>
-        </button>
+        {session ? (
+          <>
+            <span>
+              Admin session ·{' '}
+              <span className="text-fg" data-testid="emergency-session-left">
+                {formatSessionLeft(session.expiresAt, now)}
+              </span>{' '}
+              left
+            </span>
+            <button type="button" className={DIALOG_BUTTON_SECONDARY} onClick={clearAdminSession}>
+              <Bracketed>LOCK</Bracketed>
+            </button>
+          </>
+        ) : (
+          <span data-testid="emergency-key-credential">
+            Acting with your <span className="text-danger">admin key</span>
+          </span>
+        )}
       </div>
 
       <section aria-labelledby={`${ids}-status`} className="border border-border bg-background p-4">

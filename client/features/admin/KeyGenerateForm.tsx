@@ -2,21 +2,20 @@
  * Key generation in the browser (spec 001 §2 "Key Management", §5, §8): username (required),
  * level, validity days (0 = never, default 365). The key pair is made here with createKeyFile;
  * only its public part is registered; the whole file, private keys included, is then downloaded
- * once through a Blob URL. A key the server refused is discarded, never downloaded: it could
- * not log in, and a stray private key is only a liability.
+ * through a Blob URL. A key the server refused is not lost (issue 21): it is handed over with the
+ * spec's warning 'Key generated but not registered with server' and the reason, and the notice
+ * offers to retry the registration; the file cannot log in until its public part is registered.
  */
 import { useId, useState, type FormEvent } from 'react';
 import { createKeyFile } from '../../../shared/crypto/key-file.js';
 import {
   KeyPermissionLevelSchema,
   keyFileName,
-  serializeKeyFile,
   type KeyFile,
 } from '../../../shared/crypto/key-file-schema.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { toast } from '../../ui/use-toast.js';
 import { Bracketed, DIALOG_BUTTON, DIALOG_BUTTON_SECONDARY } from '../rooms/TerminalDialog.js';
-import { registerKeyPublicPart } from './admin-api.js';
 import {
   BADGE,
   BADGE_TONE,
@@ -26,7 +25,7 @@ import {
   SECTION_TITLE,
   SECTION_TITLE_BASE,
 } from './admin-styles.js';
-import { downloadTextFile } from './download.js';
+import { downloadKeyFile, registerIssuedKey, type IssuedKey } from './issue-key.js';
 import {
   DEFAULT_VALIDITY_INPUT,
   KEY_LEVEL_OPTIONS,
@@ -45,9 +44,7 @@ export interface KeyGenerateFormProps {
   onRegistered: () => void;
 }
 
-function downloadKey(keyFile: KeyFile): void {
-  downloadTextFile(keyFileName(keyFile.username), serializeKeyFile(keyFile));
-}
+const downloadKey = downloadKeyFile;
 
 /** Lets the browser paint the busy state before the key maths blocks the thread briefly. */
 function nextFrame(): Promise<void> {
@@ -63,8 +60,7 @@ export function KeyGenerateForm({ onRegistered }: KeyGenerateFormProps) {
   });
   const [problem, setProblem] = useState<KeyGenerationProblem | null>(null);
   const [phase, setPhase] = useState<Phase>('idle');
-  const [generated, setGenerated] = useState<KeyFile | null>(null);
-  const [registrationError, setRegistrationError] = useState<string | null>(null);
+  const [generated, setGenerated] = useState<IssuedKey | null>(null);
   // The validity hint needs "now"; taken when the form mounts, which is precise enough for a date.
   const [openedAt] = useState(() => new Date());
   const isBusy = phase !== 'idle';
@@ -87,7 +83,6 @@ export function KeyGenerateForm({ onRegistered }: KeyGenerateFormProps) {
       });
       return;
     }
-    setRegistrationError(null);
     setPhase('generating');
     await nextFrame();
     let keyFile: KeyFile;
@@ -103,27 +98,35 @@ export function KeyGenerateForm({ onRegistered }: KeyGenerateFormProps) {
       return;
     }
     setPhase('registering');
-    try {
-      await registerKeyPublicPart(keyFile, { kind: 'key-session' });
-    } catch (error) {
-      setPhase('idle');
-      setRegistrationError(error instanceof Error ? error.message : TEXT.registrationFailed);
+    const issued = await registerIssuedKey(keyFile, { kind: 'key-session' });
+    setPhase('idle');
+    setGenerated(issued);
+    setForm((previous) => ({ ...previous, username: '' }));
+    if (issued.registered) onRegistered();
+    else {
       toast({
         title: TEXT.keyRegistrationWarningTitle,
-        description: TEXT.keyGeneratedNotRegistered,
+        description: `${TEXT.keyGeneratedNotRegistered}: ${issued.reason}`,
         variant: 'destructive',
       });
-      return;
     }
-    setPhase('idle');
-    setGenerated(keyFile);
-    setForm((previous) => ({ ...previous, username: '' }));
-    onRegistered();
     downloadKey(keyFile);
   };
 
+  const retryRegistration = async (keyFile: KeyFile) => {
+    const issued = await registerIssuedKey(keyFile, { kind: 'key-session' });
+    setGenerated(issued);
+    if (issued.registered) onRegistered();
+  };
+
   if (generated) {
-    return <GeneratedKeyNotice keyFile={generated} onDone={() => setGenerated(null)} />;
+    return (
+      <GeneratedKeyNotice
+        issued={generated}
+        onRetry={(keyFile) => retryRegistration(keyFile)}
+        onDone={() => setGenerated(null)}
+      />
+    );
   }
 
   return (
@@ -215,11 +218,6 @@ export function KeyGenerateForm({ onRegistered }: KeyGenerateFormProps) {
             {problem.title}: {problem.description}
           </p>
         ) : null}
-        {registrationError ? (
-          <p className="font-bold text-danger">
-            {TEXT.keyGeneratedNotRegistered}: {registrationError}. The key was discarded.
-          </p>
-        ) : null}
       </div>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-[0.7rem] text-muted">
@@ -244,17 +242,48 @@ export function KeyGenerateForm({ onRegistered }: KeyGenerateFormProps) {
   );
 }
 
-function GeneratedKeyNotice({ keyFile, onDone }: { keyFile: KeyFile; onDone: () => void }) {
+function GeneratedKeyNotice({
+  issued,
+  onRetry,
+  onDone,
+}: {
+  issued: IssuedKey;
+  onRetry: (keyFile: KeyFile) => Promise<void>;
+  onDone: () => void;
+}) {
   const ids = useId();
+  const { keyFile } = issued;
+  const [isRetrying, setRetrying] = useState(false);
   return (
     <section
       aria-labelledby={`${ids}-title`}
-      className="space-y-3 border border-warning bg-warning/10 p-4"
+      className={`space-y-3 border p-4 ${issued.registered ? 'border-warning bg-warning/10' : 'border-danger bg-danger/10'}`}
       data-testid="key-generated-notice"
     >
-      <h3 id={`${ids}-title`} className={`${SECTION_TITLE_BASE} text-warning`}>
-        [!] Key generated and registered
+      <h3
+        id={`${ids}-title`}
+        className={`${SECTION_TITLE_BASE} ${issued.registered ? 'text-warning' : 'text-danger'}`}
+      >
+        {issued.registered
+          ? '[!] Key generated and registered'
+          : `[!] ${TEXT.keyRegistrationWarningTitle}: ${TEXT.keyGeneratedNotRegistered}`}
       </h3>
+      {issued.registered ? null : (
+        <div
+          role="alert"
+          className="space-y-1 border border-danger/60 bg-background p-3 text-xs leading-relaxed"
+          data-testid="key-not-registered"
+        >
+          <p className="font-bold text-danger">
+            {TEXT.keyGeneratedNotRegistered}: {issued.reason}
+          </p>
+          <p className="text-fg">
+            The file below was downloaded anyway, so the key is not lost, but it cannot log in until
+            its public part is registered: retry here, or register the file later (admin panel or{' '}
+            <code className="text-accent">POST /api/keys/register</code>).
+          </p>
+        </div>
+      )}
       <p role="alert" className="text-xs leading-relaxed text-fg">
         <strong className="text-warning">This file holds the private keys.</strong> It is shown
         once: the server keeps only the public part, and once you close this notice the file cannot
@@ -283,6 +312,20 @@ function GeneratedKeyNotice({ keyFile, onDone }: { keyFile: KeyFile; onDone: () 
         <dd className="break-all text-muted">{keyFile.fingerprint}</dd>
       </dl>
       <div className="flex flex-wrap justify-end gap-2">
+        {issued.registered ? null : (
+          <button
+            type="button"
+            className={DIALOG_BUTTON_SECONDARY}
+            disabled={isRetrying}
+            onClick={() => {
+              setRetrying(true);
+              void onRetry(keyFile).finally(() => setRetrying(false));
+            }}
+            data-testid="key-generated-retry"
+          >
+            <Bracketed>{isRetrying ? 'REGISTERING...' : 'RETRY REGISTRATION'}</Bracketed>
+          </button>
+        )}
         <button
           type="button"
           className={DIALOG_BUTTON_SECONDARY}

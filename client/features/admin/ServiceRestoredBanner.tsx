@@ -1,4 +1,4 @@
-/** What a service-state page shows once `service_restored` arrives, before it reloads to `/`. */
+/** What a notice page shows once the service is back, before it returns the user to where they were. */
 import { TEXT } from '../../../shared/protocol/errors.js';
 
 export function ServiceRestoredBanner({ message }: { message: string }) {
@@ -14,7 +14,7 @@ export function ServiceRestoredBanner({ message }: { message: string }) {
       </p>
       <p className="mt-2 text-xs text-fg">{message}</p>
       <p className="mt-1 text-[0.7rem] tracking-[0.2em] text-muted uppercase">
-        Returning to the chat...
+        Returning you to where you were...
       </p>
     </div>
   );

@@ -106,7 +106,7 @@ export async function authenticateAdmin(password: string): Promise<AdminSessionG
 export async function emergencyShutdown(
   reason: string,
   credential: AdminCredential,
-): Promise<{ message: string; usersDisconnected: number }> {
+): Promise<{ message: string; usersDisconnected: number; alreadyInEffect: boolean }> {
   try {
     return await apiRequest('/api/admin/emergency-shutdown', EmergencyShutdownResponseSchema, {
       method: 'POST',
@@ -123,7 +123,9 @@ export async function emergencyShutdown(
 }
 
 /** `POST /api/admin/restore-service`; failure text 'Service restore failed: {message}'. */
-export async function restoreService(credential: AdminCredential): Promise<{ message: string }> {
+export async function restoreService(
+  credential: AdminCredential,
+): Promise<{ message: string; alreadyOperational: boolean }> {
   try {
     return await apiRequest('/api/admin/restore-service', RestoreServiceResponseSchema, {
       method: 'POST',

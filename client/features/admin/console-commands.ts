@@ -6,9 +6,15 @@
  * server answers `admin_error` when it is not an admin's. HTTP commands (keys, revoke, audit) use
  * the same token through the admin API.
  */
+import { KeyPermissionLevelSchema } from '../../../shared/crypto/key-file-schema.js';
 import { KeyIdSchema } from '../../../shared/ids.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type ClientFrame } from '../../../shared/protocol/ws/index.js';
+import {
+  checkKeyGenerationForm,
+  DEFAULT_VALIDITY_INPUT,
+  type KeyGenerationRequest,
+} from './key-generation.js';
 
 /** Longest broadcast text or shutdown reason the server accepts (AdminBroadcastFrameSchema). */
 export const CONSOLE_TEXT_MAX_LENGTH = 2000;
@@ -23,10 +29,25 @@ export type ConsoleCommand =
   | { name: 'keys' }
   | { name: 'revoke'; keyId: string }
   | { name: 'audit' }
+  | { name: 'keygen'; request: KeyGenerationRequest }
+  | { name: 'tor'; action: TorConsoleAction }
   | { name: 'help' }
   | { name: 'clear' };
 
 export type ConsoleCommandName = ConsoleCommand['name'];
+
+/** The Tor controls of the console (spec 001 §2 "Tor Network", §6 "Tor controls"). */
+export const TOR_CONSOLE_ACTIONS = [
+  'status',
+  'start',
+  'stop',
+  'restart',
+  'logs',
+  'connect',
+  'disconnect',
+  'test',
+] as const;
+export type TorConsoleAction = (typeof TOR_CONSOLE_ACTIONS)[number];
 
 export interface ConsoleCommandHelp {
   name: ConsoleCommandName;
@@ -71,6 +92,19 @@ export const CONSOLE_COMMANDS: readonly ConsoleCommandHelp[] = [
     description: 'Revoke a key: its sessions end at once',
     via: 'http',
   },
+  {
+    name: 'keygen',
+    usage: 'keygen <username> [days] [level]',
+    description:
+      'Generate a key in this browser (days: 0 = never, default 365; level: admin, user, observer or guest, default user), register its public part and download the file',
+    via: 'http',
+  },
+  {
+    name: 'tor',
+    usage: `tor <${TOR_CONSOLE_ACTIONS.join('|')}>`,
+    description: 'Tor service: status, start, stop, restart, logs, connect, disconnect, test',
+    via: 'http',
+  },
   { name: 'audit', usage: 'audit', description: 'Show the latest audit entries', via: 'http' },
   { name: 'help', usage: 'help', description: 'List the commands', via: 'local' },
   { name: 'clear', usage: 'clear', description: 'Clear the console output', via: 'local' },
@@ -95,6 +129,19 @@ function noArgument(
   rest: string,
 ): ConsoleParseResult {
   return rest === '' ? { ok: true, command: { name } } : { ok: false, error: usage(name) };
+}
+
+/** `keygen <username> [days] [level]`, checked with the key generation form's rules. */
+function keygenArgument(rest: string): ConsoleParseResult {
+  const words = rest === '' ? [] : rest.split(/\s+/);
+  if (words.length === 0 || words.length > 3) return { ok: false, error: usage('keygen') };
+  const [username = '', days = DEFAULT_VALIDITY_INPUT, level = 'user'] = words;
+  const parsedLevel = KeyPermissionLevelSchema.safeParse(level.toLowerCase());
+  if (!parsedLevel.success) return { ok: false, error: usage('keygen') };
+  const checked = checkKeyGenerationForm({ username, validityDays: days, level: parsedLevel.data });
+  return checked.ok
+    ? { ok: true, command: { name: 'keygen', request: checked.request } }
+    : { ok: false, error: `${checked.problem.title}: ${checked.problem.description}` };
 }
 
 /**
@@ -125,6 +172,14 @@ export function parseConsoleCommand(line: string): ConsoleParseResult | null {
       return KeyIdSchema.safeParse(rest).success
         ? { ok: true, command: { name: 'revoke', keyId: rest } }
         : { ok: false, error: `${usage('revoke')} (SCK followed by 32 hex digits)` };
+    case 'keygen':
+      return keygenArgument(rest);
+    case 'tor': {
+      const action = TOR_CONSOLE_ACTIONS.find((candidate) => candidate === rest.toLowerCase());
+      return action
+        ? { ok: true, command: { name: 'tor', action } }
+        : { ok: false, error: usage('tor') };
+    }
     case 'users':
     case 'restore':
     case 'keys':

@@ -2,11 +2,22 @@
  * The admin console's behaviour (spec 001 §2 "Console", §6, §7): runs a parsed command line over
  * the socket or the admin API and keeps a terminal log of what happened, including the relay's
  * answers (`admin_error`, `user_list`) and the broadcasts that come back to everyone.
+ *
+ * Every command acts with the console session (spec 001 §6: console commands require console
+ * authentication): `sessionToken` is the ten-minute admin session of the password login.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type LogLine } from '../rooms/use-terminal-log.js';
-import { fetchAdminKeys, fetchAuditLog, revokeKey } from './admin-api.js';
+import {
+  connectTor,
+  fetchTorAdminStatus,
+  fetchTorLogs,
+  runTorAction,
+  type TorAction,
+} from '../tor/tor-api.js';
+import { fetchAdminKeys, fetchAuditLog, revokeKey, type AdminCredential } from './admin-api.js';
+import { downloadKeyFile, issueKey } from './issue-key.js';
 import { type OnFrame, type SendFrame } from './admin-socket.js';
 import { formatAuditDetail, formatAuditTime } from './audit-format.js';
 import {
@@ -14,6 +25,7 @@ import {
   consoleCommandFrame,
   parseConsoleCommand,
   type ConsoleCommand,
+  type TorConsoleAction,
 } from './console-commands.js';
 import { formatKeyExpiry, keyState, shortKeyId } from './key-list.js';
 
@@ -39,6 +51,47 @@ export interface AdminConsole {
   lines: readonly LogLine[];
   isBusy: boolean;
   run: (line: string) => Promise<void>;
+}
+
+/** The HTTP action behind each Tor console word that changes something, and its failure text. */
+const TOR_ACTIONS: Partial<Record<TorConsoleAction, { action: TorAction; fallback: string }>> = {
+  start: { action: 'start', fallback: 'Failed to start Tor' },
+  stop: { action: 'stop', fallback: 'Failed to stop Tor' },
+  restart: { action: 'restart', fallback: 'Failed to restart Tor' },
+  disconnect: { action: 'disconnect', fallback: 'Tor disconnect failed' },
+  test: { action: 'test-hidden-service', fallback: 'Hidden service test failed' },
+};
+
+async function runTor(action: TorConsoleAction, credential: AdminCredential): Promise<LogLine[]> {
+  if (action === 'status') {
+    const status = await fetchTorAdminStatus(credential);
+    return [
+      { text: `Tor ${status.running ? 'RUNNING' : 'STOPPED'} · ${status.state}`, tone: 'primary' },
+      {
+        text: `  socks ${status.socksPortOpen ? 'open' : 'closed'} · control ${status.controlPortOpen ? 'open' : 'closed'} · hidden service ${status.hiddenServiceReady ? 'ready' : 'not ready'}`,
+        tone: 'fg',
+      },
+      {
+        text: `  onion ${status.onionAddress ?? 'none'} · circuits ${status.circuits} · uptime ${status.uptime} s`,
+        tone: 'fg',
+      },
+    ];
+  }
+  if (action === 'logs') {
+    const logs = await fetchTorLogs(credential);
+    return [
+      { text: `${logs.length} Tor log line${logs.length === 1 ? '' : 's'}`, tone: 'primary' },
+      ...logs.slice(-30).map<LogLine>((line) => ({ text: `  ${line}`, tone: 'fg' })),
+    ];
+  }
+  if (action === 'connect') {
+    const answer = await connectTor(credential);
+    return [{ text: answer.message, tone: answer.success ? 'primary' : 'danger' }];
+  }
+  const entry = TOR_ACTIONS[action];
+  if (!entry) return [];
+  const answer = await runTorAction(entry.action, credential, entry.fallback);
+  return [{ text: answer.message, tone: answer.success ? 'primary' : 'danger' }];
 }
 
 function errorText(error: unknown): string {
@@ -104,8 +157,34 @@ export function useAdminConsole({
 
   const runHttp = useCallback(
     async (command: ConsoleCommand) => {
-      const credential = { kind: 'key-session' } as const;
-      if (command.name === 'keys') {
+      const credential: AdminCredential = { kind: 'admin-session', token: sessionToken };
+      if (command.name === 'keygen') {
+        append([{ text: `Generating key for ${command.request.username}...`, tone: 'muted' }]);
+        const issued = await issueKey(command.request, credential);
+        downloadKeyFile(issued.keyFile);
+        if (issued.registered) {
+          append([
+            {
+              text: `Key generated and registered: ${issued.keyFile.keyId} (${issued.keyFile.permissions.level}); ${issued.keyFile.username}.sck downloaded. It holds the private keys: store it safely.`,
+              tone: 'primary',
+            },
+          ]);
+          onDataChanged();
+        } else {
+          append([
+            {
+              text: `${TEXT.keyRegistrationWarningTitle}: ${TEXT.keyGeneratedNotRegistered} (${issued.reason})`,
+              tone: 'danger',
+            },
+            {
+              text: `The file ${issued.keyFile.username}.sck was downloaded anyway; it cannot log in until its public part is registered.`,
+              tone: 'warning',
+            },
+          ]);
+        }
+      } else if (command.name === 'tor') {
+        append(await runTor(command.action, credential));
+      } else if (command.name === 'keys') {
         const { keys } = await fetchAdminKeys(credential);
         const now = new Date();
         append([
@@ -144,7 +223,7 @@ export function useAdminConsole({
         ]);
       }
     },
-    [append, onDataChanged],
+    [append, onDataChanged, sessionToken],
   );
 
   const run = useCallback(

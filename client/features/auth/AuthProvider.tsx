@@ -35,9 +35,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (!token) return;
     let cancelled = false;
     fetchSessionUser(token)
-      .catch(() => null)
+      .catch(() => undefined)
       .then((user) => {
         if (cancelled) return;
+        if (user === undefined) {
+          // The server could not answer (down, or shut down): signed out for now, the stored
+          // session kept for the next load.
+          setState(SIGNED_OUT);
+          return;
+        }
         if (user) {
           setState({
             isAuthenticated: true,

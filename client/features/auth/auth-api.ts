@@ -65,7 +65,10 @@ export async function fetchSessionUser(token: string): Promise<SessionUser | nul
   const response = await fetch('/api/auth/session', {
     headers: { authorization: `Bearer ${token}` },
   });
-  if (!response.ok) return null;
+  // Only a refusal of the token says it is invalid; a server that cannot answer now (503 during
+  // an emergency shutdown, 5xx) is an error, and the stored session is kept.
+  if (response.status === 401 || response.status === 403) return null;
+  if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
   const parsed = SessionResponseSchema.safeParse(await response.json());
   if (!parsed.success || !parsed.data.valid || !parsed.data.user) return null;
   return parsed.data.user;

@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { navigate as navigateBrowser } from 'wouter/use-browser-location';
+import { rememberReturnPath } from '../service-state/service-status.js';
 import { ChatSocket, chatSocketUrl } from '../../lib/realtime/chat-socket.js';
 import { type OnFrame, type SendFrame } from '../admin/admin-socket.js';
 import { logDmError } from './dm-errors.js';
@@ -26,7 +27,10 @@ export function useDmSocket(sessionToken: string): DmSocket {
       new ChatSocket({
         beforeOpen: waitForServerTrust,
         url: chatSocketUrl(window.location),
-        onServiceRedirect: (path) => navigateBrowser(path, { replace: true }),
+        onServiceRedirect: (path) => {
+          rememberReturnPath();
+          navigateBrowser(path, { replace: true });
+        },
       }),
   );
   const subscribeStatus = useCallback(

@@ -15,6 +15,7 @@ import {
 } from 'react';
 import { useLocation } from 'wouter';
 import { navigate as navigateBrowser } from 'wouter/use-browser-location';
+import { rememberReturnPath } from '../service-state/service-status.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type Room } from '../../../shared/protocol/http/rooms.js';
 import { type MessagePayload } from '../../../shared/protocol/message-payload.js';
@@ -114,7 +115,10 @@ export function useChatRoom({
       new ChatSocket({
         beforeOpen: waitForServerTrust,
         url: chatSocketUrl(window.location),
-        onServiceRedirect: (path) => navigateBrowser(path, { replace: true }),
+        onServiceRedirect: (path) => {
+          rememberReturnPath();
+          navigateBrowser(path, { replace: true });
+        },
       }),
   );
   const subscribeStatus = useCallback(

@@ -1,16 +1,21 @@
 /**
  * Where an emergency_shutdown_notice sends every client (spec 001 §2): a static lockdown notice.
- * "Try again" is a full page load of `/`, so a retry starts a fresh connection.
+ * It is also what every other route shows while the service is down (ServiceStateGate), with
+ * `returnTo` the path the user was on.
  *
- * The page keeps a small socket open (useServiceRestored): on `service_restored` it shows
- * 'SERVICE RESTORED' and returns to `/` after 2 s. ADMIN ACCESS opens the emergency admin panel,
- * because the admin who ran the shutdown from the chat lands here too and restores from here.
+ * The page keeps listening (useServiceRestored: its own socket and a poll of the service state):
+ * once the service is back it shows 'SERVICE RESTORED' and after 2 s returns the user to where
+ * they were. "Try again" asks for the state at once: back when it is restored, otherwise the
+ * page says it is still down. ADMIN ACCESS opens the emergency admin panel, because the admin
+ * who ran the shutdown from the chat lands here too and restores from here (with the admin
+ * password, or their admin key).
  */
 import { useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { EmergencyAdminPanel } from '../admin/EmergencyAdminPanel.js';
 import { ServiceRestoredBanner } from '../admin/ServiceRestoredBanner.js';
 import { useServiceRestored } from '../admin/use-service-restored.js';
+import { StillDownNote, useRetryCheck } from './RetryCheck.js';
 
 /** A warning triangle drawn with CSS, so it follows the theme's danger colour. */
 function AlertGlyph() {
@@ -26,9 +31,10 @@ function AlertGlyph() {
   );
 }
 
-export function EmergencyShutdownPage() {
-  const { restoredMessage } = useServiceRestored();
+export function EmergencyShutdownPage({ returnTo = null }: { returnTo?: string | null }) {
+  const { restoredMessage, destination, retry } = useServiceRestored(returnTo);
   const [isAdminOpen, setAdminOpen] = useState(false);
+  const check = useRetryCheck(retry);
   return (
     <div className="flex min-h-screen flex-col bg-background font-mono text-fg">
       <header className="flex items-center justify-between border-b border-danger/50 px-4 py-3 text-xs uppercase tracking-[0.25em] sm:px-6">
@@ -73,15 +79,18 @@ export function EmergencyShutdownPage() {
             channel accepts messages until service is restored. {TEXT.tryAgainInFewMinutes}
           </p>
 
-          <a
-            href="/"
+          <button
+            type="button"
+            onClick={() => void check.run()}
+            disabled={check.isChecking}
             data-testid="emergency-shutdown-retry"
-            className="mt-8 inline-flex min-h-11 items-center justify-center gap-2 border border-danger bg-danger/10 px-5 py-2 text-sm font-bold uppercase tracking-[0.2em] text-danger transition-colors hover:bg-danger hover:text-background"
+            className="mt-8 inline-flex min-h-11 items-center justify-center gap-2 border border-danger bg-danger/10 px-5 py-2 text-sm font-bold uppercase tracking-[0.2em] text-danger transition-colors hover:bg-danger hover:text-background disabled:opacity-60"
           >
             <span aria-hidden="true">[</span>
-            Try again
+            {check.isChecking ? 'Checking...' : 'Try again'}
             <span aria-hidden="true">]</span>
-          </a>
+          </button>
+          <StillDownNote checkedAt={check.stillDownAt} testId="emergency-still-down" />
         </div>
       </main>
 
@@ -98,7 +107,12 @@ export function EmergencyShutdownPage() {
           <span aria-hidden="true">]</span>
         </button>
       </footer>
-      <EmergencyAdminPanel open={isAdminOpen} onOpenChange={setAdminOpen} afterRestorePath="/" />
+      <EmergencyAdminPanel
+        open={isAdminOpen}
+        onOpenChange={setAdminOpen}
+        afterRestorePath={destination}
+        allowAdminKey
+      />
     </div>
   );
 }

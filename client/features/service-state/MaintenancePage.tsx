@@ -4,8 +4,9 @@
  * While mounted the page exposes the browser-console admin commands on `window` (spec 001 §2,
  * §4): `authenticate(password)`, `restoreService()`, `checkStatus()` and `help()`, printing with
  * console.info (maintenance-console.ts holds their logic), and removes them on unmount. Its own
- * small socket (useServiceRestored) carries `restore_service` and, on `service_restored`, the
- * page shows 'SERVICE RESTORED' and returns to `/` after 2 s. ADMIN ACCESS opens the emergency
+ * small socket (useServiceRestored) carries `restore_service`; once the service is back (that
+ * socket's `service_restored`, or the poll of the service state) the page shows 'SERVICE
+ * RESTORED' and after 2 s returns the user to where they were. ADMIN ACCESS opens the emergency
  * admin panel for those who prefer a form to the console.
  */
 import { useEffect, useState } from 'react';
@@ -21,6 +22,7 @@ import { EmergencyAdminPanel } from '../admin/EmergencyAdminPanel.js';
 import { createMaintenanceConsole, type MaintenanceConsole } from '../admin/maintenance-console.js';
 import { ServiceRestoredBanner } from '../admin/ServiceRestoredBanner.js';
 import { useServiceRestored } from '../admin/use-service-restored.js';
+import { StillDownNote, useRetryCheck } from './RetryCheck.js';
 
 /** The console commands this page puts on `window` while it is mounted. */
 type ConsoleCommands = Omit<MaintenanceConsole, 'dispose'>;
@@ -62,8 +64,9 @@ const CONSOLE_COMMANDS = [
 ] as const;
 
 export function MaintenancePage() {
-  const { restoredMessage, send, onFrame } = useServiceRestored();
+  const { restoredMessage, destination, send, onFrame, retry } = useServiceRestored();
   const [isAdminOpen, setAdminOpen] = useState(false);
+  const check = useRetryCheck(retry);
 
   useEffect(() => {
     const commands = createMaintenanceConsole({
@@ -158,15 +161,17 @@ export function MaintenancePage() {
             </section>
 
             <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-              <a
-                href="/"
+              <button
+                type="button"
+                onClick={() => void check.run()}
+                disabled={check.isChecking}
                 data-testid="maintenance-retry"
-                className="inline-flex min-h-11 w-full items-center justify-center gap-2 border border-warning bg-warning/10 px-5 py-2 text-sm font-bold uppercase tracking-[0.2em] text-warning transition-colors hover:bg-warning hover:text-background sm:w-auto"
+                className="inline-flex min-h-11 w-full items-center justify-center gap-2 border border-warning bg-warning/10 px-5 py-2 text-sm font-bold uppercase tracking-[0.2em] text-warning transition-colors hover:bg-warning hover:text-background disabled:opacity-60 sm:w-auto"
               >
                 <span aria-hidden="true">[</span>
-                Retry connection
+                {check.isChecking ? 'Checking...' : 'Retry connection'}
                 <span aria-hidden="true">]</span>
-              </a>
+              </button>
               <button
                 type="button"
                 onClick={() => setAdminOpen(true)}
@@ -178,6 +183,7 @@ export function MaintenancePage() {
                 <span aria-hidden="true">]</span>
               </button>
             </div>
+            <StillDownNote checkedAt={check.stillDownAt} testId="maintenance-still-down" />
           </div>
         </div>
       </main>
@@ -185,7 +191,12 @@ export function MaintenancePage() {
       <footer className="border-t border-border px-4 py-3 text-center text-[0.65rem] uppercase tracking-[0.25em] text-muted sm:px-6">
         Status: maintenance · service offline
       </footer>
-      <EmergencyAdminPanel open={isAdminOpen} onOpenChange={setAdminOpen} afterRestorePath="/" />
+      <EmergencyAdminPanel
+        open={isAdminOpen}
+        onOpenChange={setAdminOpen}
+        afterRestorePath={destination}
+        allowAdminKey
+      />
     </div>
   );
 }

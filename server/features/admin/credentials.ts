@@ -76,12 +76,13 @@ export class AdminCredentials {
       const stored = await this.deps.store.getPasswordHash();
       return stored !== null && (await verifySecret(password, stored));
     });
-    if (outcome.kind === 'busy') throw new AppError('ADMIN_BUSY', 409, ADMIN_TEXT.busy);
+    if (outcome.kind === 'busy')
+      throw new AppError('ADMIN_BUSY', 409, ADMIN_TEXT.busy, { adminAuth: true });
     if (outcome.kind === 'locked') throw lockedError(outcome.remainingMs);
     if (outcome.succeeded) return;
     await this.deps.onFailure();
     if (outcome.lockedMs > 0) throw lockedError(outcome.lockedMs);
-    throw new AppError('ADMIN_PASSWORD', 401, ADMIN_TEXT.invalidPassword);
+    throw new AppError('ADMIN_PASSWORD', 401, ADMIN_TEXT.invalidPassword, { adminAuth: true });
   }
 
   /** Deletes expired admin sessions. */
@@ -98,5 +99,7 @@ export class AdminCredentials {
 }
 
 function lockedError(remainingMs: number): AppError {
-  return new AppError('ADMIN_LOCKED', 429, ADMIN_TEXT.locked(Math.ceil(remainingMs / 1000)));
+  return new AppError('ADMIN_LOCKED', 429, ADMIN_TEXT.locked(Math.ceil(remainingMs / 1000)), {
+    adminAuth: true,
+  });
 }

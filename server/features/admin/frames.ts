@@ -6,7 +6,7 @@ import type { ClientFrame, ClientFrameType } from '../../../shared/protocol/ws/i
 import { isAppError } from '../../errors.js';
 import type { Connection } from '../../realtime/connection.js';
 import type { Hub } from '../../realtime/hub.js';
-import type { AdminOperations } from './operations.js';
+import { SERVICE_TEXT, type AdminOperations } from './operations.js';
 
 export const ADMIN_FRAME_TEXT = {
   denied: 'Access denied, admin privileges required',
@@ -77,8 +77,11 @@ export function registerAdminFrames({ hub, operations, authorize }: AdminFrameDe
   guarded('emergency_shutdown', async (_connection, frame, actor) => {
     await operations.shutdown(frame.reason, actor);
   });
-  guarded('restore_service', async (_connection, _frame, actor) => {
-    await operations.restore(actor);
+  guarded('restore_service', async (connection, _frame, actor) => {
+    // Already operational: only the sender hears so (its notice page returns), nobody else.
+    if (!(await operations.restore(actor))) {
+      connection.send({ type: 'service_restored', message: SERVICE_TEXT.alreadyOperational });
+    }
   });
 }
 

@@ -10,7 +10,7 @@ import { createAuditStore, type AuditStore } from './audit.js';
 import { AdminCredentials } from './credentials.js';
 import { registerAdminFrames } from './frames.js';
 import { AdminLockout, MemoryLockoutStore, type LockoutStore } from './lockout.js';
-import { AdminOperations, type ServicePublisher } from './operations.js';
+import { AdminOperations, EMERGENCY_CLOSE_CODE, type ServicePublisher } from './operations.js';
 import { adminRoutes } from './routes.js';
 import { serviceRoutes } from './service-routes.js';
 import { ServiceStateHolder, createServiceStateStore } from './service-state.js';
@@ -70,6 +70,8 @@ export interface AdminOperationsDeps {
   presence: { all(): Promise<PresenceMember[]> };
   now: () => number;
   requireAdmin: preHandlerAsyncHookHandler;
+  /** See AdminOperationsDeps in operations.ts. */
+  countRemoteClosed: (timestamp: string) => Promise<number>;
   /** The admin actor behind a bearer token (admin console session or admin key), or null. */
   actorForToken: (token: string) => Promise<string | null>;
   bearerActor: (request: FastifyRequest) => Promise<string | null>;
@@ -83,6 +85,11 @@ export function createAdminOperations(deps: AdminOperationsDeps) {
     audit: deps.audit,
     presence: deps.presence,
     now: deps.now,
+    closeLocalSockets: (reason, timestamp) => {
+      deps.hub.broadcastAll({ type: 'emergency_shutdown_notice', reason, timestamp });
+      return deps.hub.closeWhere(() => true, EMERGENCY_CLOSE_CODE, 'Emergency shutdown');
+    },
+    countRemoteClosed: deps.countRemoteClosed,
   });
   registerAdminFrames({ hub: deps.hub, operations, authorize: deps.actorForToken });
   return {

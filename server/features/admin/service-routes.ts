@@ -1,7 +1,7 @@
 /** Emergency shutdown, restore, status and the audit log over HTTP (spec 001 §7). */
 import type { FastifyPluginAsync, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorBodySchema } from '../../../shared/protocol/errors.js';
+import { ErrorBodySchema, TEXT } from '../../../shared/protocol/errors.js';
 import {
   AuditLogSchema,
   AuditQuerySchema,
@@ -38,7 +38,8 @@ export function serviceRoutes(deps: ServiceRouteDeps): FastifyPluginAsync {
   ): Promise<string> => {
     const bearer = await deps.bearerActor(request);
     if (bearer) return bearer;
-    if (!password) throw new AppError('UNAUTHORIZED', 401, 'Password required');
+    if (!password)
+      throw new AppError('UNAUTHORIZED', 401, TEXT.adminPasswordRequired, { adminAuth: true });
     // The same lockout as /api/admin/authenticate; failures are counted there, per window.
     await deps.credentials.checkPassword(password, guessingClient(request));
     return 'admin-password';
@@ -65,9 +66,22 @@ export function serviceRoutes(deps: ServiceRouteDeps): FastifyPluginAsync {
       },
       async (request) => {
         const actor = await actorOf(request, request.body.password);
-        const usersDisconnected = await deps.operations.shutdown(request.body.reason, actor);
-        request.log.warn({ usersDisconnected }, 'emergency shutdown');
-        return { success: true as const, message: SERVICE_TEXT.shutdownDone, usersDisconnected };
+        const outcome = await deps.operations.shutdown(request.body.reason, actor);
+        if (!outcome.changed) {
+          return {
+            success: true as const,
+            message: SERVICE_TEXT.alreadyShutDown,
+            usersDisconnected: 0,
+            alreadyInEffect: true,
+          };
+        }
+        request.log.warn({ usersDisconnected: outcome.usersDisconnected }, 'emergency shutdown');
+        return {
+          success: true as const,
+          message: SERVICE_TEXT.shutdownDone,
+          usersDisconnected: outcome.usersDisconnected,
+          alreadyInEffect: false,
+        };
       },
     );
 
@@ -88,9 +102,19 @@ export function serviceRoutes(deps: ServiceRouteDeps): FastifyPluginAsync {
       },
       async (request) => {
         const actor = await actorOf(request, request.body.password);
-        await deps.operations.restore(actor);
+        if (!(await deps.operations.restore(actor))) {
+          return {
+            success: true as const,
+            message: SERVICE_TEXT.alreadyOperational,
+            alreadyOperational: true,
+          };
+        }
         request.log.warn('service restored');
-        return { success: true as const, message: SERVICE_TEXT.restored };
+        return {
+          success: true as const,
+          message: SERVICE_TEXT.restored,
+          alreadyOperational: false,
+        };
       },
     );
 
@@ -136,11 +160,22 @@ export function serviceRoutes(deps: ServiceRouteDeps): FastifyPluginAsync {
   };
 }
 
-/** The 503 answer of every API but ping and admin while the service is shut down. */
+/** The 503 answer of every API but ping, the public status, admin and key registration while the service is shut down. */
 export function isBlockedDuringShutdown(url: string): boolean {
   const path = url.split('?')[0] ?? '';
   if (!path.startsWith('/api/')) return false;
-  return !(path === '/api/ping' || path === PUBLIC_STATUS_PATH || path.startsWith('/api/admin/'));
+  return !(
+    path === '/api/ping' ||
+    path === PUBLIC_STATUS_PATH ||
+    path.startsWith('/api/admin/') ||
+    // Registering a key is an admin action (spec 001 §7): it works during a shutdown too.
+    path === '/api/keys/register' ||
+    // The page's check of the server's identity and of its stored session: without them a
+    // page loaded during a shutdown could not even ask for the service state, and a reload
+    // would sign a key holder out (the notice pages offer restore to admin key holders).
+    path === '/api/certificate-info' ||
+    path === '/api/auth/session'
+  );
 }
 
 /** The public service state (the admin route adds the connection count). */

@@ -3,7 +3,7 @@
  * settings table so that it survives a restart, and cached in memory so that every request and
  * frame can check it without a query.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/connect.js';
 import { settings } from '../../db/schema.js';
@@ -22,6 +22,11 @@ export const OPERATIONAL: ServiceState = { status: 'operational', reason: null, 
 export interface ServiceStateStore {
   load(): Promise<ServiceState>;
   save(state: ServiceState): Promise<void>;
+  /**
+   * Saves `state` only when the stored status differs (one atomic statement, so two admins or two
+   * processes cannot both shut down or both restore); true when this call changed it.
+   */
+  transition(state: ServiceState): Promise<boolean>;
 }
 
 export function createServiceStateStore(db: Db): ServiceStateStore {
@@ -36,6 +41,27 @@ export function createServiceStateStore(db: Db): ServiceStateStore {
         .insert(settings)
         .values({ key: STATE_KEY, value: state })
         .onConflictDoUpdate({ target: settings.key, set: { value: state, updatedAt: new Date() } });
+    },
+    transition: async (state) => {
+      if (state.status === 'emergency') {
+        // No row yet means operational: insert; otherwise update only a non-emergency row.
+        const rows = await db
+          .insert(settings)
+          .values({ key: STATE_KEY, value: state })
+          .onConflictDoUpdate({
+            target: settings.key,
+            set: { value: state, updatedAt: new Date() },
+            setWhere: sql`${settings.value}->>'status' is distinct from 'emergency'`,
+          })
+          .returning({ key: settings.key });
+        return rows.length > 0;
+      }
+      const rows = await db
+        .update(settings)
+        .set({ value: state, updatedAt: new Date() })
+        .where(and(eq(settings.key, STATE_KEY), sql`${settings.value}->>'status' = 'emergency'`))
+        .returning({ key: settings.key });
+      return rows.length > 0;
     },
   };
 }
@@ -63,6 +89,17 @@ export class ServiceStateHolder {
   async set(state: ServiceState): Promise<void> {
     await this.store.save(state);
     this.apply(state);
+  }
+
+  /**
+   * Moves to `state` when the stored status is another one; false (nothing saved, nothing
+   * applied) when the service is already in that status, here or on another process.
+   */
+  async transition(state: ServiceState): Promise<boolean> {
+    const changed = await this.store.transition(state);
+    if (changed) this.apply(state);
+    else this.apply(await this.store.load());
+    return changed;
   }
 
   /** Applies a state learned from elsewhere (another process) without saving it again. */

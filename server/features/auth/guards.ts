@@ -55,9 +55,10 @@ export function createGuards(
     },
     requireAdmin: async (request: FastifyRequest, _reply: FastifyReply) => {
       const principal = await resolve(request);
-      if (!principal) throw new AppError('UNAUTHORIZED', 401, TEXT.unauthorized);
+      if (!principal)
+        throw new AppError('UNAUTHORIZED', 401, TEXT.unauthorized, { adminAuth: true });
       if (!hasPermission(principal, 'admin'))
-        throw new AppError('FORBIDDEN', 403, TEXT.adminRequired);
+        throw new AppError('FORBIDDEN', 403, TEXT.adminRequired, { adminAuth: true });
       request.principal = principal;
     },
   };

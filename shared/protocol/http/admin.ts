@@ -14,19 +14,26 @@ export const EmergencyShutdownRequestSchema = z.strictObject({
   password: z.string().min(1).max(512).optional(),
   reason,
 });
+/**
+ * Idempotent (docs/decisions.md): a repeated shutdown answers 200 with `alreadyInEffect: true`,
+ * changes nothing and closes nothing. `usersDisconnected` counts every socket closed.
+ */
 export const EmergencyShutdownResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
   usersDisconnected: z.number().int().nonnegative(),
+  alreadyInEffect: z.boolean(),
 });
 
 /** `POST /api/admin/restore-service`. */
 export const RestoreServiceRequestSchema = z.strictObject({
   password: z.string().min(1).max(512).optional(),
 });
+/** Idempotent: while operational it answers 200 with `alreadyOperational: true`, announcing nothing. */
 export const RestoreServiceResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
+  alreadyOperational: z.boolean(),
 });
 
 /**

@@ -56,6 +56,14 @@ export class AdminPanelObject {
     await row.getByTestId('admin-key-confirm-revoke').click();
   }
 
+  /** Console authentication: the admin password opens the ten-minute console session. */
+  async unlockConsole(password: string): Promise<void> {
+    await this.page.getByTestId('admin-console-locked').waitFor();
+    await this.page.getByTestId('console-password').fill(password);
+    await this.page.getByTestId('console-password').press('Enter');
+    await this.page.getByTestId('admin-console-input').waitFor();
+  }
+
   async runConsole(line: string): Promise<void> {
     await this.page.getByTestId('admin-console-input').fill(line);
     await this.page.getByTestId('admin-console-input').press('Enter');

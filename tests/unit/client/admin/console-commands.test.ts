@@ -102,10 +102,44 @@ describe('parseConsoleCommand', () => {
       'restore',
       'keys',
       'revoke',
+      'keygen',
+      'tor',
       'audit',
       'help',
       'clear',
     ]);
+  });
+
+  it('parses keygen with the key form rules, and the Tor commands', () => {
+    // Issue 21: key generation and Tor controls are console commands (spec 001 §6).
+    expect(command('keygen carol')).toEqual({
+      name: 'keygen',
+      request: { username: 'carol', validityDays: 365, level: 'user' },
+    });
+    expect(command('/KEYGEN dave 0 ADMIN')).toEqual({
+      name: 'keygen',
+      request: { username: 'dave', validityDays: 0, level: 'admin' },
+    });
+    for (const bad of ['keygen', 'keygen erin -3', 'keygen erin 30 root', 'keygen a b c d']) {
+      expect(parseConsoleCommand(bad)?.ok).toBe(false);
+    }
+    for (const action of [
+      'status',
+      'start',
+      'stop',
+      'restart',
+      'logs',
+      'connect',
+      'disconnect',
+      'test',
+    ]) {
+      expect(command(`tor ${action}`)).toEqual({ name: 'tor', action });
+    }
+    expect(parseConsoleCommand('tor')).toEqual({
+      ok: false,
+      error: 'Usage: tor <status|start|stop|restart|logs|connect|disconnect|test>',
+    });
+    expect(consoleCommandFrame(command('tor status'), 'token')).toBeNull();
   });
 });
 
