@@ -14,11 +14,9 @@ import { TEXT } from '../../../shared/protocol/errors.js';
 import {
   AuditLogSchema,
   EmergencyShutdownResponseSchema,
-  PublicServiceStatusSchema,
   RestoreServiceResponseSchema,
   ServiceStatusSchema,
   type AuditEntry,
-  type PublicServiceStatus,
   type ServiceStatus,
 } from '../../../shared/protocol/http/admin.js';
 import {
@@ -147,9 +145,7 @@ export function fetchServiceStatus(credential: AdminCredential): Promise<Service
 }
 
 /** `GET /api/service-status`: operational or emergency; public, so no credential. */
-export function fetchPublicServiceStatus(): Promise<PublicServiceStatus> {
-  return apiRequest('/api/service-status', PublicServiceStatusSchema, { auth: false });
-}
+export { fetchPublicServiceStatus } from '../service-state/service-status.js';
 
 /** `GET /api/admin/audit?limit=`: newest first. */
 export async function fetchAuditLog(

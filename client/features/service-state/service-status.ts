@@ -11,9 +11,19 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { type PublicServiceStatus } from '../../../shared/protocol/http/admin.js';
-import { SERVICE_UNAVAILABLE_EVENT } from '../../lib/http.js';
-import { fetchPublicServiceStatus } from '../admin/admin-api.js';
+import {
+  PublicServiceStatusSchema,
+  type PublicServiceStatus,
+} from '../../../shared/protocol/http/admin.js';
+import { apiRequest, SERVICE_UNAVAILABLE_EVENT } from '../../lib/http.js';
+
+/**
+ * `GET /api/service-status` (public). Here rather than in the admin API module, which the entry
+ * must not load: it brings the key file's schema and its crypto.
+ */
+export function fetchPublicServiceStatus(): Promise<PublicServiceStatus> {
+  return apiRequest('/api/service-status', PublicServiceStatusSchema, { auth: false });
+}
 
 /** How often the state is asked for while the service is operational. */
 export const SERVICE_STATUS_POLL_MS = 30_000;
