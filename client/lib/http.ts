@@ -13,6 +13,8 @@ export class HttpError extends Error {
     readonly status: number,
     readonly body: string,
     statusText: string,
+    /** The answer's `Retry-After` in whole seconds (503, 429), or null without a usable one. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(`${status}: ${body || statusText}`);
   }
@@ -36,11 +38,22 @@ export class HttpError extends Error {
   }
 }
 
+/** `Retry-After` as delay-seconds (the form the server sends); null when absent or a date. */
+export function parseRetryAfter(value: string | null): number | null {
+  if (value === null || !/^\d{1,5}$/.test(value.trim())) return null;
+  return Number(value.trim());
+}
+
 /** Throws {@link HttpError} unless the response is ok. */
 export async function throwIfNotOk(response: Response): Promise<void> {
   if (response.ok) return;
   const body = await response.text().catch(() => '');
-  throw new HttpError(response.status, body, response.statusText);
+  throw new HttpError(
+    response.status,
+    body,
+    response.statusText,
+    parseRetryAfter(response.headers.get('retry-after')),
+  );
 }
 
 export interface RequestOptions {
