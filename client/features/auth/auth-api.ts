@@ -52,7 +52,8 @@ async function retryWhileBusy<T>(send: () => Promise<T>, options: LoginOptions):
       if (retryAfter === null || attempt >= LOGIN_BUSY_RETRIES) throw error;
       const seconds = Math.min(MAX_BUSY_WAIT_SECONDS, Math.max(1, retryAfter));
       options.onBusy?.(seconds, LOGIN_BUSY_RETRIES - attempt - 1);
-      await (options.sleep ?? realSleep)(seconds * 1000);
+      // Up to a second more at random: the logins refused together do not all come back at once.
+      await (options.sleep ?? realSleep)(seconds * 1000 + Math.floor(Math.random() * 1000));
     }
   }
 }

@@ -219,7 +219,8 @@ async function verify(login: PreparedLogin, timings: Timings): Promise<void> {
     const json: unknown = await response.json();
     if (response.status === 503 && attempt < MAX_BUSY_RETRIES) {
       timings.busy += 1;
-      await sleep(Number(response.headers.get('retry-after') ?? '1') * 1000);
+      // Retry-After and up to a second more, as the client waits.
+      await sleep(Number(response.headers.get('retry-after') ?? '1') * 1000 + Math.random() * 1000);
       continue;
     }
     timings.verify.push(performance.now() - begin);

@@ -12,6 +12,7 @@ export interface LoginFigures {
     keys: number;
     logins: number;
     concurrency: number;
+    serverBoundConcurrency: number;
     rounds: number;
     chat: { members: number; senders: number; rate: number; windowMs: number };
     steady: { rate: number; durationMs: number; afterMs: number };
@@ -20,6 +21,7 @@ export interface LoginFigures {
   mlDsa: MlDsaCost;
   setup: { keygenMs: number; registerMs: number };
   whole: { result: LoginRunResult; serverCpuMs: number };
+  challengesOnly: { result: LoginRunResult; serverCpuMs: number };
   verifyOnly: { result: LoginRunResult; serverCpuMs: number };
   rounds: { quiet: ChatRun; steady: ChatRun; burst: ChatRun }[];
 }
@@ -84,12 +86,18 @@ function roundFigures(round: LoginFigures['rounds'][number]): RoundFigures {
 }
 
 export function loginReport(figures: LoginFigures): ScenarioReport {
-  const { settings, mlDsa, whole, verifyOnly, rounds } = figures;
+  const { settings, mlDsa, whole, challengesOnly, verifyOnly, rounds } = figures;
   const wholePerSecond = (whole.result.ok * 1000) / whole.result.wallMs;
   const verifyPerSecond = (verifyOnly.result.ok * 1000) / verifyOnly.result.wallMs;
   const serverMsPerLogin = ratio(whole.serverCpuMs, whole.result.ok);
   const serverMsPerVerify = ratio(verifyOnly.serverCpuMs, verifyOnly.result.ok);
-  const loginsPerCore = 1000 / serverMsPerLogin;
+  const serverMsPerChallenge = ratio(
+    challengesOnly.serverCpuMs,
+    challengesOnly.result.challengeMs.count,
+  );
+  // Target 1: the server's CPU for one challenge and one verification, both at saturation.
+  const serverMsPerSaturatedLogin = serverMsPerChallenge + serverMsPerVerify;
+  const loginsPerCore = 1000 / serverMsPerSaturatedLogin;
   const perRound = rounds.map(roundFigures);
   const steadyRatio = median(perRound.map((round) => round.steadyRatio));
   const burstRatio = median(perRound.map((round) => round.burstRatio));
@@ -110,7 +118,7 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
       scenario: 'logins',
       name: 'key logins per second per core (challenge + verify, server CPU)',
       target: `≥ ${LOGINS_PER_CORE_TARGET}`,
-      actual: `${fixed(loginsPerCore, 0)} (${fixed(serverMsPerLogin, 3)} ms CPU per login)`,
+      actual: `${fixed(loginsPerCore, 0)} (${fixed(serverMsPerChallenge, 3)} + ${fixed(serverMsPerVerify, 3)} ms CPU per challenge + verify)`,
       pass: loginsPerCore >= LOGINS_PER_CORE_TARGET,
     },
     {
@@ -205,7 +213,7 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
         ]),
       },
       {
-        title: `Login cost (${settings.keys} keys; whole logins and verifications ${settings.concurrency} at a time)`,
+        title: `Login cost (${settings.keys} keys; whole logins ${settings.concurrency} at a time)`,
         columns: ['measure', 'value'],
         rows: [
           [
@@ -224,13 +232,21 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
             '  challenge / verify round trip p50',
             `${fixed(whole.result.challengeMs.p50, 2)} / ${fixed(whole.result.verifyMs.p50, 2)} ms`,
           ],
-          ['  server CPU per whole login', `${fixed(serverMsPerLogin, 3)} ms`],
-          ['  logins per second per core', fixed(loginsPerCore, 0)],
+          ['  server CPU per whole login at this rate', `${fixed(serverMsPerLogin, 3)} ms`],
           [
-            'pre-signed verifications (server-bound)',
+            `challenges (server-bound, ${settings.serverBoundConcurrency} at a time)`,
+            `${challengesOnly.result.challengeMs.count} answered`,
+          ],
+          ['  server CPU per challenge', `${fixed(serverMsPerChallenge, 3)} ms`],
+          [
+            `pre-signed verifications (server-bound, ${settings.serverBoundConcurrency} at a time)`,
             `${fixed(verifyPerSecond, 1)}/s, ${verifyOnly.result.ok} ok, ${verifyOnly.result.failed} failed`,
           ],
           ['  server CPU per verification', `${fixed(serverMsPerVerify, 3)} ms`],
+          [
+            'logins per second per core (1000 / CPU ms of challenge + verification)',
+            fixed(loginsPerCore, 0),
+          ],
           [
             '  verify round trip p50 / p99',
             `${fixed(verifyOnly.result.verifyMs.p50, 2)} / ${fixed(verifyOnly.result.verifyMs.p99, 2)} ms`,
@@ -269,6 +285,7 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
       mlDsa,
       setup: figures.setup,
       whole,
+      challengesOnly,
       verifyOnly,
       rounds: rounds.map((round, index) => ({
         quiet: {
@@ -290,6 +307,7 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
         verifyPerSecond,
         serverMsPerLogin,
         serverMsPerVerify,
+        serverMsPerChallenge,
         loginsPerCore,
         steadyRatio,
         burstRatio,

@@ -1,7 +1,7 @@
 /**
  * The key login when the server's login queue is full (issue 22, target 2): a 503 with
  * Retry-After is told to the page and the same signed verification is sent again after that many
- * seconds; after LOGIN_BUSY_RETRIES such answers the login fails with the server's text.
+ * seconds (and up to one more); after LOGIN_BUSY_RETRIES such answers the login fails with the server's text.
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -79,7 +79,12 @@ describe('key login while the login queue is full', () => {
       [3, LOGIN_BUSY_RETRIES - 1],
       [3, LOGIN_BUSY_RETRIES - 2],
     ]);
-    expect(waited).toEqual([3000, 3000]);
+    // Retry-After, plus up to a second so that refused logins do not all return together.
+    expect(waited).toHaveLength(2);
+    for (const ms of waited) {
+      expect(ms).toBeGreaterThanOrEqual(3000);
+      expect(ms).toBeLessThan(4000);
+    }
     expect(sent).toHaveLength(3);
     expect(new Set(sent).size).toBe(1);
   });
