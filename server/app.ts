@@ -19,7 +19,12 @@ import { openDatabase, type Database } from './db/connect.js';
 import { composeFeatures } from './compose.js';
 import { errorForLog, logMethodWithoutErrorMessages } from './lib/log-error.js';
 import { TurnQueue } from './lib/turns.js';
-import { VerifyPool } from './features/auth/index.js';
+import {
+  DEFAULT_LOGIN_ADMISSION,
+  LoginAdmission,
+  VerifyPool,
+  type LoginAdmissionLimits,
+} from './features/auth/index.js';
 import type { PrivacyLookup } from './features/privacy/index.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerInputGuard } from './plugins/input-guard.js';
@@ -44,6 +49,11 @@ export interface ServerDeps {
   now?: () => number;
   /** Per-address login calls (challenge and verify) allowed per minute; default 30. */
   loginRatePerMinute?: number;
+  /**
+   * The verify pool's threads (default: one per core beyond the first, one or two) and the bound
+   * of its queue (DEFAULT_LOGIN_ADMISSION): verifications past it are refused with 503.
+   */
+  loginVerification?: Partial<LoginAdmissionLimits> & { workers?: number };
   /** Failed login verifications allowed per key and address in 15 minutes; default 10. */
   keyLoginFailuresPerWindow?: number;
   /** Rooms one address may create in ten minutes; default 10. */
@@ -110,7 +120,24 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     ? { metrics: createMetrics(), token: config.metricsToken }
     : null;
   const hub = new Hub({ logger: app.log, metrics: metrics?.metrics.hub, now });
-  const verifier = new VerifyPool();
+  const verifier = new VerifyPool({
+    ...(deps.loginVerification?.workers ? { size: deps.loginVerification.workers } : {}),
+    onReady: ({ implementation, fallbackReason }) => {
+      if (fallbackReason === null) {
+        app.log.info({ implementation }, 'login verification: ML-DSA-65 at native speed');
+      } else {
+        app.log.warn(
+          { implementation, reason: fallbackReason },
+          'login verification: fast ML-DSA-65 unavailable, using the pure JavaScript fallback',
+        );
+      }
+    },
+  });
+  const loginAdmission = new LoginAdmission(verifier, {
+    maxPending: deps.loginVerification?.maxPending ?? DEFAULT_LOGIN_ADMISSION.maxPending,
+    maxPendingPerVisitor:
+      deps.loginVerification?.maxPendingPerVisitor ?? DEFAULT_LOGIN_ADMISSION.maxPendingPerVisitor,
+  });
 
   // Cross-cutting plugins first, in a fixed order.
   // Security headers on every response (CSP, Permissions-Policy, helmet's others).
@@ -157,6 +184,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     users,
     shared,
     verifier,
+    loginAdmission,
     now,
     announce: deps.announce ?? ((message) => process.stdout.write(message)),
     isInteractive: deps.isInteractive ?? process.stdout.isTTY === true,

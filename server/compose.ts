@@ -22,6 +22,7 @@ import {
   createAuthStore,
   registerPublicKey,
   hasPermission,
+  type LoginAdmission,
   type SignatureVerifier,
 } from './features/auth/index.js';
 import { createAbuseFeature } from './features/abuse/index.js';
@@ -62,6 +63,7 @@ export interface ComposeDeps {
   users: UserChannels;
   shared: SharedState;
   verifier: SignatureVerifier;
+  loginAdmission: LoginAdmission;
   now: () => number;
   /** Prints to the operator's terminal; called only when `isInteractive`. */
   announce: (message: string) => void;
@@ -122,6 +124,7 @@ export async function composeFeatures(deps: ComposeDeps) {
     // Every process (this one included) forgets the key and closes its sockets on the event.
     onRevoked: (keyId) => events.publish({ kind: 'revoked', keyId }),
     loginRatePerMinute: deps.loginRatePerMinute,
+    admission: deps.loginAdmission,
     onAdminAction: (actor, action, detail) => admin.audit.record({ actor, action, detail }),
   });
 

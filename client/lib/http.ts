@@ -13,6 +13,8 @@ export class HttpError extends Error {
     readonly status: number,
     readonly body: string,
     statusText: string,
+    /** The answer's `Retry-After` in whole seconds (503, 429), or null without a usable one. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(`${status}: ${body || statusText}`);
   }
@@ -36,6 +38,12 @@ export class HttpError extends Error {
   }
 }
 
+/** `Retry-After` as delay-seconds (the form the server sends); null when absent or a date. */
+export function parseRetryAfter(value: string | null): number | null {
+  if (value === null || !/^\d{1,5}$/.test(value.trim())) return null;
+  return Number(value.trim());
+}
+
 /** Throws {@link HttpError} unless the response is ok. */
 /**
  * Dispatched on `window` when an API call answers 503: the service may have been shut down, so
@@ -48,7 +56,12 @@ export async function throwIfNotOk(response: Response): Promise<void> {
   if (response.status === 503 && typeof window !== 'undefined')
     window.dispatchEvent(new Event(SERVICE_UNAVAILABLE_EVENT));
   const body = await response.text().catch(() => '');
-  throw new HttpError(response.status, body, response.statusText);
+  throw new HttpError(
+    response.status,
+    body,
+    response.statusText,
+    parseRetryAfter(response.headers.get('retry-after')),
+  );
 }
 
 export interface RequestOptions {

@@ -60,6 +60,7 @@ export const TEXT = {
   keyNotRegistered: 'Key not registered',
   challengeInvalid: 'Invalid or expired challenge',
   signatureInvalid: 'Signature verification failed',
+  loginBusy: 'Too many logins at once; try again shortly',
   keyRevoked: 'Key has been revoked',
   keyExpired: 'Key has expired',
   privateKeysRefused: 'Private keys must never be sent to the server',

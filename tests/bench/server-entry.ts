@@ -50,6 +50,8 @@ async function main(): Promise<void> {
     database,
     logStream: pino.destination(2),
     loginRatePerMinute: UNLIMITED,
+    // The login driver is one address: only the global bound of the verification queue applies.
+    loginVerification: { maxPendingPerVisitor: UNLIMITED },
     keyLoginFailuresPerWindow: UNLIMITED,
     roomCreationsPerTenMinutes: UNLIMITED,
     anonymousRoomCreationsPerTenMinutes: UNLIMITED,

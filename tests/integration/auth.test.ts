@@ -368,7 +368,13 @@ describe('login rate limits', () => {
   it('counts failed verifications per key and address, so a stranger cannot block the holder', async () => {
     const server = await startServer({
       env: { TRUST_PROXY: 'true' },
-      deps: { loginRatePerMinute: 1000, keyLoginFailuresPerWindow: 3 },
+      deps: {
+        loginRatePerMinute: 1000,
+        keyLoginFailuresPerWindow: 3,
+        // Ten verifications at once from one address: past the default queue bound of 8 per
+        // visitor (tests/integration/login-admission.test.ts covers that bound).
+        loginVerification: { maxPendingPerVisitor: 16 },
+      },
     });
     try {
       const key = await makeRegisteredKey(server.baseUrl);

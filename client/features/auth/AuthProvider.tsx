@@ -5,9 +5,11 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import type { KeyFile } from '../../../shared/crypto/key-file-schema.js';
+import { TEXT } from '../../../shared/protocol/errors.js';
 import type { SessionUser } from '../../../shared/protocol/http/auth.js';
 import { clearAccessMode, setAccessMode } from '../../app/access-mode.js';
 import { STORAGE_KEYS, readStorage, removeStorage, writeStorage } from '../../lib/storage-keys.js';
+import { toast } from '../../ui/use-toast.js';
 import { AuthContext, type AuthContextValue, type AuthState } from './auth-context.js';
 import { fetchSessionUser, loginWithKeyFile, logoutOnServer } from './auth-api.js';
 
@@ -65,7 +67,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const authenticate = useCallback(async (file: KeyFile): Promise<SessionUser> => {
     setState((previous) => ({ ...previous, isAuthenticating: true }));
     try {
-      const { sessionToken, user } = await loginWithKeyFile(file);
+      const { sessionToken, user } = await loginWithKeyFile(file, {
+        // The server's login queue is full (503): say so, and that the login goes on by itself.
+        onBusy: (seconds) =>
+          toast({
+            title: TEXT.loginBusy,
+            description: `Retrying in ${seconds} s…`,
+          }),
+      });
       writeStorage(STORAGE_KEYS.session, sessionToken);
       setAccessMode('authenticated');
       setKeyFile(file);

@@ -22,9 +22,49 @@ function serverText(error: unknown, fallback: string): string {
   return error instanceof HttpError ? (error.serverError ?? fallback) : fallback;
 }
 
-/** Challenge, sign both ways in the browser, verify. Private keys never leave this function's caller. */
+/** Times a login waits and sends its verification again while the server's queue is full. */
+export const LOGIN_BUSY_RETRIES = 5;
+/** Longest wait honoured from a `Retry-After`, in seconds (the challenge lives two minutes). */
+const MAX_BUSY_WAIT_SECONDS = 30;
+
+export interface LoginOptions {
+  /**
+   * Told each time the server's login queue is full (503): the seconds until the verification
+   * is sent again and how many tries are left after that one.
+   */
+  onBusy?: (retryInSeconds: number, triesLeft: number) => void;
+  /** Waits `ms` (tests pass a fake). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Sends `send` again after each 503 with Retry-After, at most LOGIN_BUSY_RETRIES times. */
+async function retryWhileBusy<T>(send: () => Promise<T>, options: LoginOptions): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await send();
+    } catch (error) {
+      // Only the login queue's 503 says when to come back; a service shut down does not.
+      const retryAfter =
+        error instanceof HttpError && error.status === 503 ? error.retryAfterSeconds : null;
+      if (retryAfter === null || attempt >= LOGIN_BUSY_RETRIES) throw error;
+      const seconds = Math.min(MAX_BUSY_WAIT_SECONDS, Math.max(1, retryAfter));
+      options.onBusy?.(seconds, LOGIN_BUSY_RETRIES - attempt - 1);
+      // Up to a second more at random: the logins refused together do not all come back at once.
+      await (options.sleep ?? realSleep)(seconds * 1000 + Math.floor(Math.random() * 1000));
+    }
+  }
+}
+
+/**
+ * Challenge, sign both ways in the browser, verify. Private keys never leave this function's
+ * caller. When the server's login queue is full it answers 503 with Retry-After before reading
+ * the verification: the same signed challenge is sent again after that many seconds.
+ */
 export async function loginWithKeyFile(
   keyFile: KeyFile,
+  options: LoginOptions = {},
 ): Promise<{ sessionToken: string; user: SessionUser }> {
   let challenge: string;
   try {
@@ -42,16 +82,21 @@ export async function loginWithKeyFile(
   const signatures = await signChallenge(keyFile, challenge);
   let verified: unknown;
   try {
-    verified = await apiRequest('/api/auth/verify', VerifyResponseSchema.partial(), {
-      method: 'POST',
-      auth: false,
-      body: {
-        keyId: keyFile.keyId,
-        challenge,
-        dilithiumSignature: bytesToNumbers(signatures.dilithiumSignature),
-        ecdsaSignature: bytesToNumbers(signatures.ecdsaSignature),
-      },
-    });
+    const body = {
+      keyId: keyFile.keyId,
+      challenge,
+      dilithiumSignature: bytesToNumbers(signatures.dilithiumSignature),
+      ecdsaSignature: bytesToNumbers(signatures.ecdsaSignature),
+    };
+    verified = await retryWhileBusy(
+      () =>
+        apiRequest('/api/auth/verify', VerifyResponseSchema.partial(), {
+          method: 'POST',
+          auth: false,
+          body,
+        }),
+      options,
+    );
   } catch (error) {
     throw new LoginError(serverText(error, TEXT.verificationFailed), { cause: error });
   }

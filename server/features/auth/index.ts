@@ -7,6 +7,7 @@ import { AuthService } from './service.js';
 import type { ChallengeStore } from './challenges.js';
 import { createAuthStore } from './store.js';
 import type { SignatureVerifier } from './verify-pool.js';
+import type { LoginAdmission } from './login-admission.js';
 
 export {
   AuthService,
@@ -18,6 +19,11 @@ export {
 export { createAuthStore } from './store.js';
 export { MemoryChallengeStore, type ChallengeEntry, type ChallengeStore } from './challenges.js';
 export { VerifyPool, type SignatureVerifier } from './verify-pool.js';
+export {
+  LoginAdmission,
+  DEFAULT_LOGIN_ADMISSION,
+  type LoginAdmissionLimits,
+} from './login-admission.js';
 export { hasPermission } from './permissions.js';
 export { hashToken, newToken, bearerToken } from './tokens.js';
 export type { Guards, Principal } from './guards.js';
@@ -32,6 +38,7 @@ export interface AuthFeatureDeps {
   isAdminSession: (token: string) => Promise<boolean>;
   onRevoked: (keyId: string) => Promise<void>;
   loginRatePerMinute: number;
+  admission: LoginAdmission;
   onAdminAction: AuthRouteOptions['onAdminAction'];
 }
 
@@ -50,6 +57,7 @@ export function createAuthFeature(deps: AuthFeatureDeps) {
     guards,
     routes: authRoutes(service, guards, {
       loginRatePerMinute: deps.loginRatePerMinute,
+      admission: deps.admission,
       onAdminAction: deps.onAdminAction,
     }),
   };

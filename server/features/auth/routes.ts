@@ -1,6 +1,11 @@
 /** Key registration, login, sessions and key administration (spec 000 §7, spec 001 §7). */
 import type {} from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyRequest, preValidationHookHandler } from 'fastify';
+import type {
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+  preValidationHookHandler,
+} from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   KEY_FILE_MAX_CHARS,
@@ -24,12 +29,15 @@ import {
 import { AppError } from '../../errors.js';
 import { TurnQueue } from '../../lib/turns.js';
 import type { Guards, Principal } from './guards.js';
+import type { LoginAdmission } from './login-admission.js';
 import type { AuthService } from './service.js';
 import { bearerToken } from './tokens.js';
 
 export interface AuthRouteOptions {
   /** Per-address limit on challenge and verify calls, per minute. */
   loginRatePerMinute: number;
+  /** The bounded queue of verifications in front of the verify pool. */
+  admission: LoginAdmission;
   /** Records an admin action (key registration, revocation) in the audit log. */
   onAdminAction: (
     actor: string,
@@ -87,6 +95,20 @@ export function authRoutes(
     const inTurn: preValidationHookHandler = (_request, _reply, done) => {
       void loginTurns.run(() => done());
     };
+    // Before the body is read: a verification past the queue's bound costs the event loop next
+    // to nothing, and the client waits Retry-After seconds (issue 22).
+    const admitVerification = async (request: FastifyRequest, reply: FastifyReply) => {
+      const admission = options.admission.admit(request.ip);
+      if (!admission.admitted) {
+        return reply
+          .code(503)
+          .header('retry-after', String(admission.retryAfterSeconds))
+          .send({ error: TEXT.loginBusy });
+      }
+      // 'close' comes once the answer has gone out or the client went away, whichever happens.
+      reply.raw.once('close', admission.ticket.release);
+      return undefined;
+    };
 
     app.post(
       '/api/keys/register',
@@ -138,12 +160,19 @@ export function authRoutes(
       '/api/auth/verify',
       {
         config: loginLimit,
+        onRequest: admitVerification,
         preValidation: inTurn,
         schema: {
           tags: ['auth'],
-          summary: 'Check both challenge signatures against the registered keys; opens a session',
+          summary:
+            'Check both challenge signatures against the registered keys; opens a session. 503 with Retry-After when too many logins wait.',
           body: VerifyRequestSchema,
-          response: { 200: VerifyResponseSchema, 401: ErrorBodySchema, 429: ErrorBodySchema },
+          response: {
+            200: VerifyResponseSchema,
+            401: ErrorBodySchema,
+            429: ErrorBodySchema,
+            503: ErrorBodySchema,
+          },
         },
       },
       async (request) => {

@@ -1,7 +1,8 @@
 /**
  * A small pool of worker threads that verify login signatures (ML-DSA-65 and ECDSA P-256), so the
  * event loop only hands bytes over. Jobs queue when every worker is busy; a worker that dies is
- * replaced and its job fails closed (invalid).
+ * replaced and its job fails closed (invalid). How many may wait is bounded in front of the pool,
+ * by LoginAdmission (login-admission.ts).
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -26,12 +27,45 @@ interface Job extends LoginSignatures {
   resolve: (valid: boolean) => void;
 }
 
+interface WorkerMessage {
+  type?: 'ready';
+  id?: number;
+  valid?: boolean;
+  implementation?: string;
+  fallbackReason?: string | null;
+}
+
 interface Slot {
   worker: Worker;
   job: Job | null;
+  /** performance.now() when the job was handed over. */
+  startedAt: number;
+  /** The job started after the worker had loaded: its time is a verification's. */
+  timed: boolean;
+  ready: boolean;
+}
+
+/** What a worker reports once it has loaded its ML-DSA-65 implementation. */
+export interface VerifierReady {
+  /** `liboqs-wasm` (the fast one) or `noble-js` (the fallback). */
+  implementation: string;
+  /** Why the fast implementation is not used; null when it is. */
+  fallbackReason: string | null;
+}
+
+export interface VerifyPoolOptions {
+  /** Worker threads at most; default one per core beyond the first, one or two. */
+  size?: number;
+  /** Workers left without a job this long are stopped. */
+  idleMs?: number;
+  /** Told which ML-DSA-65 implementation the first worker loaded (once per pool). */
+  onReady?: (ready: VerifierReady) => void;
 }
 
 const WORKER_URL = new URL('./login-verify-worker.mjs', import.meta.url);
+
+/** Weight of the newest job in the running mean of job times. */
+const JOB_TIME_WEIGHT = 0.1;
 
 /** Workers left without a job this long are stopped, giving their memory back. */
 export const VERIFY_WORKER_IDLE_MS = 5 * 60_000;
@@ -42,19 +76,36 @@ export class VerifyPool implements SignatureVerifier {
   private nextId = 1;
   private closed = false;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  private readyReported = false;
+  private meanJobMs = 1;
+  /** Worker threads at most. */
+  readonly size: number;
+  private readonly idleMs: number;
+  private readonly onReady: (ready: VerifierReady) => void;
 
   /**
    * Workers start with the first login, not with the server: each holds its own V8 heap and
    * module graph (tens of MB), which an idle self-hosted server should not pay for.
    */
-  constructor(
-    private readonly size = Math.max(1, Math.min(2, availableParallelism() - 1)),
-    private readonly idleMs = VERIFY_WORKER_IDLE_MS,
-  ) {}
+  constructor(options: VerifyPoolOptions = {}) {
+    this.size = Math.max(1, options.size ?? Math.max(1, Math.min(2, availableParallelism() - 1)));
+    this.idleMs = options.idleMs ?? VERIFY_WORKER_IDLE_MS;
+    this.onReady = options.onReady ?? (() => undefined);
+  }
 
   /** Workers running now. */
   get workerCount(): number {
     return this.slots.length;
+  }
+
+  /** Jobs waiting or running. */
+  get pending(): number {
+    return this.queue.length + this.slots.length - this.idleSlots();
+  }
+
+  /** Running mean of the time one job takes in a worker, in milliseconds. */
+  get jobMs(): number {
+    return this.meanJobMs;
   }
 
   verifyLogin(signatures: LoginSignatures): Promise<boolean> {
@@ -75,11 +126,27 @@ export class VerifyPool implements SignatureVerifier {
   private spawn(): Slot {
     const worker = new Worker(WORKER_URL);
     worker.unref();
-    const slot: Slot = { worker, job: null };
-    worker.on('message', (result: { id: number; valid: boolean }) => {
+    const slot: Slot = { worker, job: null, startedAt: 0, timed: false, ready: false };
+    worker.on('message', (result: WorkerMessage) => {
+      if (result.type === 'ready') {
+        slot.ready = true;
+        if (!this.readyReported) {
+          this.readyReported = true;
+          this.onReady({
+            implementation: String(result.implementation),
+            fallbackReason: result.fallbackReason ?? null,
+          });
+        }
+        return;
+      }
       const job = slot.job;
       slot.job = null;
-      if (job && job.id === result.id) job.resolve(result.valid === true);
+      if (job && job.id === result.id) {
+        if (slot.timed) {
+          this.meanJobMs += JOB_TIME_WEIGHT * (performance.now() - slot.startedAt - this.meanJobMs);
+        }
+        job.resolve(result.valid === true);
+      }
       this.pump();
     });
     worker.on('error', () => this.replace(slot));
@@ -108,6 +175,8 @@ export class VerifyPool implements SignatureVerifier {
       if (slot.job || this.queue.length === 0) continue;
       const job = this.queue.shift()!;
       slot.job = job;
+      slot.startedAt = performance.now();
+      slot.timed = slot.ready;
       const { resolve: _resolve, ...message } = job;
       slot.worker.postMessage(message);
     }

@@ -1,13 +1,18 @@
 /**
  * The login driver: a child process of the bench that does everything a logging-in browser does
- * (ask for a challenge, sign it with ML-DSA-65 and ECDSA P-256, send the signatures), so that the
- * signing CPU and the HTTP traffic stay out of the event loop that measures chat latency. The
- * bench runs it pinned to the load generator's CPU, ten nice steps below the generator.
+ * (ask for a challenge, sign it with ML-DSA-65 and ECDSA P-256, send the signatures, wait and send
+ * again when the server answers 503 with Retry-After), so that the signing CPU and the HTTP
+ * traffic stay out of the event loop that measures chat latency. The bench runs it pinned to the
+ * load generator's CPU, ten nice steps below the generator. It signs with liboqs (ML-DSA-65) and
+ * node:crypto (ECDSA), byte for byte the formats the browser's @noble and WebCrypto produce, at a
+ * fraction of their cost, so that one driver can keep up with the server.
  * Protocol: load/login-protocol.ts.
  */
+import { createPrivateKey, sign as signWithNode, type KeyObject } from 'node:crypto';
 import { createInterface } from 'node:readline';
-import { bytesToNumbers } from '../../../shared/crypto/bytes.js';
-import { createKeyFile, signChallenge } from '../../../shared/crypto/key-file.js';
+import { createMLDSA65 } from '@oqs/liboqs-js/sig';
+import { bytesToNumbers, numbersToBytes, utf8Encode } from '../../../shared/crypto/bytes.js';
+import { createKeyFile } from '../../../shared/crypto/key-file.js';
 import { publicPart, type KeyFile } from '../../../shared/crypto/key-file-schema.js';
 import { Samples, distribution } from '../stats.js';
 import { LoginRequestSchema, type LoginRequest, type LoginRunResult } from './login-protocol.js';
@@ -21,6 +26,11 @@ let baseUrl = '';
 let keys: KeyFile[] = [];
 let nextKey = 0;
 let prepared: PreparedLogin[] = [];
+const mlDsa = await createMLDSA65();
+const ecdsaKeys = new Map<string, KeyObject>();
+
+/** Most times one verification is sent again after a 503. */
+const MAX_BUSY_RETRIES = 30;
 
 /** Epoch milliseconds with fractions, comparable with the bench process's clock. */
 const epochNow = () => performance.timeOrigin + performance.now();
@@ -92,6 +102,8 @@ interface Timings {
   verify: Samples;
   total: Samples;
   ok: number;
+  /** 503 answers of the login queue (each followed by a retry after Retry-After). */
+  busy: number;
   failures: string[];
 }
 
@@ -105,6 +117,7 @@ function newTimings(): Timings {
     verify: samples(),
     total: samples(),
     ok: 0,
+    busy: 0,
     failures: [],
   };
 }
@@ -117,6 +130,7 @@ function summarize(timings: Timings): LoginRunResult {
     endedAt,
     wallMs: endedAt - timings.startedAt,
     ok: timings.ok,
+    busy: timings.busy,
     failed: timings.failures.length,
     failures: timings.failures.slice(0, 5),
     challengeMs: distribution(timings.challenge.values()),
@@ -155,7 +169,7 @@ let signing: Promise<unknown> = Promise.resolve();
 function sign(challenged: Challenged, timings: Timings): Promise<PreparedLogin> {
   const signed = signing.then(async () => {
     const begin = performance.now();
-    const signatures = await signChallenge(challenged.key, challenged.challenge);
+    const signatures = signFast(challenged.key, challenged.challenge);
     timings.sign.push(performance.now() - begin);
     return {
       keyId: challenged.key.keyId,
@@ -171,12 +185,58 @@ function sign(challenged: Challenged, timings: Timings): Promise<PreparedLogin> 
   return signed;
 }
 
+/** ML-DSA-65 and ECDSA P-256 (raw r ‖ s) signatures of a challenge, as the browser makes them. */
+function signFast(key: KeyFile, challenge: string) {
+  const message = utf8Encode(challenge);
+  let ecdsaKey = ecdsaKeys.get(key.keyId);
+  if (!ecdsaKey) {
+    ecdsaKey = createPrivateKey({
+      key: Buffer.from(numbersToBytes(key.ecdsaPrivateKey ?? [])),
+      format: 'der',
+      type: 'pkcs8',
+    });
+    ecdsaKeys.set(key.keyId, ecdsaKey);
+  }
+  return {
+    dilithiumSignature: mlDsa.sign(message, numbersToBytes(key.dilithiumPrivateKey ?? [])),
+    ecdsaSignature: new Uint8Array(
+      signWithNode('sha256', message, { key: ecdsaKey, dsaEncoding: 'ieee-p1363' }),
+    ),
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Sends a verification; after a 503 waits its Retry-After and sends it again, as the client does. */
 async function verify(login: PreparedLogin, timings: Timings): Promise<void> {
   const begin = performance.now();
-  const answer = await postJson('/api/auth/verify', login.body);
-  timings.verify.push(performance.now() - begin);
-  if (answer.status === 200) timings.ok += 1;
-  else timings.failures.push(`verify ${answer.status} ${JSON.stringify(answer.json)}`);
+  for (let attempt = 0; ; attempt += 1) {
+    const response = await fetch(`${baseUrl}/api/auth/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: login.body,
+    });
+    const json: unknown = await response.json();
+    if (response.status === 503 && attempt < MAX_BUSY_RETRIES) {
+      timings.busy += 1;
+      // Retry-After and up to a second more, as the client waits.
+      await sleep(Number(response.headers.get('retry-after') ?? '1') * 1000 + Math.random() * 1000);
+      continue;
+    }
+    timings.verify.push(performance.now() - begin);
+    if (response.status === 200) timings.ok += 1;
+    else timings.failures.push(`verify ${response.status} ${JSON.stringify(json)}`);
+    return;
+  }
+}
+
+/** One whole login: challenge, sign, verify. */
+async function wholeLogin(timings: Timings): Promise<void> {
+  const begin = performance.now();
+  const challenged = await requestChallenge(timings);
+  if (!challenged) return;
+  await verify(await sign(challenged, timings), timings);
+  timings.total.push(performance.now() - begin);
 }
 
 async function handle(request: LoginRequest): Promise<unknown> {
@@ -185,13 +245,22 @@ async function handle(request: LoginRequest): Promise<unknown> {
       return setup(request.baseUrl, request.adminPassword, request.keys);
     case 'logins': {
       const timings = newTimings();
-      await pool(request.logins, request.concurrency, async () => {
-        const begin = performance.now();
-        const challenged = await requestChallenge(timings);
-        if (!challenged) return;
-        await verify(await sign(challenged, timings), timings);
-        timings.total.push(performance.now() - begin);
-      });
+      await pool(request.logins, request.concurrency, () => wholeLogin(timings));
+      return summarize(timings);
+    }
+    case 'steady': {
+      // Whole logins started on a fixed schedule, whatever the answers take: arrivals at `rate`.
+      const timings = newTimings();
+      const start = performance.now();
+      const total = Math.round((request.rate * request.durationMs) / 1000);
+      const running: Promise<void>[] = [];
+      for (let index = 0; index < total; index += 1) {
+        const due = start + (index * 1000) / request.rate;
+        const wait = due - performance.now();
+        if (wait > 0) await sleep(wait);
+        running.push(wholeLogin(timings));
+      }
+      await Promise.all(running);
       return summarize(timings);
     }
     case 'prepare': {

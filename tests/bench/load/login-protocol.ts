@@ -39,6 +39,13 @@ export const LoginRequestSchema = z.discriminatedUnion('cmd', [
     logins: z.number().int().positive(),
     concurrency: z.number().int().positive(),
   }),
+  /** Starts whole logins at `rate` a second for `durationMs`, then waits for all of them. */
+  z.object({
+    id: z.number(),
+    cmd: z.literal('steady'),
+    rate: z.number().positive(),
+    durationMs: z.number().int().positive(),
+  }),
   /** Sends the prepared verify bodies, `concurrency` at a time. */
   z.object({
     id: z.number(),
@@ -63,6 +70,8 @@ export const LoginRunResultSchema = z.object({
   endedAt: z.number(),
   wallMs: z.number(),
   ok: z.number(),
+  /** 503 answers of the server's login queue; each was retried after its Retry-After. */
+  busy: z.number(),
   failed: z.number(),
   /** The first few failure descriptions (HTTP status and error text). */
   failures: z.array(z.string()),

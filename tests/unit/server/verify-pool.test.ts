@@ -1,13 +1,18 @@
 /**
  * The login verifier's worker checks both signatures with its own code (node:crypto for ECDSA,
- * @noble/post-quantum for ML-DSA-65): it must agree with the shared crypto the browser uses.
+ * liboqs in WebAssembly for ML-DSA-65): it must agree with the shared crypto the browser uses.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { VerifyPool, type LoginSignatures } from '../../../server/features/auth/verify-pool.js';
+import {
+  VerifyPool,
+  type LoginSignatures,
+  type VerifierReady,
+} from '../../../server/features/auth/verify-pool.js';
 import { numbersToBytes, utf8Encode } from '../../../shared/crypto/bytes.js';
 import { createKeyFile, signChallenge } from '../../../shared/crypto/key-file.js';
 
-const pool = new VerifyPool(1);
+const ready: VerifierReady[] = [];
+const pool = new VerifyPool({ size: 1, onReady: (report) => ready.push(report) });
 afterAll(() => pool.close());
 
 async function signedLogin(): Promise<LoginSignatures> {
@@ -34,6 +39,11 @@ describe('login signature verifier', () => {
   // default budget on a busy machine.
   it('accepts a login signed with both keys', { timeout: 30_000 }, async () => {
     expect(await pool.verifyLogin(await signedLogin())).toBe(true);
+  });
+
+  it('says once which ML-DSA-65 implementation runs: the fast one', async () => {
+    await pool.verifyLogin(await signedLogin());
+    expect(ready).toEqual([{ implementation: 'liboqs-wasm', fallbackReason: null }]);
   });
 
   it('refuses when either signature or the message changes', async () => {
@@ -80,7 +90,7 @@ describe('login verifier workers', () => {
       timeout: 60_000,
     },
     async () => {
-      const lazy = new VerifyPool(2, 200);
+      const lazy = new VerifyPool({ size: 2, idleMs: 200 });
       try {
         expect(lazy.workerCount).toBe(0);
         const login = await signedLogin();
