@@ -10,11 +10,13 @@ import { Toaster } from './ui/Toaster.js';
 import { TooltipProvider } from './ui/Tooltip.js';
 import { setRequestGate } from './lib/http.js';
 import { getServerTrust, serverTrustRefusal } from './features/privacy/server-trust.js';
+import { installScrollbarAutoHide } from './lib/scrollbar-autohide.js';
 import './styles.css';
 
 // The server's identity is checked before anything else goes to it (DESIGN.md "Server identity").
 setRequestGate(serverTrustRefusal);
 void getServerTrust().verify();
+installScrollbarAutoHide();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');

@@ -457,12 +457,29 @@ describe('realtime chat', () => {
     expect(joined).toMatchObject({ type: 'error', message: 'Invalid callsign' });
   });
 
-  it('lists connected nodes without addresses, to members only, and updates the member list on leave', async () => {
+  it('lists connected nodes without addresses, to whoever may enter, and updates the member list on leave', async () => {
     const room = RoomSchema.parse((await createRoom({ name: 'nodes' })).body);
     const { socket: alice } = await join(room.secureId, 'Agent15');
     const { socket: bob } = await join(room.secureId, 'Agent16');
-    expect((await http(`/api/connected-ips?roomId=${room.secureId}`)).status).toBe(403);
+    // An open room: the Network Monitor works before joining, as anyone may join it.
+    const before = await http(`/api/connected-ips?roomId=${room.secureId}`);
+    expect(before.status).toBe(200);
+    const seen = (await before.json()) as { ips: { username: string }[] };
+    expect(seen.ips.map((ip) => ip.username).sort()).toEqual(['Agent15', 'Agent16']);
+    // The relay-wide list stays with key holders.
     expect((await http('/api/connected-ips')).status).toBe(403);
+    // A locked room: not without its grant.
+    const locked = RoomSchema.parse(
+      (
+        await createRoom({
+          name: 'locked nodes',
+          isPrivate: true,
+          securityLevel: 'restricted',
+          passwordHash: 'a'.repeat(64),
+        })
+      ).body,
+    );
+    expect((await http(`/api/connected-ips?roomId=${locked.secureId}`)).status).toBe(403);
     const { joined } = await join(room.secureId, 'Agent17');
     const response = await http(`/api/connected-ips?roomId=${room.secureId}`, {
       headers: { 'x-room-access': joined.accessToken as string },

@@ -32,13 +32,21 @@ function Row({ term, children, testId }: { term: string; children: ReactNode; te
   );
 }
 
+/** The premium key behind this session (spec 000 §3 "Security state": keyId, level, capabilities). */
+export interface KeyAuthDetails {
+  keyId: string;
+  level: string;
+  capabilities: readonly string[];
+}
+
 export interface SecurityDetailsPanelProps {
   id: string;
   e2ee: RoomE2ee;
   identity: string;
+  keyAuth: KeyAuthDetails | null;
 }
 
-export function SecurityDetailsPanel({ id, e2ee, identity }: SecurityDetailsPanelProps) {
+export function SecurityDetailsPanel({ id, e2ee, identity, keyAuth }: SecurityDetailsPanelProps) {
   const now = useNow(1000);
   const { status, transport } = e2ee;
   const pfs = transport.pfs;
@@ -97,7 +105,7 @@ export function SecurityDetailsPanel({ id, e2ee, identity }: SecurityDetailsPane
           ) : pfs.status === 'failed' ? (
             <span className="text-danger">{TEXT.pfsKeyExchangeFailed}</span>
           ) : (
-            'exchanging...'
+            <span className="text-warning">{TEXT.pfsNotInitialized}: exchanging a key...</span>
           )}
         </Row>
         <Row term="ZERO-KNOWLEDGE KEY" testId="details-zk">
@@ -147,9 +155,23 @@ export function SecurityDetailsPanel({ id, e2ee, identity }: SecurityDetailsPane
             <span className="text-muted">anonymous: your messages show as unverified</span>
           )}
         </Row>
-        <Row term="AUTHENTICATION">
+        <Row term="AUTHENTICATION" testId="details-authentication">
           {e2ee.authentication === 'AUTHENTICATED' ? 'AUTHENTICATED (premium key)' : 'PUBLIC'}
         </Row>
+        {keyAuth ? (
+          <>
+            <Row term="KEY ID" testId="details-key-id">
+              {keyAuth.keyId}
+              <span className="text-muted"> · {secureIdOf(keyAuth.keyId)}</span>
+            </Row>
+            <Row term="KEY LEVEL" testId="details-key-level">
+              {keyAuth.level.toUpperCase()}
+            </Row>
+            <Row term="CAPABILITIES" testId="details-key-capabilities">
+              {keyAuth.capabilities.length > 0 ? keyAuth.capabilities.join(', ') : 'none'}
+            </Row>
+          </>
+        ) : null}
         <Row term="SESSION">
           {identity}
           {status.nodeId ? <span className="text-muted"> · node {status.nodeId}</span> : null}

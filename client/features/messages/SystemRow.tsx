@@ -1,13 +1,16 @@
 /** A system line: joins and leaves, server notices and answers to chat commands. */
 import { type SystemLevel, type SystemLine } from './chat-line.js';
+import { SecurityNoticeRow } from './SecurityNoticeRow.js';
 
 const LEVEL_CLASS: Record<SystemLevel, string> = {
   info: 'text-muted',
   warning: 'text-warning',
   critical: 'font-bold text-danger',
+  security: 'font-bold text-danger',
 };
 
 export function SystemRow({ line }: { line: SystemLine }) {
+  if (line.level === 'security') return <SecurityNoticeRow text={line.text} />;
   return (
     <li
       data-testid="system-message"

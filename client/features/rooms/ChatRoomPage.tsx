@@ -14,6 +14,7 @@ import { ChatAdminTools } from '../admin/ChatAdminTools.js';
 import { TorAdminOverlay } from '../tor/TorAdminOverlay.js';
 import { useBotChallenge } from '../admin/use-bot-challenge.js';
 import { useAuth } from '../auth/use-auth.js';
+import { MessageMemberButton } from '../dm/MessageMemberButton.js';
 import { RoomE2eeContext } from '../e2ee/e2ee-context.js';
 import { SecurityStatusBar } from '../e2ee/SecurityStatusBar.js';
 import { useRoomE2ee } from '../e2ee/use-room-e2ee.js';
@@ -197,7 +198,19 @@ export function ChatRoomPage() {
           onTorAdmin={() => setTorAdminOpen(true)}
           forgetKey={user ? { username: user.username, onSelect: () => void logout() } : null}
         />
-        <SecurityStatusBar e2ee={e2ee} identity={user?.username ?? callsign} />
+        <SecurityStatusBar
+          e2ee={e2ee}
+          identity={user?.username ?? callsign}
+          keyAuth={
+            user
+              ? {
+                  keyId: user.keyId,
+                  level: user.permissions.level,
+                  capabilities: user.permissions.capabilities,
+                }
+              : null
+          }
+        />
         {room?.destructionAt ? (
           <CountdownBanner key={room.destructionAt} destructionAt={room.destructionAt} />
         ) : null}
@@ -262,11 +275,20 @@ export function ChatRoomPage() {
             users={chat.users}
             currentNodeId={chat.nodeId}
             memberMenu={(member) => (
-              <MemberMenu
-                username={member.username}
-                actions={memberActions(moderation.role, member, member.nodeId === chat.nodeId)}
-                onAction={(action) => moderation.act(action, member.nodeId)}
-              />
+              <>
+                {isKeyHolder && member.nodeId !== chat.nodeId ? (
+                  <MessageMemberButton
+                    member={member}
+                    onOpenDirectMessages={() => navigate('/direct-messages')}
+                    onNotice={(text) => chat.addLocalLine(text, 'info')}
+                  />
+                ) : null}
+                <MemberMenu
+                  username={member.username}
+                  actions={memberActions(moderation.role, member, member.nodeId === chat.nodeId)}
+                  onAction={(action) => moderation.act(action, member.nodeId)}
+                />
+              </>
             )}
             toolbar={
               <ModerationToolbar

@@ -113,6 +113,15 @@ function systemLine(
   };
 }
 
+/** `users` with one member marked typing or back online (other statuses are left alone). */
+function withStatus(users: RoomUser[], nodeId: string, isTyping: boolean): RoomUser[] {
+  const member = users.find((user) => user.nodeId === nodeId);
+  if (!member) return users;
+  const status = isTyping ? 'typing' : member.status === 'typing' ? 'online' : member.status;
+  if (status === member.status) return users;
+  return users.map((user) => (user.nodeId === nodeId ? { ...user, status } : user));
+}
+
 /** True when a frame about `roomId` belongs to the room on screen. */
 function isCurrentRoom(state: ChatRoomState, roomId: string): boolean {
   return state.joinedRoomId !== null && state.joinedRoomId === roomId;
@@ -160,6 +169,7 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
         now: Math.max(state.now, now),
         lines: capLines([...state.lines, line]),
         typing: state.typing.filter((user) => user.nodeId !== message.senderId),
+        users: withStatus(state.users, message.senderId, false),
       };
     }
     case 'remove': {
@@ -199,6 +209,8 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
           frame.type === 'typing_start'
             ? [...others, { nodeId: frame.nodeId, username: frame.username }]
             : others,
+        // The operatives list follows at once; the server's next user list agrees.
+        users: withStatus(state.users, frame.nodeId, frame.type === 'typing_start'),
       };
     }
     case 'system':

@@ -5,6 +5,7 @@
  * chat room `useSecurityProtocols` passes the room's live encryption state (`e2ee`); the dialog
  * renders whatever this returns.
  */
+import { TEXT } from '../../../shared/protocol/errors.js';
 import { KEY_SESSION_TTL_MS } from '../../../shared/constants.js';
 import { type SessionUser } from '../../../shared/protocol/http/auth.js';
 import { describePrivacy, type PrivacyAssessment } from '../privacy/connection-privacy.js';
@@ -137,7 +138,7 @@ function describeE2eeProtocols(
         detail:
           e2ee.pfsStatus === 'failed'
             ? 'PFS key exchange failed. Room sender keys still rotate every 30 min and when a member leaves.'
-            : 'Exchanging a forward-secrecy key with the relay...',
+            : `${TEXT.pfsNotInitialized}: exchanging a forward-secrecy key with the relay...`,
       };
   const signatures: ProtocolStatus =
     e2ee.signingKeyAgeMs !== null
@@ -219,8 +220,7 @@ export function describeSecurityProtocols(inputs: SecurityInputs): SecurityProto
       id: 'pfs',
       name: 'Perfect forward secrecy',
       state: 'pending',
-      detail:
-        'PFS-ECDH (P-256) message keys with 30-minute rotation are being built; not active in this build.',
+      detail: `${TEXT.pfsNotInitialized}: the forward-secrecy key (ECDH P-256, renewed every 30 min) is exchanged when a channel opens.`,
     },
     user
       ? {
@@ -228,7 +228,7 @@ export function describeSecurityProtocols(inputs: SecurityInputs): SecurityProto
           name: 'Quantum-resistant signatures',
           state: 'active',
           detail:
-            'This session was opened by signing a login challenge with ML-DSA-65 (FIPS 204) and ECDSA P-256. Message signatures are pending.',
+            'This session was opened by signing a login challenge with ML-DSA-65 (FIPS 204) and ECDSA P-256. Message signatures start when a channel opens.',
         }
       : {
           id: 'quantum-signatures',
@@ -249,7 +249,7 @@ export function describeSecurityProtocols(inputs: SecurityInputs): SecurityProto
           name: 'End-to-end encryption',
           state: 'pending',
           detail:
-            'Browser-side encryption of room messages is being built; until then messages travel as PLAINTEXT, flagged in the chat.',
+            'Not initialized: room keys are agreed in this browser when a channel opens. Until then messages wait in this browser.',
         },
     describeVpnDetection(inputs.privacy),
     inputs.isOnion

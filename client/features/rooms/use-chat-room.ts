@@ -250,7 +250,7 @@ export function useChatRoom({
       socket.on('system_broadcast', (frame) => addSystemLine(frame.message, frame.level)),
       socket.on('admin_message', (frame) => addSystemLine(`ADMIN: ${frame.message}`, 'warning')),
       socket.on('security_alert', (frame) =>
-        addSystemLine(`SECURITY ALERT (${frame.username}): ${frame.message}`, 'critical'),
+        addSystemLine(`${frame.username}: ${frame.message}`, 'security'),
       ),
       socket.on('service_restored', (frame) => addSystemLine(frame.message, 'info')),
       socket.on('room_updated', (frame) => onRoomUpdated(frame.room)),

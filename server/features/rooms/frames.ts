@@ -176,6 +176,9 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
       { type, username: connection.username, nodeId: connection.nodeId },
       { exclude: connection },
     );
+    // The operatives list shows TYPING from the member's status: every member gets the new list
+    // at once, or the list stays stale (or stuck on TYPING) until the next join or leave.
+    await publishUserList(roomId);
   };
   hub.on('typing_start', typing('typing_start'));
   hub.on('typing_stop', typing('typing_stop'));
