@@ -6,14 +6,14 @@ describe('currentStatusMessage', () => {
   it('shows the newest entry and clears it 10 s after it was written', () => {
     let clock = 1_000_000;
     const log = new CryptoLog(() => clock);
-    expect(currentStatusMessage(log.snapshot(), clock)).toBeNull();
+    expect(currentStatusMessage(log.getEntries(), clock)).toBeNull();
     log.info('Session keys generated');
     clock += 4_000;
     log.success('Sender keys received from Ghost2');
-    expect(currentStatusMessage(log.snapshot(), clock)?.text).toBe('Sender keys received from Ghost2');
-    expect(currentStatusMessage(log.snapshot(), clock + 9_999)?.text).toBe(
+    expect(currentStatusMessage(log.getEntries(), clock)?.text).toBe('Sender keys received from Ghost2');
+    expect(currentStatusMessage(log.getEntries(), clock + 9_999)?.text).toBe(
       'Sender keys received from Ghost2',
     );
-    expect(currentStatusMessage(log.snapshot(), clock + 10_000)).toBeNull();
+    expect(currentStatusMessage(log.getEntries(), clock + 10_000)).toBeNull();
   });
 });
