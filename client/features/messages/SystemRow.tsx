@@ -15,12 +15,21 @@ export function SystemRow({ line }: { line: SystemLine }) {
     <li
       data-testid="system-message"
       data-source={line.source}
+      data-simulated={line.isSimulated ? 'true' : undefined}
       className={`px-3 py-1 text-xs tracking-wide ${LEVEL_CLASS[line.level]}`}
     >
       <span aria-hidden="true" className="text-accent">
         {'>> '}
       </span>
       <span className="sr-only">System: </span>
+      {line.isSimulated ? (
+        <span
+          className="mr-1.5 border border-warning px-1 text-[10px] font-bold text-warning"
+          data-testid="simulation-tag"
+        >
+          SIMULATION
+        </span>
+      ) : null}
       <span className="break-words whitespace-pre-wrap">{line.text}</span>
     </li>
   );

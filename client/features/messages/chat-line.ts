@@ -36,6 +36,8 @@ export interface SystemLine {
   level: SystemLevel;
   /** `server` lines came over the socket; `local` ones answer a chat command on this screen. */
   source: 'server' | 'local';
+  /** A line of the /simulation drill: labelled SIMULATION, shown 60 s (spec 000 §4). */
+  isSimulated?: boolean;
   createdAtMs: number;
   expiresAtMs: number;
 }

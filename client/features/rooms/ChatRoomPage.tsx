@@ -20,6 +20,7 @@ import { SecurityStatusBar } from '../e2ee/SecurityStatusBar.js';
 import { useRoomE2ee } from '../e2ee/use-room-e2ee.js';
 import { useCallsign } from '../identity/use-callsign.js';
 import { resolveChatCommand } from '../messages/chat-commands.js';
+import { describeSimulation } from '../messages/simulation.js';
 import { memberActions } from '../moderation/member-actions.js';
 import { MemberMenu } from '../moderation/MemberMenu.js';
 import { resolveModerationCommand } from '../moderation/moderation-commands.js';
@@ -153,6 +154,8 @@ export function ChatRoomPage() {
       if (command.kind === 'local') chat.addLocalLine(command.text, command.level);
       else if (command.kind === 'debug-theme') chat.addLocalLine(describeThemeDebug());
       else if (command.kind === 'navigate') navigate(command.to);
+      else if (command.kind === 'simulation')
+        chat.addSimulationLines(describeSimulation(chat.lines));
       else adminCommand.onAdminCommand();
       return true;
     }

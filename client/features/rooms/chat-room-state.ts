@@ -8,7 +8,10 @@
  * clock offset seen on the last new message, so a skewed client clock neither drops messages at
  * once nor keeps them too long.
  */
-import { SYSTEM_MESSAGE_DISPLAY_SECONDS } from '../../../shared/constants.js';
+import {
+  SIMULATION_MESSAGE_DISPLAY_SECONDS,
+  SYSTEM_MESSAGE_DISPLAY_SECONDS,
+} from '../../../shared/constants.js';
 import { type Message, type RoomUser } from '../../../shared/protocol/ws/chat.js';
 import { type ServerFrameOf } from '../../lib/realtime/chat-socket.js';
 import { type ChatLine, type MessageLine, type SystemLevel } from '../messages/chat-line.js';
@@ -53,6 +56,8 @@ export type ChatRoomAction =
       level: SystemLevel;
       source: 'server' | 'local';
       now: number;
+      /** A /simulation line: labelled, and shown SIMULATION_MESSAGE_DISPLAY_SECONDS. */
+      isSimulated?: boolean;
     }
   | { type: 'decrypted'; id: string; display: DecryptedMessage }
   | { type: 'disconnected' }
@@ -101,7 +106,9 @@ function systemLine(
   level: SystemLevel,
   source: 'server' | 'local',
   now: number,
+  isSimulated = false,
 ): ChatLine {
+  const seconds = isSimulated ? SIMULATION_MESSAGE_DISPLAY_SECONDS : SYSTEM_MESSAGE_DISPLAY_SECONDS;
   return {
     kind: 'system',
     id,
@@ -109,7 +116,8 @@ function systemLine(
     level,
     source,
     createdAtMs: now,
-    expiresAtMs: now + SYSTEM_MESSAGE_DISPLAY_SECONDS * 1000,
+    expiresAtMs: now + seconds * 1000,
+    ...(isSimulated ? { isSimulated: true } : {}),
   };
 }
 
@@ -219,7 +227,14 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
         now: Math.max(state.now, action.now),
         lines: capLines([
           ...state.lines,
-          systemLine(action.id, action.text, action.level, action.source, action.now),
+          systemLine(
+            action.id,
+            action.text,
+            action.level,
+            action.source,
+            action.now,
+            action.isSimulated,
+          ),
         ]),
       };
     case 'decrypted':

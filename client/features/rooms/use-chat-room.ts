@@ -83,6 +83,8 @@ export interface ChatRoom extends ChatRoomState {
   sendTyping: (type: 'typing_start' | 'typing_stop') => void;
   /** A system line on this screen only (chat command answers). */
   addLocalLine: (text: string, level?: SystemLevel) => void;
+  /** Shows lines of the /simulation drill on this screen only (labelled, 60 s). */
+  addSimulationLines: (texts: readonly string[]) => void;
   reconnect: () => void;
   /** Any client frame on this connection (admin panel, bot check, screenshot alerts). */
   sendFrame: (frame: ClientFrame) => boolean;
@@ -344,6 +346,20 @@ export function useChatRoom({
     [],
   );
 
+  const addSimulationLines = useCallback((texts: readonly string[]) => {
+    const at = Date.now();
+    for (const text of texts)
+      dispatch({
+        type: 'system',
+        id: newLineId(),
+        text,
+        level: 'info',
+        source: 'local',
+        now: at,
+        isSimulated: true,
+      });
+  }, []);
+
   return {
     ...state,
     socket,
@@ -379,6 +395,7 @@ export function useChatRoom({
       if (isJoined) socket.send({ type });
     },
     addLocalLine,
+    addSimulationLines,
     reconnect: () => socket.reconnect(),
     sendFrame,
     onFrame,
