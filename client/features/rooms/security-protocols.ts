@@ -167,7 +167,7 @@ function describeE2eeProtocols(
           name: 'End-to-end encryption',
           state: 'active',
           detail:
-            'Room messages are encrypted in this browser before they leave it, rotating through PFS-ECDH, AES-256-GCM, AES-256-CBC, RSA-OAEP, ZK-AES-256 (with an access code), E2EE-AES and quantum. The relay sees ciphertext only.',
+            'Room messages are encrypted in this browser before they leave it, rotating through PFS-ECDH, AES-256-GCM, AES-256-CBC, RSA-OAEP, ZK-AES-256 (only while every member typed the access code), E2EE-AES and quantum. The relay sees ciphertext only.',
         }
       : e2ee.phase === 'failed'
         ? {
