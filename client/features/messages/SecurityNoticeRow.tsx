@@ -4,6 +4,8 @@
  * no sender row, no encryption tag, no PLAINTEXT warning, and it stands out from the chat.
  */
 export function SecurityNoticeRow({ text }: { text: string }) {
+  // The row already says SECURITY NOTICE: the server's own "SECURITY ALERT: " lead is not repeated.
+  const body = text.replace(/^SECURITY ALERT:\s*/, '');
   return (
     <li
       data-testid="security-notice"
@@ -12,7 +14,7 @@ export function SecurityNoticeRow({ text }: { text: string }) {
       <span className="mr-2 font-bold tracking-widest">
         <span aria-hidden="true">⚠ </span>SECURITY NOTICE
       </span>
-      <span className="break-words whitespace-pre-wrap text-fg">{text}</span>
+      <span className="break-words whitespace-pre-wrap text-fg">{body}</span>
     </li>
   );
 }

@@ -29,10 +29,9 @@ export function describeSimulation(lines: readonly ChatLine[]): string[] {
     if (line.kind !== 'message') return '';
     const { message } = line;
     const size = (message.encryptedContent ?? message.content).length;
-    const node = message.senderId.slice(0, 8);
     return message.encryptedContent === null
-      ? `Relay view: node ${node} sent ${size} characters IN CLEAR (PLAINTEXT, confirmed by its sender).`
-      : `Relay view: node ${node} sent ${size} characters of ${message.encryptionType} ciphertext, no key to open it.`;
+      ? `Relay view: node ${message.senderId} sent ${size} characters IN CLEAR (PLAINTEXT, confirmed by its sender).`
+      : `Relay view: node ${message.senderId} sent ${size} characters of ${message.encryptionType} ciphertext, no key to open it.`;
   });
   return [
     SIMULATION_TEXT.intro,

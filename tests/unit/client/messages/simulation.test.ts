@@ -57,8 +57,8 @@ describe('describeSimulation', () => {
     expect(texts[0]).toBe(SIMULATION_TEXT.intro);
     expect(texts.at(-1)).toBe(SIMULATION_TEXT.end);
     expect(texts.slice(1, -1)).toEqual([
-      'Relay view: node a1b2c3d4 sent 120 characters of AES-256-GCM ciphertext, no key to open it.',
-      'Relay view: node a1b2c3d4 sent 64 characters of ZK-AES-256 ciphertext, no key to open it.',
+      'Relay view: node a1b2c3d4e5f6 sent 120 characters of AES-256-GCM ciphertext, no key to open it.',
+      'Relay view: node a1b2c3d4e5f6 sent 64 characters of ZK-AES-256 ciphertext, no key to open it.',
     ]);
     expect(texts.join('\n')).not.toContain('secret plan');
   });
