@@ -157,6 +157,32 @@ describe('realtime chat', () => {
     ).toBe(false);
   });
 
+  it('sends everyone the member list with TYPING at once, and online again on stop', async () => {
+    const room = RoomSchema.parse((await createRoom({ name: 'typing-list' })).body);
+    const { socket: alice } = await join(room.secureId, 'Agent21');
+    const { socket: bob } = await join(room.secureId, 'Unit22');
+    const statusOf = (frame: Record<string, unknown>) =>
+      (frame.users as { username: string; status: string }[]).find(
+        (user) => user.username === 'Agent21',
+      )?.status;
+    const listWith = (status: string) => (frame: Record<string, unknown>) =>
+      frame.type === 'user_list_update' && statusOf(frame) === status;
+    // Only lists sent from here on count.
+    await alice.next(
+      (frame) =>
+        frame.type === 'user_list_update' &&
+        (frame.users as { username: string }[]).some((user) => user.username === 'Unit22'),
+    );
+    alice.frames.length = 0;
+    bob.frames.length = 0;
+    alice.send({ type: 'typing_start' });
+    await bob.next(listWith('typing'));
+    await alice.next(listWith('typing'));
+    alice.send({ type: 'typing_stop' });
+    await bob.next(listWith('online'));
+    await alice.next(listWith('online'));
+  });
+
   it('deletes messages on the server at expiry: a late joiner never receives them', async () => {
     const room = RoomSchema.parse((await createRoom({ name: 'expiry-room' })).body);
     const { socket: alice } = await join(room.secureId, 'Cipher5');
