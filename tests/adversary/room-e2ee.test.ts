@@ -109,6 +109,8 @@ describe('1 · no silent downgrade', () => {
     await mallory.waitFor(() =>
       mallory.errors.includes('Too many key announcements: wait before announcing again'),
     );
+    // alice's frame may still be on its way through the relay when mallory hears the error.
+    await alice.waitFor(() => capture.framesOf('to-server', 'send_message').length > 0);
     const toServer = capture.framesOf('to-server', 'send_message').map((item) => item.frame);
     expect(toServer).toHaveLength(1);
     expect(sent.encryptionType).not.toBe('PLAINTEXT');
