@@ -221,6 +221,12 @@ describe('chat screens a key holder meets', () => {
     expect(await alice.actor.page.getByTestId('simulation-tag').count()).toBe(await drill.count());
     await shoot(alice.actor.page, 'simulation-matrix');
     expect(await bob.chat.systemLine(SIMULATION_TEXT.intro).count()).toBe(0);
+    await bob.chat.send('/simulation');
+    await bob.chat.systemLine(SIMULATION_TEXT.intro).waitFor();
+    await bob.actor.page.getByTestId('security-details-toggle').click();
+    await bob.actor.page.getByTestId('details-key-id').getByText(bobKey.keyId).waitFor();
+    await shoot(bob.actor.page, 'security-details-simulation-nsa');
+    await bob.actor.page.getByTestId('security-details-toggle').click();
 
     // MSG on an anonymous member explains; on bob it opens NEW CONVERSATION with his secure id.
     await operatives(alice.actor.page);
