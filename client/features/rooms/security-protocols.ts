@@ -10,7 +10,7 @@ import { KEY_SESSION_TTL_MS } from '../../../shared/constants.js';
 import { type SessionUser } from '../../../shared/protocol/http/auth.js';
 import { describePrivacy, type PrivacyAssessment } from '../privacy/connection-privacy.js';
 
-/** active = running now; pending = being built; inactive = off here; warning = running, weak. */
+/** active = running now; pending = starting (not initialized yet); inactive = off here; warning = running, weak. */
 export type ProtocolState = 'active' | 'pending' | 'inactive' | 'warning';
 
 export type ProtocolId =
