@@ -40,9 +40,7 @@ export function MessageMemberButton({
       onClick={start}
       aria-label={`Message ${member.username}`}
       title={
-        secureId === null
-          ? 'Anonymous: no secure ID to write to'
-          : `Direct message to ${secureId}`
+        secureId === null ? 'Anonymous: no secure ID to write to' : `Direct message to ${secureId}`
       }
       data-testid="member-message"
       className={`shrink-0 rounded border px-1.5 text-[0.6rem] leading-4 tracking-wider focus-visible:outline-none ${

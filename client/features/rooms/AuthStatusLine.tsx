@@ -7,7 +7,8 @@ import { Link } from 'wouter';
 import { Tooltip } from '../../ui/Tooltip.js';
 
 /** The public visitor's prompt beside the link (the spec names /get-key as the way to access). */
-export const GET_KEY_PROMPT = 'Direct messages and /pong need a key: use /get-key to obtain access.';
+export const GET_KEY_PROMPT =
+  'Direct messages and /pong need a key: use /get-key to obtain access.';
 
 export interface AuthStatusLineProps {
   username: string;

@@ -10,7 +10,9 @@ describe('currentStatusMessage', () => {
     log.info('Session keys generated');
     clock += 4_000;
     log.success('Sender keys received from Ghost2');
-    expect(currentStatusMessage(log.getEntries(), clock)?.text).toBe('Sender keys received from Ghost2');
+    expect(currentStatusMessage(log.getEntries(), clock)?.text).toBe(
+      'Sender keys received from Ghost2',
+    );
     expect(currentStatusMessage(log.getEntries(), clock + 9_999)?.text).toBe(
       'Sender keys received from Ghost2',
     );
