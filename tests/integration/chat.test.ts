@@ -157,30 +157,33 @@ describe('realtime chat', () => {
     ).toBe(false);
   });
 
-  it('sends everyone the member list with TYPING at once, and online again on stop', async () => {
+  it('keeps the typist TYPING in the member list until typing_stop, without a list per keystroke', async () => {
     const room = RoomSchema.parse((await createRoom({ name: 'typing-list' })).body);
     const { socket: alice } = await join(room.secureId, 'Agent21');
     const { socket: bob } = await join(room.secureId, 'Unit22');
-    const statusOf = (frame: Record<string, unknown>) =>
+    const statusIn = (frame: Record<string, unknown>) =>
       (frame.users as { username: string; status: string }[]).find(
         (user) => user.username === 'Agent21',
       )?.status;
-    const listWith = (status: string) => (frame: Record<string, unknown>) =>
-      frame.type === 'user_list_update' && statusOf(frame) === status;
-    // Only lists sent from here on count.
+    const listNow = async () => {
+      bob.frames.length = 0;
+      bob.send({ type: 'request_user_list' });
+      return statusIn(await bob.nextOfType('user_list_update'));
+    };
     await alice.next(
       (frame) =>
         frame.type === 'user_list_update' &&
         (frame.users as { username: string }[]).some((user) => user.username === 'Unit22'),
     );
     alice.frames.length = 0;
-    bob.frames.length = 0;
     alice.send({ type: 'typing_start' });
-    await bob.next(listWith('typing'));
-    await alice.next(listWith('typing'));
+    await bob.next((frame) => frame.type === 'typing_start' && frame.username === 'Agent21');
+    expect(await listNow()).toBe('typing');
     alice.send({ type: 'typing_stop' });
-    await bob.next(listWith('online'));
-    await alice.next(listWith('online'));
+    await bob.next((frame) => frame.type === 'typing_stop' && frame.username === 'Agent21');
+    expect(await listNow()).toBe('online');
+    // Typing sent the others its frames only: no member list went out for it.
+    expect(alice.frames.some((frame) => frame.type === 'user_list_update')).toBe(false);
   });
 
   it('deletes messages on the server at expiry: a late joiner never receives them', async () => {

@@ -209,16 +209,18 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
       return { ...state, users: action.users, memberCount: action.users.length };
     case 'typing': {
       const { frame } = action;
-      if (state.joinedRoomId === null || frame.nodeId === state.nodeId) return state;
+      if (state.joinedRoomId === null) return state;
+      const isTyping = frame.type === 'typing_start';
+      // This tab's own typing shows in its operatives row, never in the "is typing" line.
+      if (frame.nodeId === state.nodeId)
+        return { ...state, users: withStatus(state.users, frame.nodeId, isTyping) };
       const others = state.typing.filter((user) => user.nodeId !== frame.nodeId);
       return {
         ...state,
-        typing:
-          frame.type === 'typing_start'
-            ? [...others, { nodeId: frame.nodeId, username: frame.username }]
-            : others,
-        // The operatives list follows at once; the server's next user list agrees.
-        users: withStatus(state.users, frame.nodeId, frame.type === 'typing_start'),
+        typing: isTyping ? [...others, { nodeId: frame.nodeId, username: frame.username }] : others,
+        // The operatives list follows the typing frames at once (the server keeps the same
+        // status for the next member list, which it sends only on joins, leaves and requests).
+        users: withStatus(state.users, frame.nodeId, isTyping),
       };
     }
     case 'system':

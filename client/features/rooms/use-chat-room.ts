@@ -392,7 +392,9 @@ export function useChatRoom({
     },
     cancelPending: (id) => pendingControls.get(id)?.abort.abort(),
     sendTyping: (type) => {
-      if (isJoined) socket.send({ type });
+      if (!isJoined || !socket.send({ type }) || state.nodeId === null) return;
+      // The relay tells only the others; this tab's own row follows here, at once.
+      dispatch({ type: 'typing', frame: { type, nodeId: state.nodeId, username } });
     },
     addLocalLine,
     addSimulationLines,

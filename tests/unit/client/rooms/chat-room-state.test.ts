@@ -173,6 +173,13 @@ describe('chatRoomReducer', () => {
     state = chatRoomReducer(state, { type: 'new_message', message: message('m1'), now: T0 });
     expect(statusOf('node-bob')).toBe('online');
     expect(statusOf('node-alice')).toBe('online');
+    // This tab's own typing (dispatched as it sends the frame): its row only, not "is typing".
+    state = chatRoomReducer(state, {
+      type: 'typing',
+      frame: { type: 'typing_start', nodeId: 'node-alice', username: 'Agent1' },
+    });
+    expect(statusOf('node-alice')).toBe('typing');
+    expect(state.typing).toEqual([]);
   });
 
   it('keeps the lines on screen while disconnected, and keeps local lines across a rejoin', () => {
