@@ -110,7 +110,14 @@ export function SecurityDetailsPanel({ id, e2ee, identity, keyAuth }: SecurityDe
         </Row>
         <Row term="ZERO-KNOWLEDGE KEY" testId="details-zk">
           {status.zkFingerprint ? (
-            <>ZK-AES-256 · check {status.zkFingerprint}</>
+            <>
+              ZK-AES-256 · check {status.zkFingerprint}
+              <span className="text-muted" data-testid="details-zk-rotation">
+                {status.isZkInRotation
+                  ? ' · in the rotation: every member typed the access code'
+                  : ' · skipped: a member entered without the access code (key file or reload) and could not read it'}
+              </span>
+            </>
           ) : (
             <span className="text-muted">none: no access code typed in this tab</span>
           )}

@@ -322,6 +322,7 @@ export class RoomKeyManager extends SerialObservable {
       signingKeyCreatedAt: this.#keys?.signing.createdAt ?? null,
       identityKeyId: this.#identity?.fields.keyId ?? null,
       zkFingerprint: room?.zk?.fingerprint ?? null,
+      isZkInRotation: this.canEveryoneReadZk,
       hasServerEntropy: this.entropy.hasServerEntropy,
       members: this.#directory.statuses((member) => this.trustOf(member)),
     };

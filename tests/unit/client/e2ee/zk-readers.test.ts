@@ -45,6 +45,7 @@ describe('ZK-AES-256 and who can read it', { timeout: 60_000 }, () => {
     const alice = await relay.join('Agent1', { accessCode: ACCESS_CODE });
     const bob = await relay.join('Agent2', { accessCode: ACCESS_CODE });
     expect(await sendRound(relay, alice, [bob], 'code holders')).toContain(ZK);
+    expect(alice.manager.getStatus().isZkInRotation).toBe(true);
 
     const keyFile = await createKeyFile({ username: 'carol' });
     const carol = await relay.join('carol', {
@@ -56,6 +57,9 @@ describe('ZK-AES-256 and who can read it', { timeout: 60_000 }, () => {
       ...(await sendRound(relay, bob, [alice, carol], 'bob, carol is here')),
     ];
     expect(withCarol).not.toContain(ZK);
+    // The details panel tells alice why: ZK-AES-256 is skipped while carol is in.
+    expect(alice.manager.getStatus()).toMatchObject({ isZkInRotation: false });
+    expect(alice.manager.getStatus().zkFingerprint).toMatch(/^[0-9a-f]{16}$/);
 
     await relay.leave(carol);
     expect(await sendRound(relay, alice, [bob], 'carol left')).toContain(ZK);
