@@ -10,11 +10,13 @@ import { TooltipProvider } from './ui/Tooltip.js';
 import { setRequestGate } from './lib/http.js';
 import { lazyComponent } from './lib/lazy-component.js';
 import { getServerTrust, serverTrustRefusal } from './features/privacy/server-trust.js';
+import { installScrollbarAutoHide } from './lib/scrollbar-autohide.js';
 import './styles.css';
 
 // The server's identity is checked before anything else goes to it (DESIGN.md "Server identity").
 setRequestGate(serverTrustRefusal);
 void getServerTrust().verify();
+installScrollbarAutoHide();
 
 // The toast region (Radix Toast) loads after the first paint; toasts raised meanwhile wait in the
 // toast store and show once it has mounted.

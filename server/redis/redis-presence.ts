@@ -15,7 +15,7 @@ import type { RedisHandles } from './connect.js';
 export const HEARTBEAT_TTL_MS = 15_000;
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 
-const StoredMemberSchema = RoomUserSchema.extend({
+const StoredMemberSchema = RoomUserSchema.omit({ secureId: true }).extend({
   roomId: z.string(),
   processId: z.string(),
   keyId: z.string().nullish(),

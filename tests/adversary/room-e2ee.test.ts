@@ -109,7 +109,7 @@ describe('1 · no silent downgrade', () => {
     await mallory.waitFor(() =>
       mallory.errors.includes('Too many key announcements: wait before announcing again'),
     );
-    // The relay may still be passing the frame on (a loaded machine): wait for it to arrive.
+    // alice's frame may still be on its way through the relay when mallory hears the error.
     await alice.waitFor(() => capture.framesOf('to-server', 'send_message').length > 0);
     const toServer = capture.framesOf('to-server', 'send_message').map((item) => item.frame);
     expect(toServer).toHaveLength(1);

@@ -157,6 +157,35 @@ describe('realtime chat', () => {
     ).toBe(false);
   });
 
+  it('keeps the typist TYPING in the member list until typing_stop, without a list per keystroke', async () => {
+    const room = RoomSchema.parse((await createRoom({ name: 'typing-list' })).body);
+    const { socket: alice } = await join(room.secureId, 'Agent21');
+    const { socket: bob } = await join(room.secureId, 'Unit22');
+    const statusIn = (frame: Record<string, unknown>) =>
+      (frame.users as { username: string; status: string }[]).find(
+        (user) => user.username === 'Agent21',
+      )?.status;
+    const listNow = async () => {
+      bob.frames.length = 0;
+      bob.send({ type: 'request_user_list' });
+      return statusIn(await bob.nextOfType('user_list_update'));
+    };
+    await alice.next(
+      (frame) =>
+        frame.type === 'user_list_update' &&
+        (frame.users as { username: string }[]).some((user) => user.username === 'Unit22'),
+    );
+    alice.frames.length = 0;
+    alice.send({ type: 'typing_start' });
+    await bob.next((frame) => frame.type === 'typing_start' && frame.username === 'Agent21');
+    expect(await listNow()).toBe('typing');
+    alice.send({ type: 'typing_stop' });
+    await bob.next((frame) => frame.type === 'typing_stop' && frame.username === 'Agent21');
+    expect(await listNow()).toBe('online');
+    // Typing sent the others its frames only: no member list went out for it.
+    expect(alice.frames.some((frame) => frame.type === 'user_list_update')).toBe(false);
+  });
+
   it('deletes messages on the server at expiry: a late joiner never receives them', async () => {
     const room = RoomSchema.parse((await createRoom({ name: 'expiry-room' })).body);
     const { socket: alice } = await join(room.secureId, 'Cipher5');
@@ -457,12 +486,29 @@ describe('realtime chat', () => {
     expect(joined).toMatchObject({ type: 'error', message: 'Invalid callsign' });
   });
 
-  it('lists connected nodes without addresses, to members only, and updates the member list on leave', async () => {
+  it('lists connected nodes without addresses, to whoever may enter, and updates the member list on leave', async () => {
     const room = RoomSchema.parse((await createRoom({ name: 'nodes' })).body);
     const { socket: alice } = await join(room.secureId, 'Agent15');
     const { socket: bob } = await join(room.secureId, 'Agent16');
-    expect((await http(`/api/connected-ips?roomId=${room.secureId}`)).status).toBe(403);
+    // An open room: the Network Monitor works before joining, as anyone may join it.
+    const before = await http(`/api/connected-ips?roomId=${room.secureId}`);
+    expect(before.status).toBe(200);
+    const seen = (await before.json()) as { ips: { username: string }[] };
+    expect(seen.ips.map((ip) => ip.username).sort()).toEqual(['Agent15', 'Agent16']);
+    // The relay-wide list stays with key holders.
     expect((await http('/api/connected-ips')).status).toBe(403);
+    // A locked room: not without its grant.
+    const locked = RoomSchema.parse(
+      (
+        await createRoom({
+          name: 'locked nodes',
+          isPrivate: true,
+          securityLevel: 'restricted',
+          passwordHash: 'a'.repeat(64),
+        })
+      ).body,
+    );
+    expect((await http(`/api/connected-ips?roomId=${locked.secureId}`)).status).toBe(403);
     const { joined } = await join(room.secureId, 'Agent17');
     const response = await http(`/api/connected-ips?roomId=${room.secureId}`, {
       headers: { 'x-room-access': joined.accessToken as string },

@@ -2,6 +2,7 @@
  * The auth state machine (spec 000 §4 "Auth"): loading → the stored session is checked with the
  * server → authenticated, or unauthenticated with the stored session removed.
  */
+import { playSound } from '../../lib/sounds.js';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import type { KeyFile } from '../../../shared/crypto/key-file-schema.js';
@@ -85,6 +86,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         isLoading: false,
         isAuthenticating: false,
       });
+      // The login sound (spec 000 §3 "Sound settings" authSound): plays only when its toggle is on.
+      playSound('auth');
       return user;
     } catch (error) {
       // Spec 000 §4: the access mode is removed on failed authentication.

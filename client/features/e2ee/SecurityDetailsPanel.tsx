@@ -32,13 +32,21 @@ function Row({ term, children, testId }: { term: string; children: ReactNode; te
   );
 }
 
+/** The premium key behind this session (spec 000 §3 "Security state": keyId, level, capabilities). */
+export interface KeyAuthDetails {
+  keyId: string;
+  level: string;
+  capabilities: readonly string[];
+}
+
 export interface SecurityDetailsPanelProps {
   id: string;
   e2ee: RoomE2ee;
   identity: string;
+  keyAuth: KeyAuthDetails | null;
 }
 
-export function SecurityDetailsPanel({ id, e2ee, identity }: SecurityDetailsPanelProps) {
+export function SecurityDetailsPanel({ id, e2ee, identity, keyAuth }: SecurityDetailsPanelProps) {
   const now = useNow(1000);
   const { status, transport } = e2ee;
   const pfs = transport.pfs;
@@ -97,12 +105,19 @@ export function SecurityDetailsPanel({ id, e2ee, identity }: SecurityDetailsPane
           ) : pfs.status === 'failed' ? (
             <span className="text-danger">{TEXT.pfsKeyExchangeFailed}</span>
           ) : (
-            'exchanging...'
+            <span className="text-warning">{TEXT.pfsNotInitialized}: exchanging a key...</span>
           )}
         </Row>
         <Row term="ZERO-KNOWLEDGE KEY" testId="details-zk">
           {status.zkFingerprint ? (
-            <>ZK-AES-256 · check {status.zkFingerprint}</>
+            <>
+              ZK-AES-256 · check {status.zkFingerprint}
+              <span className="text-muted" data-testid="details-zk-rotation">
+                {status.isZkInRotation
+                  ? ' · in the rotation: every member typed the access code'
+                  : ' · skipped: a member entered without the access code (key file or reload) and could not read it'}
+              </span>
+            </>
           ) : (
             <span className="text-muted">none: no access code typed in this tab</span>
           )}
@@ -147,9 +162,23 @@ export function SecurityDetailsPanel({ id, e2ee, identity }: SecurityDetailsPane
             <span className="text-muted">anonymous: your messages show as unverified</span>
           )}
         </Row>
-        <Row term="AUTHENTICATION">
+        <Row term="AUTHENTICATION" testId="details-authentication">
           {e2ee.authentication === 'AUTHENTICATED' ? 'AUTHENTICATED (premium key)' : 'PUBLIC'}
         </Row>
+        {keyAuth ? (
+          <>
+            <Row term="KEY ID" testId="details-key-id">
+              {keyAuth.keyId}
+              <span className="text-muted"> · {secureIdOf(keyAuth.keyId)}</span>
+            </Row>
+            <Row term="KEY LEVEL" testId="details-key-level">
+              {keyAuth.level.toUpperCase()}
+            </Row>
+            <Row term="CAPABILITIES" testId="details-key-capabilities">
+              {keyAuth.capabilities.length > 0 ? keyAuth.capabilities.join(', ') : 'none'}
+            </Row>
+          </>
+        ) : null}
         <Row term="SESSION">
           {identity}
           {status.nodeId ? <span className="text-muted"> · node {status.nodeId}</span> : null}

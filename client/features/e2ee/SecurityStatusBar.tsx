@@ -1,16 +1,18 @@
 /**
  * The security status bar (spec 000 §2 "Security status bar with a collapsible details panel",
  * §4 "Security level label"): the level, end-to-end state, certificate, forward-secrecy key,
- * zero-knowledge key and authentication on one line; DETAILS opens the panel, LOG the crypto
- * process log. A certificate failure and a key substitution are shown in red whatever is open.
+ * zero-knowledge key and authentication on one line, then the newest crypto status message
+ * (cleared after 10 s, spec 000 §9); DETAILS opens the panel, LOG the crypto process log. A certificate failure and a key substitution are shown in red whatever is open.
  */
 import { useId, useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
+import { currentStatusMessage, type CryptoLogLevel } from './crypto-log.js';
 import { CryptoLogPanel } from './CryptoLogPanel.js';
-import { SecurityDetailsPanel } from './SecurityDetailsPanel.js';
+import { SecurityDetailsPanel, type KeyAuthDetails } from './SecurityDetailsPanel.js';
 import { type SecurityLevelLabel } from './security-level.js';
 import { CERTIFICATE_TEXT, unverifiedReadersText } from './security-text.js';
 import { type RoomE2ee } from './use-room-e2ee.js';
+import { useNow } from './use-now.js';
 
 const LEVEL_CLASS: Record<SecurityLevelLabel, string> = {
   MAXIMUM: 'text-primary',
@@ -26,7 +28,16 @@ export interface SecurityStatusBarProps {
   e2ee: RoomE2ee;
   /** The callsign or key holder's name of this session. */
   identity: string;
+  /** The premium key of this session (spec 000 §3 "Security state"), or null when public. */
+  keyAuth: KeyAuthDetails | null;
 }
+
+const STATUS_MESSAGE_CLASS: Record<CryptoLogLevel, string> = {
+  info: 'text-fg',
+  success: 'text-primary',
+  warning: 'text-warning',
+  error: 'text-danger',
+};
 
 /** What the E2E field says: ACTIVE once keys are agreed, else why not. */
 function e2eText(e2ee: RoomE2ee): { text: string; className: string } {
@@ -39,7 +50,7 @@ function e2eText(e2ee: RoomE2ee): { text: string; className: string } {
   return { text: 'ACTIVE', className: 'text-primary' };
 }
 
-export function SecurityStatusBar({ e2ee, identity }: SecurityStatusBarProps) {
+export function SecurityStatusBar({ e2ee, identity, keyAuth }: SecurityStatusBarProps) {
   const ids = useId();
   const [isDetailsOpen, setDetailsOpen] = useState(false);
   const [isLogOpen, setLogOpen] = useState(false);
@@ -47,6 +58,8 @@ export function SecurityStatusBar({ e2ee, identity }: SecurityStatusBarProps) {
   const isCertFail = transport.certificate === 'invalid';
   const e2e = e2eText(e2ee);
   const pfsKeyId = transport.pfs.key?.keyId ?? null;
+  const now = useNow(1000);
+  const statusMessage = currentStatusMessage(e2ee.log, now);
 
   return (
     <section
@@ -74,7 +87,7 @@ export function SecurityStatusBar({ e2ee, identity }: SecurityStatusBarProps) {
         <span className="hidden sm:inline">
           <span className="text-muted">PFS: </span>
           <span className={pfsKeyId ? 'text-fg' : 'text-warning'} data-testid="pfs-key-id">
-            {pfsKeyId ?? (transport.pfs.status === 'failed' ? 'FAILED' : 'PENDING')}
+            {pfsKeyId ?? (transport.pfs.status === 'failed' ? 'FAILED' : TEXT.pfsNotInitialized)}
           </span>
         </span>
         <span className="hidden md:inline">
@@ -95,6 +108,14 @@ export function SecurityStatusBar({ e2ee, identity }: SecurityStatusBarProps) {
             {TEXT.keySubstitutionDetected}
           </span>
         ) : null}
+        {/* Always in the tree, so screen readers hear each new message; empty once cleared. */}
+        <span
+          role="status"
+          data-testid="crypto-status-message"
+          className={`min-w-0 truncate normal-case ${statusMessage ? STATUS_MESSAGE_CLASS[statusMessage.level] : ''}`}
+        >
+          {statusMessage?.text ?? ''}
+        </span>
         <span className="ml-auto flex gap-1.5">
           <button
             type="button"
@@ -129,7 +150,12 @@ export function SecurityStatusBar({ e2ee, identity }: SecurityStatusBarProps) {
         </p>
       ) : null}
       {isDetailsOpen ? (
-        <SecurityDetailsPanel id={`${ids}-details`} e2ee={e2ee} identity={identity} />
+        <SecurityDetailsPanel
+          id={`${ids}-details`}
+          e2ee={e2ee}
+          identity={identity}
+          keyAuth={keyAuth}
+        />
       ) : null}
       {isLogOpen ? <CryptoLogPanel id={`${ids}-log`} entries={e2ee.log} /> : null}
     </section>

@@ -6,6 +6,7 @@
  * Never put key material, message text or ciphertext in an entry: callers pass callsigns, key ids
  * (public identifiers) and the spec's error texts. Nothing here writes to the console.
  */
+import { STATUS_MESSAGE_CLEAR_MS } from '../../../shared/constants.js';
 import { CRYPTO_LOG_LIMIT } from './e2ee-constants.js';
 
 export type CryptoLogLevel = 'info' | 'success' | 'warning' | 'error';
@@ -56,4 +57,17 @@ export class CryptoLog {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   };
+}
+
+/**
+ * The status message the status bar shows: the newest entry, until STATUS_MESSAGE_CLEAR_MS after
+ * it was written (spec 000 §9 "Status messages are cleared after 10 s"); null once cleared.
+ */
+export function currentStatusMessage(
+  entries: readonly CryptoLogEntry[],
+  now: number,
+): CryptoLogEntry | null {
+  const newest = entries.at(-1);
+  if (newest === undefined || now - newest.at >= STATUS_MESSAGE_CLEAR_MS) return null;
+  return newest;
 }

@@ -35,6 +35,8 @@ export interface E2eeStatus {
   identityKeyId: string | null;
   /** The ZK key's check value when this tab knows the room's access code. */
   zkFingerprint: string | null;
+  /** True while every member announced the same ZK key, so ZK-AES-256 is in the rotation. */
+  isZkInRotation: boolean;
   hasServerEntropy: boolean;
   members: MemberStatus[];
   /**

@@ -56,6 +56,21 @@ export class MemberDirectory {
     return this.#present.size === 0 || this.#present.has(nodeId);
   }
 
+  /**
+   * True when every member the relay lists, other than `selfNodeId`, announced a bundle whose ZK
+   * check value is `zkCheck`: then every current reader can derive the ZK-AES-256 key. False
+   * before the relay's list arrives, and while any listed member's bundle is missing.
+   */
+  everyReaderHoldsZk(selfNodeId: string, zkCheck: string): boolean {
+    if (this.#present.size === 0) return false;
+    for (const nodeId of this.#present) {
+      if (nodeId === selfNodeId) continue;
+      const member = this.members.get(nodeId);
+      if (!member || member.trust === 'bad' || member.zkCheck !== zkCheck) return false;
+    }
+    return true;
+  }
+
   /** Keeps an envelope whose sender's bundle has not arrived (a few at most). */
   holdEnvelope(nodeId: string, envelope: SenderKeyWireEnvelope): void {
     const held = this.#pending.get(nodeId) ?? [];

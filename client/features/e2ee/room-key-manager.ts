@@ -107,6 +107,15 @@ export class RoomKeyManager extends SerialObservable {
   isPresent(nodeId: string): boolean {
     return this.#directory.isPresent(nodeId);
   }
+  /**
+   * True when ZK-AES-256 may be chosen: this tab derived the ZK key and every member the relay
+   * lists announced the same key check value (docs/crypto-room.md §8).
+   */
+  get canEveryoneReadZk(): boolean {
+    const room = this.#room;
+    if (!room?.zk) return false;
+    return this.#directory.everyReaderHoldsZk(room.nodeId, room.zk.fingerprint);
+  }
 
   get now(): number {
     return this.deps.now();
@@ -336,6 +345,7 @@ export class RoomKeyManager extends SerialObservable {
       signingKeyCreatedAt: this.#keys?.signing.createdAt ?? null,
       identityKeyId: this.#identity?.fields.keyId ?? null,
       zkFingerprint: room?.zk?.fingerprint ?? null,
+      isZkInRotation: this.canEveryoneReadZk,
       hasServerEntropy: this.entropy.hasServerEntropy,
       members: this.#directory.statuses((member) => this.trustOf(member)),
       unverifiedReaders: this.#unverifiedReaders(),
@@ -409,7 +419,11 @@ export class RoomKeyManager extends SerialObservable {
     const room = this.#room;
     if (!keys || !room) return;
     const binding = { roomId: room.secureId, nodeId: room.nodeId };
-    const bundle = await signBundle(keys.unsignedBundle(), binding, this.#identity);
+    // The ZK check value tells senders this tab can read ZK-AES-256 (never the code or key).
+    const unsigned = room.zk
+      ? { ...keys.unsignedBundle(), zk: room.zk.fingerprint }
+      : keys.unsignedBundle();
+    const bundle = await signBundle(unsigned, binding, this.#identity);
     const transport = this.#transport;
     if (!transport) return;
     this.#outbox.push(() => {

@@ -45,6 +45,8 @@ export interface RoomMember {
   trustReason: string | null;
   /** The key holder's keyId when the bundle carries an identity. */
   keyId: string | null;
+  /** The ZK key check value the member announced (it typed the access code), or null. */
+  zkCheck: string | null;
 }
 
 /** The public keys of a bundle, checked for size and form. */
@@ -123,6 +125,7 @@ export function memberFromBundle(input: {
     trust: 'checking',
     trustReason: null,
     keyId: null,
+    zkCheck: input.bundle.zk ?? null,
   };
 }
 

@@ -67,7 +67,8 @@ export async function encryptForRoom(
   }
   const readers = [...manager.members.values()].filter((member) => member.trust !== 'bad');
   const type = pickEncryptionType(sequence, {
-    hasAccessCode: room.zk !== null,
+    // Only when every reader can derive the key; otherwise the next type of the rotation.
+    hasAccessCode: manager.canEveryoneReadZk,
     memberCount: readers.length + 1,
   });
   const rsaRecipients = new Map<string, WebCryptoKey>([[room.nodeId, keys.rsa.publicKey]]);
@@ -225,7 +226,13 @@ async function readZk(
   sender: string,
 ): Promise<ReadResult> {
   const room = manager.room!;
-  if (!room.zk) return { ok: false, marker: encryptedMarker('ZK-AES-256') };
+  if (!room.zk) {
+    // Senders pick ZK-AES-256 only while every reader announces the key (docs/crypto-room.md
+    // §8), so a message this tab cannot open was sent before it joined (history, a reload).
+    if (wasSentBeforeJoin(manager, message)) return sentBeforeJoin(manager, sender);
+    manager.log.error(`ZK-AES-256 message from ${sender}: no access code typed in this tab`);
+    return { ok: false, marker: encryptedMarker('ZK-AES-256') };
+  }
   const content = message.encryptedContent ?? '';
   try {
     const plaintext = await decryptMessage('ZK-AES-256', content, {

@@ -5,8 +5,9 @@
  */
 import { useLayoutEffect, useRef } from 'react';
 import { SCROLL_STICK_THRESHOLD_PX } from '../../../shared/constants.js';
-import { type ChatLine } from './chat-line.js';
+import { isSecurityNotice, type ChatLine } from './chat-line.js';
 import { MessageRow } from './MessageRow.js';
+import { SecurityNoticeRow } from './SecurityNoticeRow.js';
 import { SystemRow } from './SystemRow.js';
 
 export interface MessageListProps {
@@ -51,7 +52,11 @@ export function MessageList({ lines, now, emptyText }: MessageListProps) {
       <ol className="space-y-1">
         {lines.map((line) =>
           line.kind === 'message' ? (
-            <MessageRow key={line.id} line={line} now={now} />
+            isSecurityNotice(line.message) ? (
+              <SecurityNoticeRow key={line.id} text={line.message.content} />
+            ) : (
+              <MessageRow key={line.id} line={line} now={now} />
+            )
           ) : (
             <SystemRow key={line.id} line={line} />
           ),

@@ -4,6 +4,7 @@
  * goes out as an ordinary message.
  */
 import { TEXT } from '../../../shared/protocol/errors.js';
+import { SIMULATION_TEXT } from './simulation.js';
 
 export interface ChatCommandContext {
   /** The visitor holds a key and a session. */
@@ -19,7 +20,9 @@ export type ChatCommandResult =
   | { kind: 'debug-theme' }
   | { kind: 'navigate'; to: string }
   /** An admin asked for the admin panel: the page decides what that opens. */
-  | { kind: 'admin' };
+  | { kind: 'admin' }
+  /** A key holder started the /simulation drill (simulation.ts). */
+  | { kind: 'simulation' };
 
 /** What `text` (already trimmed) asks for, or null when it is an ordinary message. */
 export function resolveChatCommand(
@@ -39,6 +42,10 @@ export function resolveChatCommand(
       return context.isKeyHolder && context.isAdmin
         ? { kind: 'admin' }
         : { kind: 'local', text: TEXT.adminAccessDenied, level: 'warning' };
+    case '/simulation':
+      return context.isKeyHolder
+        ? { kind: 'simulation' }
+        : { kind: 'local', text: SIMULATION_TEXT.refused, level: 'warning' };
     case '/get-key':
       return { kind: 'navigate', to: '/get-key' };
     default:

@@ -6,7 +6,16 @@
 import { type Message } from '../../../shared/protocol/ws/chat.js';
 import { type DecryptedMessage } from './message-cipher.js';
 
-export type SystemLevel = 'info' | 'warning' | 'critical';
+/** `security`: a breach or screenshot alert, shown as a security notice (SecurityNoticeRow). */
+export type SystemLevel = 'info' | 'warning' | 'critical' | 'security';
+
+/** The sender name the server gives breach alerts (spec 000 §3 "Message"). */
+export const SECURITY_SYSTEM_SENDER = 'SECURITY_SYSTEM';
+
+/** A server notice from SECURITY_SYSTEM: a security notice, not a member's chat row. */
+export function isSecurityNotice(message: Pick<Message, 'isSystem' | 'senderUsername'>): boolean {
+  return message.isSystem && message.senderUsername === SECURITY_SYSTEM_SENDER;
+}
 
 export interface MessageLine {
   kind: 'message';
@@ -27,6 +36,8 @@ export interface SystemLine {
   level: SystemLevel;
   /** `server` lines came over the socket; `local` ones answer a chat command on this screen. */
   source: 'server' | 'local';
+  /** A line of the /simulation drill: labelled SIMULATION, shown 60 s (spec 000 §4). */
+  isSimulated?: boolean;
   createdAtMs: number;
   expiresAtMs: number;
 }

@@ -1,5 +1,14 @@
-/** The footer line: AUTH_STATUS with the name, a regenerate-callsign button, SEC_LVL (spec 000 §2). */
+/**
+ * The footer line: AUTH_STATUS with the name, a regenerate-callsign button, SEC_LVL (spec 000 §2)
+ * and, for a public visitor, the prompt to get a key with its link to /get-key (spec 000 §2
+ * "/get-key … linked as the upgrade path for public users", §6).
+ */
+import { Link } from 'wouter';
 import { Tooltip } from '../../ui/Tooltip.js';
+
+/** The public visitor's prompt beside the link (the spec names /get-key as the way to access). */
+export const GET_KEY_PROMPT =
+  'Direct messages and /pong need a key: use /get-key to obtain access.';
 
 export interface AuthStatusLineProps {
   username: string;
@@ -39,6 +48,18 @@ export function AuthStatusLine({ username, securityLevel, onRegenerate }: AuthSt
           {securityLevel?.toUpperCase() ?? 'PUBLIC'}
         </span>
       </span>
+      {securityLevel === null ? (
+        <span className="flex flex-wrap items-center gap-2" data-testid="get-key-prompt">
+          <span>{GET_KEY_PROMPT}</span>
+          <Link
+            href="/get-key"
+            className="rounded border border-primary px-1.5 text-primary hover:bg-primary/10"
+            data-testid="get-key-link"
+          >
+            [ GET A KEY ]
+          </Link>
+        </span>
+      ) : null}
     </div>
   );
 }

@@ -13,11 +13,13 @@ import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { lazyComponent } from '../../lib/lazy-component.js';
 import { useBotChallenge } from '../admin/use-bot-challenge.js';
 import { useAuth } from '../auth/use-auth.js';
+import { MessageMemberButton } from '../dm/MessageMemberButton.js';
 import { RoomE2eeContext } from '../e2ee/e2ee-context.js';
 import { SecurityStatusBar } from '../e2ee/SecurityStatusBar.js';
 import { useRoomE2ee } from '../e2ee/use-room-e2ee.js';
 import { useCallsign } from '../identity/use-callsign.js';
 import { resolveChatCommand } from '../messages/chat-commands.js';
+import { describeSimulation } from '../messages/simulation.js';
 import { memberActions } from '../moderation/member-actions.js';
 import { MemberMenu } from '../moderation/MemberMenu.js';
 import { resolveModerationCommand } from '../moderation/moderation-commands.js';
@@ -160,6 +162,8 @@ export function ChatRoomPage() {
       if (command.kind === 'local') chat.addLocalLine(command.text, command.level);
       else if (command.kind === 'debug-theme') chat.addLocalLine(describeThemeDebug());
       else if (command.kind === 'navigate') navigate(command.to);
+      else if (command.kind === 'simulation')
+        chat.addSimulationLines(describeSimulation(chat.lines));
       else adminCommand.onAdminCommand();
       return true;
     }
@@ -205,7 +209,19 @@ export function ChatRoomPage() {
           onTorAdmin={() => setTorAdminOpen(true)}
           forgetKey={user ? { username: user.username, onSelect: () => void logout() } : null}
         />
-        <SecurityStatusBar e2ee={e2ee} identity={user?.username ?? callsign} />
+        <SecurityStatusBar
+          e2ee={e2ee}
+          identity={user?.username ?? callsign}
+          keyAuth={
+            user
+              ? {
+                  keyId: user.keyId,
+                  level: user.permissions.level,
+                  capabilities: user.permissions.capabilities,
+                }
+              : null
+          }
+        />
         {room?.destructionAt ? (
           <CountdownBanner key={room.destructionAt} destructionAt={room.destructionAt} />
         ) : null}
@@ -270,11 +286,20 @@ export function ChatRoomPage() {
             users={chat.users}
             currentNodeId={chat.nodeId}
             memberMenu={(member) => (
-              <MemberMenu
-                username={member.username}
-                actions={memberActions(moderation.role, member, member.nodeId === chat.nodeId)}
-                onAction={(action) => moderation.act(action, member.nodeId)}
-              />
+              <>
+                {isKeyHolder && member.nodeId !== chat.nodeId ? (
+                  <MessageMemberButton
+                    member={member}
+                    onOpenDirectMessages={() => navigate('/direct-messages')}
+                    onNotice={(text) => chat.addLocalLine(text, 'info')}
+                  />
+                ) : null}
+                <MemberMenu
+                  username={member.username}
+                  actions={memberActions(moderation.role, member, member.nodeId === chat.nodeId)}
+                  onAction={(action) => moderation.act(action, member.nodeId)}
+                />
+              </>
             )}
             toolbar={
               <ModerationToolbar

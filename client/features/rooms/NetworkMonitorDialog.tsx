@@ -4,7 +4,7 @@
  * nodes, never addresses: a node id is random for each connection.
  */
 import { useQuery } from '@tanstack/react-query';
-import { connectedNodeKeys, fetchConnectedNodes } from './channel-api.js';
+import { connectedNodeKeys, fetchConnectedNodes, serverErrorText } from './channel-api.js';
 import { Bracketed, DIALOG_BUTTON, TerminalDialog } from './TerminalDialog.js';
 
 export interface NetworkMonitorDialogProps {
@@ -76,7 +76,7 @@ export function NetworkMonitorDialog({ open, onOpenChange, roomId }: NetworkMoni
 
         {query.isError ? (
           <p role="alert" className="border border-danger/60 bg-danger/10 p-2 text-xs text-danger">
-            NODE REGISTRY UNREACHABLE. Try refresh.
+            {serverErrorText(query.error) ?? 'NODE REGISTRY UNREACHABLE. Try refresh.'}
           </p>
         ) : null}
 

@@ -8,7 +8,10 @@
  * clock offset seen on the last new message, so a skewed client clock neither drops messages at
  * once nor keeps them too long.
  */
-import { SYSTEM_MESSAGE_DISPLAY_SECONDS } from '../../../shared/constants.js';
+import {
+  SIMULATION_MESSAGE_DISPLAY_SECONDS,
+  SYSTEM_MESSAGE_DISPLAY_SECONDS,
+} from '../../../shared/constants.js';
 import { type Message, type RoomUser } from '../../../shared/protocol/ws/chat.js';
 import { type ServerFrameOf } from '../../lib/realtime/chat-socket.js';
 import { type ChatLine, type MessageLine, type SystemLevel } from '../messages/chat-line.js';
@@ -53,6 +56,8 @@ export type ChatRoomAction =
       level: SystemLevel;
       source: 'server' | 'local';
       now: number;
+      /** A /simulation line: labelled, and shown SIMULATION_MESSAGE_DISPLAY_SECONDS. */
+      isSimulated?: boolean;
     }
   | { type: 'decrypted'; id: string; display: DecryptedMessage }
   | { type: 'disconnected' }
@@ -119,7 +124,9 @@ function systemLine(
   level: SystemLevel,
   source: 'server' | 'local',
   now: number,
+  isSimulated = false,
 ): ChatLine {
+  const seconds = isSimulated ? SIMULATION_MESSAGE_DISPLAY_SECONDS : SYSTEM_MESSAGE_DISPLAY_SECONDS;
   return {
     kind: 'system',
     id,
@@ -127,8 +134,18 @@ function systemLine(
     level,
     source,
     createdAtMs: now,
-    expiresAtMs: now + SYSTEM_MESSAGE_DISPLAY_SECONDS * 1000,
+    expiresAtMs: now + seconds * 1000,
+    ...(isSimulated ? { isSimulated: true } : {}),
   };
+}
+
+/** `users` with one member marked typing or back online (other statuses are left alone). */
+function withStatus(users: RoomUser[], nodeId: string, isTyping: boolean): RoomUser[] {
+  const member = users.find((user) => user.nodeId === nodeId);
+  if (!member) return users;
+  const status = isTyping ? 'typing' : member.status === 'typing' ? 'online' : member.status;
+  if (status === member.status) return users;
+  return users.map((user) => (user.nodeId === nodeId ? { ...user, status } : user));
 }
 
 /** True when a frame about `roomId` belongs to the room on screen. */
@@ -178,6 +195,7 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
         now: Math.max(state.now, now),
         lines: capLines([...state.lines, line]),
         typing: state.typing.filter((user) => user.nodeId !== message.senderId),
+        users: withStatus(state.users, message.senderId, false),
       };
     }
     case 'remove': {
@@ -210,14 +228,18 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
       return { ...state, users: action.users, memberCount: action.users.length };
     case 'typing': {
       const { frame } = action;
-      if (state.joinedRoomId === null || frame.nodeId === state.nodeId) return state;
+      if (state.joinedRoomId === null) return state;
+      const isTyping = frame.type === 'typing_start';
+      // This tab's own typing shows in its operatives row, never in the "is typing" line.
+      if (frame.nodeId === state.nodeId)
+        return { ...state, users: withStatus(state.users, frame.nodeId, isTyping) };
       const others = state.typing.filter((user) => user.nodeId !== frame.nodeId);
       return {
         ...state,
-        typing:
-          frame.type === 'typing_start'
-            ? [...others, { nodeId: frame.nodeId, username: frame.username }]
-            : others,
+        typing: isTyping ? [...others, { nodeId: frame.nodeId, username: frame.username }] : others,
+        // The operatives list follows the typing frames at once (the server keeps the same
+        // status for the next member list, which it sends only on joins, leaves and requests).
+        users: withStatus(state.users, frame.nodeId, isTyping),
       };
     }
     case 'system':
@@ -226,7 +248,14 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
         now: Math.max(state.now, action.now),
         lines: capLines([
           ...state.lines,
-          systemLine(action.id, action.text, action.level, action.source, action.now),
+          systemLine(
+            action.id,
+            action.text,
+            action.level,
+            action.source,
+            action.now,
+            action.isSimulated,
+          ),
         ]),
       };
     case 'decrypted':

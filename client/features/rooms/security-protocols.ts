@@ -5,11 +5,12 @@
  * chat room `useSecurityProtocols` passes the room's live encryption state (`e2ee`); the dialog
  * renders whatever this returns.
  */
+import { TEXT } from '../../../shared/protocol/errors.js';
 import { KEY_SESSION_TTL_MS } from '../../../shared/constants.js';
 import { type SessionUser } from '../../../shared/protocol/http/auth.js';
 import { describePrivacy, type PrivacyAssessment } from '../privacy/connection-privacy.js';
 
-/** active = running now; pending = being built; inactive = off here; warning = running, weak. */
+/** active = running now; pending = starting (not initialized yet); inactive = off here; warning = running, weak. */
 export type ProtocolState = 'active' | 'pending' | 'inactive' | 'warning';
 
 export type ProtocolId =
@@ -137,7 +138,7 @@ function describeE2eeProtocols(
         detail:
           e2ee.pfsStatus === 'failed'
             ? 'PFS key exchange failed. Room sender keys still rotate every 30 min and when a member leaves.'
-            : 'Exchanging a forward-secrecy key with the relay...',
+            : `${TEXT.pfsNotInitialized}: exchanging a forward-secrecy key with the relay...`,
       };
   const signatures: ProtocolStatus =
     e2ee.signingKeyAgeMs !== null
@@ -166,7 +167,7 @@ function describeE2eeProtocols(
           name: 'End-to-end encryption',
           state: 'active',
           detail:
-            'Room messages are encrypted in this browser before they leave it, rotating through PFS-ECDH, AES-256-GCM, AES-256-CBC, RSA-OAEP, ZK-AES-256 (with an access code), E2EE-AES and quantum. The relay sees ciphertext only.',
+            'Room messages are encrypted in this browser before they leave it, rotating through PFS-ECDH, AES-256-GCM, AES-256-CBC, RSA-OAEP, ZK-AES-256 (only while every member typed the access code), E2EE-AES and quantum. The relay sees ciphertext only.',
         }
       : e2ee.phase === 'failed'
         ? {
@@ -219,8 +220,7 @@ export function describeSecurityProtocols(inputs: SecurityInputs): SecurityProto
       id: 'pfs',
       name: 'Perfect forward secrecy',
       state: 'pending',
-      detail:
-        'PFS-ECDH (P-256) message keys with 30-minute rotation are being built; not active in this build.',
+      detail: `${TEXT.pfsNotInitialized}: the forward-secrecy key (ECDH P-256, renewed every 30 min) is exchanged when a channel opens.`,
     },
     user
       ? {
@@ -228,7 +228,7 @@ export function describeSecurityProtocols(inputs: SecurityInputs): SecurityProto
           name: 'Quantum-resistant signatures',
           state: 'active',
           detail:
-            'This session was opened by signing a login challenge with ML-DSA-65 (FIPS 204) and ECDSA P-256. Message signatures are pending.',
+            'This session was opened by signing a login challenge with ML-DSA-65 (FIPS 204) and ECDSA P-256. Message signatures start when a channel opens.',
         }
       : {
           id: 'quantum-signatures',
@@ -249,7 +249,7 @@ export function describeSecurityProtocols(inputs: SecurityInputs): SecurityProto
           name: 'End-to-end encryption',
           state: 'pending',
           detail:
-            'Browser-side encryption of room messages is being built; until then messages travel as PLAINTEXT, flagged in the chat.',
+            'Not initialized: room keys are agreed in this browser when a channel opens. Until then messages wait in this browser.',
         },
     describeVpnDetection(inputs.privacy),
     inputs.isOnion

@@ -84,6 +84,8 @@ export interface ChatRoom extends ChatRoomState {
   sendTyping: (type: 'typing_start' | 'typing_stop') => void;
   /** A system line on this screen only (chat command answers). */
   addLocalLine: (text: string, level?: SystemLevel) => void;
+  /** Shows lines of the /simulation drill on this screen only (labelled, 60 s). */
+  addSimulationLines: (texts: readonly string[]) => void;
   reconnect: () => void;
   /** Any client frame on this connection (admin panel, bot check, screenshot alerts). */
   sendFrame: (frame: ClientFrame) => boolean;
@@ -254,7 +256,7 @@ export function useChatRoom({
       socket.on('system_broadcast', (frame) => addSystemLine(frame.message, frame.level)),
       socket.on('admin_message', (frame) => addSystemLine(`ADMIN: ${frame.message}`, 'warning')),
       socket.on('security_alert', (frame) =>
-        addSystemLine(`SECURITY ALERT (${frame.username}): ${frame.message}`, 'critical'),
+        addSystemLine(`${frame.username}: ${frame.message}`, 'security'),
       ),
       socket.on('service_restored', (frame) => addSystemLine(frame.message, 'info')),
       socket.on('room_updated', (frame) => onRoomUpdated(frame.room)),
@@ -348,6 +350,20 @@ export function useChatRoom({
     [],
   );
 
+  const addSimulationLines = useCallback((texts: readonly string[]) => {
+    const at = Date.now();
+    for (const text of texts)
+      dispatch({
+        type: 'system',
+        id: newLineId(),
+        text,
+        level: 'info',
+        source: 'local',
+        now: at,
+        isSimulated: true,
+      });
+  }, []);
+
   return {
     ...state,
     socket,
@@ -380,9 +396,12 @@ export function useChatRoom({
     },
     cancelPending: (id) => pendingControls.get(id)?.abort.abort(),
     sendTyping: (type) => {
-      if (isJoined) socket.send({ type });
+      if (!isJoined || !socket.send({ type }) || state.nodeId === null) return;
+      // The relay tells only the others; this tab's own row follows here, at once.
+      dispatch({ type: 'typing', frame: { type, nodeId: state.nodeId, username } });
     },
     addLocalLine,
+    addSimulationLines,
     reconnect: () => socket.reconnect(),
     sendFrame,
     onFrame,

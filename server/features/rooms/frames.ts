@@ -209,6 +209,9 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
       { type, username: connection.username, nodeId: connection.nodeId },
       { exclude: connection },
     );
+    // No member list here: a list to every member on every keystroke burst would cost the room
+    // O(members²). Browsers mark the typist in their operatives list from these frames, and the
+    // status kept above makes the next list (join, leave, request) agree.
   };
   hub.on('typing_start', typing('typing_start'));
   hub.on('typing_stop', typing('typing_stop'));

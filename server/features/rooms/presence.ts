@@ -3,6 +3,7 @@
  * TTLs shares it between processes (REDIS_URL).
  */
 import type { ModerationRole } from '../../../shared/moderation/permissions.js';
+import { secureIdForKey } from '../../../shared/ids.js';
 import type { RoomUser } from '../../../shared/protocol/ws/chat.js';
 
 /**
@@ -10,7 +11,7 @@ import type { RoomUser } from '../../../shared/protocol/ws/chat.js';
  * anonymous visitor's address) are for moderation on any process and never go to clients:
  * {@link toRoomUser} strips them.
  */
-export type PresenceMember = RoomUser & {
+export type PresenceMember = Omit<RoomUser, 'secureId'> & {
   roomId: string;
   keyId?: string | null;
   moderationRole?: ModerationRole;
@@ -21,12 +22,13 @@ export type PresenceMember = RoomUser & {
 export function toRoomUser(member: PresenceMember): RoomUser {
   const {
     roomId: _roomId,
-    keyId: _keyId,
+    keyId,
     moderationRole: _moderationRole,
     addressTag: _addressTag,
     ...user
   } = member;
-  return user;
+  // The secure id is public by design (the DM recipient check lists them); the key id is not.
+  return { ...user, secureId: keyId ? secureIdForKey(keyId) : null };
 }
 
 export interface PresenceStore {

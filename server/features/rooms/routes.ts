@@ -172,7 +172,7 @@ export function roomRoutes({
         schema: {
           tags: ['rooms'],
           summary:
-            'Connected nodes (node ids, never addresses): of one room for its members, of all rooms for key holders',
+            'Connected nodes (node ids, never addresses): of one room for whoever may enter it, of all rooms for key holders',
           querystring: ConnectedNodesQuerySchema,
           headers: RoomAccessHeadersSchema,
           response: { 200: ConnectedNodesSchema, 403: ErrorBodySchema, 404: ErrorBodySchema },
@@ -185,7 +185,10 @@ export function roomRoutes({
           accessToken: request.headers[ROOM_ACCESS_HEADER] ?? null,
         };
         const room = request.query.roomId ? await service.getRow(request.query.roomId) : null;
-        const allowed = room ? await service.isMember(room, access) : keyHolder;
+        // Whoever may enter a room may see its nodes, before joining too (the Network Monitor
+        // opens from the room's menu at once): open rooms to anyone, locked rooms to key holders
+        // and holders of the room's grant. The relay-wide list stays with key holders.
+        const allowed = room ? await service.mayEnter(room, access) : keyHolder;
         if (!allowed) throw new AppError('MEMBERS_ONLY', 403, ROOM_TEXT.membersOnly);
         const members = room ? await presence.list(room.id) : await presence.all();
         return {

@@ -89,6 +89,11 @@ export const RoomUserSchema = z.object({
   connectionTime: z.iso.datetime(),
   lastSeen: z.iso.datetime(),
   isVoiceActive: z.boolean(),
+  /**
+   * A key holder's secure id (`SCK_…`, shared/ids.ts), so that another key holder can start a
+   * direct message from the list; null for anonymous visitors, who have no key to write to.
+   */
+  secureId: z.string().nullable(),
 });
 export type RoomUser = z.infer<typeof RoomUserSchema>;
 

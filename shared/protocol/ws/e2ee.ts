@@ -23,6 +23,16 @@ export const KeyBundleSchema = z.strictObject({
   rsa: b64(800),
   sig: b64(2700),
   createdAt: z.number().int().nonnegative(),
+  /**
+   * The check value of the room's ZK-AES-256 key when this member derived it from the access code
+   * in this session (docs/crypto-room.md §8): senders pick ZK-AES-256 only when every reader
+   * announces the same value. It is a verifier of the code as costly to search as a ZK ciphertext
+   * (100,000 PBKDF2 rounds a guess), and the code itself never leaves the browser.
+   */
+  zk: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/)
+    .optional(),
   identity: z
     .strictObject({
       keyId: z.string().max(40),

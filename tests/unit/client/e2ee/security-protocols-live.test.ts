@@ -65,6 +65,12 @@ describe('Security Protocols with the live room state', () => {
     );
   });
 
+  it('says PFS not initialized until the first exchange is confirmed (spec 000 §8)', () => {
+    const { byId } = describeWith({ ...LIVE, pfsKeyId: null, pfsStatus: 'pending' });
+    expect(byId('pfs').state).toBe('pending');
+    expect(byId('pfs').detail).toMatch(/^PFS not initialized: /);
+  });
+
   it('says PENDING while keys are made and WARNING when they failed', () => {
     expect(describeWith({ ...LIVE, phase: 'initializing' }).byId('e2e').state).toBe('pending');
     expect(describeWith({ ...LIVE, phase: 'failed' }).byId('e2e').state).toBe('warning');

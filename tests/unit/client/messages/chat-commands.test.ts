@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { TEXT } from '../../../../shared/protocol/errors.js';
 import { resolveChatCommand } from '../../../../client/features/messages/chat-commands.js';
+import { SIMULATION_TEXT } from '../../../../client/features/messages/simulation.js';
 
 const anonymous = { isKeyHolder: false, isAdmin: false };
 const keyHolder = { isKeyHolder: true, isAdmin: false };
@@ -11,7 +12,6 @@ describe('resolveChatCommand', () => {
   it('treats ordinary text and unknown commands as messages to send', () => {
     expect(resolveChatCommand('hello', anonymous)).toBeNull();
     expect(resolveChatCommand('/shrug', anonymous)).toBeNull();
-    expect(resolveChatCommand('/simulation run', keyHolder)).toBeNull();
   });
 
   it('shows theme debug information for /debugtheme', () => {
@@ -23,6 +23,15 @@ describe('resolveChatCommand', () => {
     expect(resolveChatCommand('/pong', anonymous)).toEqual({
       kind: 'local',
       text: TEXT.pongRequiresKey,
+      level: 'warning',
+    });
+  });
+
+  it('runs the /simulation drill for key holders only', () => {
+    expect(resolveChatCommand('/simulation run', keyHolder)).toEqual({ kind: 'simulation' });
+    expect(resolveChatCommand('/simulation', anonymous)).toEqual({
+      kind: 'local',
+      text: SIMULATION_TEXT.refused,
       level: 'warning',
     });
   });

@@ -19,6 +19,7 @@ const user = (username: string, nodeId: string, extra: Partial<RoomUser> = {}): 
   connectionTime: '2030-01-01T00:00:00.000Z',
   lastSeen: '2030-01-01T00:00:00.000Z',
   isVoiceActive: false,
+  secureId: null,
   ...extra,
 });
 

@@ -3,7 +3,7 @@
  * expiry on the client clock, presence lines, typing and room switches.
  */
 import { describe, expect, it } from 'vitest';
-import { type Message } from '../../../../shared/protocol/ws/chat.js';
+import { type Message, type RoomUser } from '../../../../shared/protocol/ws/chat.js';
 import {
   MAX_CHAT_LINES,
   chatRoomReducer,
@@ -217,6 +217,47 @@ describe('chatRoomReducer', () => {
     state = chatRoomReducer(state, { type: 'new_message', message: message('m1'), now: T0 });
     expect(state.typing.map((user) => user.username)).toEqual(['Op3']);
     state = typing('typing_stop', 'node-carol', 'Op3');
+    expect(state.typing).toEqual([]);
+  });
+
+  it('marks a typist TYPING in the operatives list at once, and back online on stop or send', () => {
+    let state = joined(initialChatRoomState(T0));
+    const member = (nodeId: string, username: string): RoomUser => ({
+      nodeId,
+      username,
+      status: 'online',
+      role: 'user',
+      isAuthenticated: false,
+      connectionTime: iso(T0),
+      lastSeen: iso(T0),
+      isVoiceActive: false,
+      secureId: null,
+    });
+    state = chatRoomReducer(state, {
+      type: 'user_list',
+      roomId: 'room-1',
+      users: [member('node-alice', 'Agent1'), member('node-bob', 'Ghost2')],
+    });
+    const statusOf = (nodeId: string) => state.users.find((user) => user.nodeId === nodeId)?.status;
+    const typing = (type: 'typing_start' | 'typing_stop') =>
+      chatRoomReducer(state, {
+        type: 'typing',
+        frame: { type, nodeId: 'node-bob', username: 'Ghost2' },
+      });
+    state = typing('typing_start');
+    expect(statusOf('node-bob')).toBe('typing');
+    state = typing('typing_stop');
+    expect(statusOf('node-bob')).toBe('online');
+    state = typing('typing_start');
+    state = chatRoomReducer(state, { type: 'new_message', message: message('m1'), now: T0 });
+    expect(statusOf('node-bob')).toBe('online');
+    expect(statusOf('node-alice')).toBe('online');
+    // This tab's own typing (dispatched as it sends the frame): its row only, not "is typing".
+    state = chatRoomReducer(state, {
+      type: 'typing',
+      frame: { type: 'typing_start', nodeId: 'node-alice', username: 'Agent1' },
+    });
+    expect(statusOf('node-alice')).toBe('typing');
     expect(state.typing).toEqual([]);
   });
 

@@ -12,6 +12,7 @@ function user(nodeId: string, username: string): RoomUser {
     connectionTime: '2030-01-01T00:00:00.000Z',
     lastSeen: '2030-01-01T00:00:00.000Z',
     isVoiceActive: false,
+    secureId: null,
   };
 }
 

@@ -26,6 +26,10 @@ describe('describeSecurityProtocols (spec 000 §2 Security Protocols)', () => {
       });
       expect(stateOf(result, 'e2e')).toBe('pending');
       expect(stateOf(result, 'pfs')).toBe('pending');
+      expect(result.protocols.find((protocol) => protocol.id === 'pfs')?.detail).toMatch(
+        /^PFS not initialized: /,
+      );
+      expect(JSON.stringify(result)).not.toContain('being built');
       expect(stateOf(result, 'vpn-detection')).toBe('inactive');
     }
   });
