@@ -137,6 +137,7 @@ describe('chatRoomReducer', () => {
       connectionTime: iso(T0),
       lastSeen: iso(T0),
       isVoiceActive: false,
+      secureId: null,
     });
     let state = joined(initialChatRoomState(T0));
     state = chatRoomReducer(state, {
