@@ -38,6 +38,12 @@ import {
   KeyBundlesFrameSchema,
   SenderKeyDeliveredFrameSchema,
 } from './e2ee.js';
+import {
+  EncryptionStatusRelayFrameSchema,
+  VoiceCallEventFrameSchema,
+  VoiceCallParticipantsFrameSchema,
+  WebrtcSignalRelayFrameSchema,
+} from './voice-client.js';
 
 /** The frames the chat client understands. */
 export const ServerFrameSchema = z.discriminatedUnion('type', [
@@ -69,6 +75,10 @@ export const ServerFrameSchema = z.discriminatedUnion('type', [
   DmThreadDeletedFrameSchema,
   ModerationStateFrameSchema,
   RemovedFromRoomFrameSchema,
+  VoiceCallParticipantsFrameSchema,
+  VoiceCallEventFrameSchema,
+  WebrtcSignalRelayFrameSchema,
+  EncryptionStatusRelayFrameSchema,
   ErrorFrameSchema,
 ]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;
