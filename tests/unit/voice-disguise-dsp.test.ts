@@ -36,19 +36,22 @@ describe('voice disguise DSP', () => {
     ['cipher', 8],
     ['professional', -6],
     ['up an octave', 12],
-  ])('pitch of %s (%i semitones) scales the fundamental within 3 %%', (_name, semitones) => {
+  ])('pitch of %s (%i semitones) scales the fundamental within 3 percent', (_name, semitones) => {
     const measured = fundamentalHz(settled(run({ pitch: semitones }, tone)), RATE);
     const expected = 220 * 2 ** (semitones / 12);
     expect(Math.abs(measured / expected - 1)).toBeLessThan(0.03);
   });
 
-  it.each([-8, -4, 6, 12])('formant %i alone leaves the fundamental within 3 %%', (formant) => {
-    const output = settled(run({ formant }, tone));
-    expect(Math.abs(fundamentalHz(output, RATE) / 220 - 1)).toBeLessThan(0.03);
-    // …and the tone is still there (not silenced by the envelope).
-    const rms = Math.sqrt(output.reduce((sum, value) => sum + value * value, 0) / output.length);
-    expect(rms).toBeGreaterThan(0.05);
-  });
+  it.each([-8, -4, 6, 12])(
+    'formant %i alone leaves the fundamental within 3 percent',
+    (formant) => {
+      const output = settled(run({ formant }, tone));
+      expect(Math.abs(fundamentalHz(output, RATE) / 220 - 1)).toBeLessThan(0.03);
+      // …and the tone is still there (not silenced by the envelope).
+      const rms = Math.sqrt(output.reduce((sum, value) => sum + value * value, 0) / output.length);
+      expect(rms).toBeGreaterThan(0.05);
+    },
+  );
 
   it('passes audio through unchanged when every setting is neutral', () => {
     expect(Array.from(run({}, tone))).toEqual(Array.from(tone));
