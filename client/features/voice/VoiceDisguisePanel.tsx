@@ -35,7 +35,7 @@ export function VoiceDisguisePanel({ settings, onChange }: VoiceDisguisePanelPro
     range: { min: number; max: number; step: number },
   ) => (
     <div className="flex items-center gap-3">
-      <label htmlFor={`${id}-${key}`} className="w-20 text-xs tracking-[0.2em] text-fg uppercase">
+      <label htmlFor={`${id}-${key}`} className="w-24 text-xs tracking-[0.2em] text-fg uppercase">
         {label}
       </label>
       <input
@@ -94,7 +94,7 @@ export function VoiceDisguisePanel({ settings, onChange }: VoiceDisguisePanelPro
         </button>
       </div>
       <div className="flex items-center gap-3">
-        <label htmlFor={`${id}-preset`} className="w-20 text-xs tracking-[0.2em] text-fg uppercase">
+        <label htmlFor={`${id}-preset`} className="w-24 text-xs tracking-[0.2em] text-fg uppercase">
           Preset
         </label>
         <select

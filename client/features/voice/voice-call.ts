@@ -17,15 +17,11 @@
  *   closed.
  */
 import { type ClientFrame } from '../../../shared/protocol/ws/index.js';
-import {
-  IceCandidateSchema,
-  SessionDescriptionSchema,
-  type VoiceParticipant,
-} from '../../../shared/protocol/ws/voice-client.js';
 import { type ServerFrameOf, type ServerFrameType } from '../../lib/realtime/chat-socket.js';
 import { type VoiceKeyGrant } from '../e2ee/sender-key-envelope.js';
 import { nextFrameKeyVersion } from '../../../shared/crypto/voice/voice-frame.js';
 import { isBypass } from './disguise-dsp.js';
+import { IceCandidateSchema, SessionDescriptionSchema } from './frames.js';
 import {
   type FrameCryptoCounters,
   type FrameCryptoMessage,
@@ -58,6 +54,8 @@ export function frameTransformSupport(): FrameTransformSupport {
   if (sender && typeof sender.createEncodedStreams === 'function') return 'encoded-streams';
   return 'none';
 }
+
+export type VoiceParticipant = ServerFrameOf<'voice_call_participants'>['participants'][number];
 
 export type CallConnection = 'connecting' | 'connected' | 'disconnected';
 export type CallEncryption = 'initializing' | 'active' | 'off' | 'unsupported';
