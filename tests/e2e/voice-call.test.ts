@@ -239,6 +239,10 @@ describe('an encrypted voice call between two browsers', () => {
 
     // carol is in the room but not in the call: she sees the roster, never a signal.
     expect(carolFrames).toContain('voice_call_participants');
+    await carol.page
+      .getByTestId('voice-call-button')
+      .filter({ hasText: 'JOIN CALL · 2' })
+      .waitFor();
     expect(carolFrames).not.toContain('webrtc_signaling');
     expect(await carol.page.getByTestId('voice-call-window').count()).toBe(0);
 

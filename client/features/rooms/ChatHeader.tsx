@@ -36,7 +36,7 @@ export interface ChatHeaderProps {
   /** Opens the chat-room admin overlay (Tor and bridges, spec 001 §2). */
   onTorAdmin?: () => void;
   /** The voice call button: joins or leaves the room's call; disabled until the room is joined. */
-  voice: { isInCall: boolean; isAvailable: boolean; onToggle: () => void };
+  voice: { isInCall: boolean; isAvailable: boolean; callSize: number; onToggle: () => void };
 }
 
 const STATUS_TEXT: Record<ChatConnectionStatus, (count: number) => string> = {
@@ -194,12 +194,24 @@ export function ChatHeader(props: ChatHeaderProps) {
           onClick={props.voice.onToggle}
           disabled={!props.voice.isAvailable && !props.voice.isInCall}
           aria-pressed={props.voice.isInCall}
-          aria-label={props.voice.isInCall ? 'Leave the voice call' : 'Start or join a voice call'}
+          aria-label={
+            props.voice.isInCall
+              ? 'Leave the voice call'
+              : props.voice.callSize > 0
+                ? `Join the voice call (${props.voice.callSize} in it)`
+                : 'Start a voice call'
+          }
           data-testid="voice-call-button"
           className={`${HEADER_BUTTON} disabled:cursor-not-allowed disabled:opacity-50`}
         >
           <span aria-hidden="true">{props.voice.isInCall ? '◉' : '◎'}</span>
-          <span aria-hidden="true">{props.voice.isInCall ? 'IN CALL' : 'VOICE'}</span>
+          <span aria-hidden="true">
+            {props.voice.isInCall
+              ? 'IN CALL'
+              : props.voice.callSize > 0
+                ? `JOIN CALL · ${props.voice.callSize}`
+                : 'VOICE'}
+          </span>
         </button>
         {props.isKeyHolder ? (
           <Link

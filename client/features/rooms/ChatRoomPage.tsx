@@ -49,6 +49,7 @@ import { useChatRoom, type ChatRoom } from './use-chat-room.js';
 import { useRoomLookup } from './use-room-lookup.js';
 import { useSessionTimer } from './use-session-timer.js';
 import { useUnreadTitle } from './use-unread-title.js';
+import { useRoomCallSize } from '../voice/use-room-call.js';
 
 /** The call window and everything behind it load only when a call starts. */
 const VoiceCallOverlay = lazy(() => import('../voice/VoiceCallOverlay.js'));
@@ -129,6 +130,7 @@ export function ChatRoomPage() {
   const currentCallKey = callRoomId && callNodeId ? `${callRoomId}:${callNodeId}` : null;
   const [callKey, setCallKey] = useState<string | null>(null);
   const isInCall = callKey !== null && callKey === currentCallKey;
+  const callSize = useRoomCallSize(chat.onFrame, callRoomId);
 
   // A switch is under way when the lines on screen belong to another room than the one asked for.
   const isSwitching =
@@ -206,6 +208,7 @@ export function ChatRoomPage() {
           onTorAdmin={() => setTorAdminOpen(true)}
           voice={{
             isInCall,
+            callSize,
             isAvailable: callRoomId !== null && callNodeId !== null,
             onToggle: () => setCallKey(isInCall ? null : currentCallKey),
           }}
