@@ -10,6 +10,7 @@
  *   30-second rotation reaches alice and she opens his frames (and the rotation counter rose);
  * - the fake microphone plays a 220 Hz tone; alice uses preset "deep" (−12), and the fundamental
  *   bob receives from her is 110 Hz within 3 %;
+ * - deafen (both, so neither plays the other's tone into an echo canceller) keeps media flowing;
  * - mute: the audio level bob receives from alice falls to silence;
  * - carol, a member not in the call, receives no `webrtc_signaling` frame at all;
  * - hang-up releases every microphone track and closes every RTCPeerConnection.
@@ -195,6 +196,15 @@ describe('an encrypted voice call between two browsers', () => {
     await bob.page.getByTestId('voice-call-button').click();
     await waitForWindow(alice.page, 'data-connection', 'connected');
     await waitForWindow(bob.page, 'data-connection', 'connected');
+
+    // Both deafen: nothing is played out (so no echo canceller hears one tone in the other's
+    // microphone), while the media keeps flowing.
+    for (const actor of [alice, bob]) {
+      await actor.page.getByTestId('voice-deafen').click();
+      expect(await actor.page.getByTestId('voice-deafen').getAttribute('aria-pressed')).toBe(
+        'true',
+      );
+    }
 
     // bob opens alice's frames; alice receives bob's but has no key for them.
     await waitForWindow(bob.page, 'data-frames-opened', { above: 20 });

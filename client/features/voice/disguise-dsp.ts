@@ -35,6 +35,11 @@ export const HOP = FFT_SIZE / OVERSAMPLING;
 const HALF = FFT_SIZE / 2;
 const ENVELOPE_HALF_WIDTH_HZ = 220;
 const SCRAMBLE_SEMITONES = 1;
+/**
+ * The envelope applied after a shift never falls below this fraction of its peak (−34 dB), so a
+ * harmonic moved where the original spectrum had nothing (a tone two octaves up) stays audible.
+ */
+const ENVELOPE_FLOOR = 0.02;
 
 /** In-place iterative radix-2 FFT; `sign` −1 forward, +1 inverse (unscaled). */
 export function fft(re: Float64Array, im: Float64Array, sign: -1 | 1): void {
@@ -165,18 +170,22 @@ export class DisguiseDsp {
     const jitter = () => (scrambling ? (this.#random() * 2 - 1) * SCRAMBLE_SEMITONES : 0);
     const p = 2 ** ((pitch + jitter()) / 12);
     const q = 2 ** ((formant + jitter()) / 12);
+    let peak = 0;
+    for (let k = 0; k <= HALF; k++) peak = Math.max(peak, this.#envelope[k]!);
+    const floor = peak * ENVELOPE_FLOOR;
     this.#synMag.fill(0);
     this.#synFreq.fill(0);
     for (let k = 0; k <= HALF; k++) {
       const target = Math.round(k * p);
       if (target > HALF) break;
-      const envelope = this.#envelope[k]!;
+      // Whitened by the same floor: where the spectrum is empty the fine structure stays ~0.
+      const envelope = Math.max(floor, this.#envelope[k]!);
       const fine = envelope > 1e-12 ? this.#anaMag[k]! / envelope : 0;
       this.#synMag[target] = this.#synMag[target]! + fine;
       this.#synFreq[target] = this.#anaFreq[k]! * p;
     }
     for (let k = 0; k <= HALF; k++) {
-      const magnitude = this.#synMag[k]! * this.#envelopeAt(k / q);
+      const magnitude = this.#synMag[k]! * Math.max(floor, this.#envelopeAt(k / q));
       let phase: number;
       if (robotize) phase = 0;
       else {
