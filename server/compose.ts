@@ -45,6 +45,7 @@ import {
 } from './features/rooms/index.js';
 import { systemRoutes } from './features/system/index.js';
 import { createTorFeature } from './features/tor/index.js';
+import { createVoiceFeature } from './features/voice/index.js';
 import type { Hub } from './realtime/hub.js';
 import type { RoomChannels } from './realtime/room-channels.js';
 import type { UserChannels } from './realtime/user-channels.js';
@@ -127,20 +128,21 @@ export async function composeFeatures(deps: ComposeDeps) {
     if (!roomsRef) throw new Error('rooms feature not ready');
     return roomsRef;
   };
+  // A room session (uploads, ICE servers): a socket's grant, while that socket is in its room.
+  const roomSessionOf = async (token: string) => {
+    const grant = await roomsFeature().service.findGrant(token);
+    if (!grant?.holder.startsWith('node_')) return null;
+    const members = await roomsFeature().presence.list(grant.roomId);
+    return members.some((member) => member.nodeId === grant.holder)
+      ? { roomId: grant.roomId, nodeId: grant.holder }
+      : null;
+  };
   const images = createImagesFeature({
     now,
     store: shared.images,
     quota: shared.uploadQuota,
     roomIdOf: async (idOrSecureId) => (await roomsFeature().service.getRow(idOrSecureId)).id,
-    // An upload's room session: a socket's grant, while that socket is in the grant's room.
-    roomSessionOf: async (token) => {
-      const grant = await roomsFeature().service.findGrant(token);
-      if (!grant?.holder.startsWith('node_')) return null;
-      const members = await roomsFeature().presence.list(grant.roomId);
-      return members.some((member) => member.nodeId === grant.holder)
-        ? { roomId: grant.roomId, nodeId: grant.holder }
-        : null;
-    },
+    roomSessionOf,
     isMember: async (request, roomId) => {
       const header = request.headers['x-room-access'];
       const row = await roomsFeature().service.getRow(roomId);
@@ -194,6 +196,23 @@ export async function composeFeatures(deps: ComposeDeps) {
     return { kind: 'key', keyId: principal.keyId, level: principal.permissions.level };
   };
 
+  // Voice calls belong to rooms: a socket that leaves its room leaves its call (rooms' hooks).
+  const voice = createVoiceFeature({
+    hub,
+    publish: (roomId, frame, options) => deps.channels.publish(roomId, frame, options),
+    setVoiceActive: async (roomId, nodeId, isVoiceActive) => {
+      if (await shared.presence.setVoiceActive(roomId, nodeId, isVoiceActive))
+        await roomsFeature().publishUserList(roomId);
+    },
+    roomMembers: async (roomId) =>
+      new Set((await shared.presence.list(roomId)).map((member) => member.nodeId)),
+    callSignals: shared.limiter('voice-call-signals', deps.config.voice.callSignalsPerSecond, 1000),
+    roomSessionOf,
+    config: deps.config.voice,
+    now,
+    store: shared.voiceCalls,
+  });
+
   const rooms = createRoomsFeature({
     db: database.db,
     hub,
@@ -217,8 +236,13 @@ export async function composeFeatures(deps: ComposeDeps) {
       10 * 60_000,
     ),
     admit: (connection, room, identity) => moderationFeature().admit(connection, room, identity),
-    joined: (connection, room, admission) =>
-      moderationFeature().joined(connection, room, admission),
+    joined: (connection, room, admission) => {
+      moderationFeature().joined(connection, room, admission);
+      void voice.joined(connection, room.id).catch(logFailure('voice'));
+    },
+    // A failing call store must not keep the socket in the room: the leave goes on, logged.
+    left: (connection, roomId) => voice.left(connection, roomId).catch(logFailure('voice')),
+    endCalls: (roomId) => voice.service.endRoom(roomId),
     keyOf: async (request) => {
       const caller = await callerOf(request);
       return caller?.kind === 'key' ? caller : null;
@@ -386,6 +410,7 @@ export async function composeFeatures(deps: ComposeDeps) {
   await app.register(privacy.routes);
   await app.register(dm.routes);
   await app.register(payments.routes);
+  await app.register(voice.routes);
 
   // Tor: started at listen when the admin left it running; stopped with the server.
   const tor = createTorFeature({
@@ -455,6 +480,11 @@ export async function composeFeatures(deps: ComposeDeps) {
           for (const [roomId, gone] of await sweeper.sweepDead()) {
             const remaining = await rooms.presence.list(roomId);
             for (const member of gone) {
+              await voice.service.leave({
+                roomId,
+                nodeId: member.nodeId,
+                username: member.username,
+              });
               await deps.channels.publish(roomId, {
                 type: 'user_left',
                 roomId,

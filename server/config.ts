@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_MESSAGE_TTL_SECONDS } from '../shared/constants.js';
+import { IceServerListSchema, type IceServer } from '../shared/protocol/http/voice.js';
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -74,6 +75,58 @@ export const DEFAULT_MAX_SOCKETS_PER_ADDRESS = 50;
  * sockets are counted together against this larger cap instead (MAX_ONION_SOCKETS).
  */
 export const DEFAULT_MAX_ONION_SOCKETS = 1000;
+
+/** Participants of one voice call unless VOICE_MAX_PARTICIPANTS says otherwise (a mesh). */
+export const DEFAULT_VOICE_MAX_PARTICIPANTS = 8;
+
+/** `ICE_SERVERS`: JSON text holding an array of `IceServerSchema` (shared/protocol/http/voice.ts). */
+const iceServersSetting = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .optional()
+    .transform((raw, context): IceServer[] | null => {
+      if (raw === undefined) return null;
+      let value: unknown;
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        context.addIssue({ code: 'custom', message: 'must be a JSON array of ICE servers' });
+        return z.NEVER;
+      }
+      const parsed = IceServerListSchema.safeParse(value);
+      if (parsed.success) return parsed.data;
+      // Paths and messages only: an entry's credential must not reach the start-up error.
+      for (const issue of parsed.error.issues) {
+        context.addIssue({
+          code: 'custom',
+          message: `${issue.path.join('.') || 'value'}: ${issue.message}`,
+        });
+      }
+      return z.NEVER;
+    }),
+);
+
+/** `TURN_URL`: one or more comma-separated `turn:`/`turns:` URLs of the same TURN server. */
+const turnUrlsSetting = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .optional()
+    .transform((raw, context): string[] | null => {
+      if (raw === undefined) return null;
+      const urls = raw
+        .split(',')
+        .map((url) => url.trim())
+        .filter((url) => url !== '');
+      if (urls.length > 0 && urls.every((url) => /^turns?:[^\s,]{1,500}$/.test(url))) return urls;
+      context.addIssue({
+        code: 'custom',
+        message: 'expected turn: or turns: URLs, comma-separated',
+      });
+      return z.NEVER;
+    }),
+);
 
 /** One web origin, `scheme://host[:port]`, lowercased, as browsers send it in `Origin`. */
 const OriginSchema = z
@@ -168,6 +221,25 @@ export const ConfigSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_ONION_SOCKETS),
   ),
+  ICE_SERVERS: iceServersSetting,
+  TURN_URL: turnUrlsSetting,
+  TURN_SECRET: z.preprocess(emptyToUndefined, z.string().min(16).max(512).optional()),
+  TURN_TTL: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(60).max(86_400).default(3600),
+  ),
+  VOICE_MAX_PARTICIPANTS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(2).max(32).default(DEFAULT_VOICE_MAX_PARTICIPANTS),
+  ),
+  VOICE_SIGNALS_PER_SECOND: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(1000).default(10),
+  ),
+  VOICE_CALL_SIGNALS_PER_SECOND: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(100_000).default(120),
+  ),
 });
 
 /** The server's configuration, with paths resolved. */
@@ -223,6 +295,18 @@ export interface Config {
   maxOnionSockets: number;
   /** Plain HTTP on a network address was allowed explicitly (ALLOW_INSECURE_HTTP=1). */
   allowInsecureHttp: boolean;
+  /** Voice calls (DESIGN.md "Voice", server/features/voice). */
+  voice: {
+    /** `ICE_SERVERS`, or null for the public STUN defaults. */
+    iceServers: IceServer[] | null;
+    /** TURN with coturn's shared secret (`TURN_URL` and `TURN_SECRET`), or null. */
+    turn: { urls: string[]; secret: string; ttlSeconds: number } | null;
+    maxParticipants: number;
+    /** Signalling frames one socket may send a second (a burst of four times more). */
+    signalsPerSecond: number;
+    /** Signalling frames of one call a second, on all processes together. */
+    callSignalsPerSecond: number;
+  };
 }
 
 /**
@@ -268,6 +352,9 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     problems.push(
       'PAYMENT_API_KEY, PAYMENT_IPN_SECRET: both are required with PAYMENT_PROVIDER=nowpayments',
     );
+  }
+  if (parsed.success && Boolean(parsed.data.TURN_URL) !== Boolean(parsed.data.TURN_SECRET)) {
+    problems.push('TURN_URL, TURN_SECRET: set both for TURN, or neither');
   }
   if (parsed.success && parsed.data.TOR_SOCKS_PORT === parsed.data.TOR_CONTROL_PORT) {
     problems.push('TOR_SOCKS_PORT, TOR_CONTROL_PORT: must differ');
@@ -329,5 +416,15 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     maxSocketsPerAddress: e.MAX_SOCKETS_PER_ADDRESS,
     maxOnionSockets: e.MAX_ONION_SOCKETS,
     allowInsecureHttp: e.ALLOW_INSECURE_HTTP,
+    voice: {
+      iceServers: e.ICE_SERVERS,
+      turn:
+        e.TURN_URL && e.TURN_SECRET
+          ? { urls: e.TURN_URL, secret: e.TURN_SECRET, ttlSeconds: e.TURN_TTL }
+          : null,
+      maxParticipants: e.VOICE_MAX_PARTICIPANTS,
+      signalsPerSecond: e.VOICE_SIGNALS_PER_SECOND,
+      callSignalsPerSecond: e.VOICE_CALL_SIGNALS_PER_SECOND,
+    },
   };
 }

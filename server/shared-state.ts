@@ -26,6 +26,7 @@ import {
 } from './features/rooms/index.js';
 import { MemoryAttemptCounter, type AttemptCounter } from './lib/attempt-counter.js';
 import { MemoryRateLimiter, type RateLimiter } from './lib/rate-limiter.js';
+import { MemoryVoiceCallStore, type VoiceCallStore } from './features/voice/index.js';
 import { LocalFanout, type Fanout } from './realtime/fanout.js';
 import { connectRedis, type RedisHandles } from './redis/connect.js';
 import { RedisFanout } from './redis/redis-fanout.js';
@@ -34,6 +35,7 @@ import { RedisUploadQuota } from './redis/redis-upload-quota.js';
 import { RedisMessageStore } from './redis/redis-message-store.js';
 import { RedisGameDirectory } from './redis/redis-pong-directory.js';
 import { HEARTBEAT_INTERVAL_MS, RedisPresenceStore } from './redis/redis-presence.js';
+import { RedisVoiceCallStore } from './redis/redis-voice-store.js';
 import {
   RedisAccessGrantStore,
   RedisAttemptCounter,
@@ -64,6 +66,8 @@ export interface SharedState {
   bans: BanStore;
   /** Which process hosts each Pong game. */
   pongGames: GameDirectory;
+  /** Who is in each room's voice call. */
+  voiceCalls: VoiceCallStore;
   limiter(name: string, limit: number, windowMs: number): RateLimiter;
   /** Reserve-then-refund failure counting (only failures count; atomic on every process). */
   attempts(name: string, limit: number, windowMs: number): AttemptCounter;
@@ -90,6 +94,7 @@ export async function createSharedState(config: Config, now: () => number): Prom
       challenges: new MemoryChallengeStore(now),
       bans: new MemoryBanStore(now),
       pongGames: new MemoryGameDirectory(),
+      voiceCalls: new MemoryVoiceCallStore(),
       limiter: (_name, limit, windowMs) => new MemoryRateLimiter(limit, windowMs, now),
       attempts: (_name, limit, windowMs) => new MemoryAttemptCounter(limit, windowMs, now),
       presenceSweeper: null,
@@ -114,6 +119,7 @@ export async function createSharedState(config: Config, now: () => number): Prom
     challenges: new RedisChallengeStore(redis, now),
     bans: new RedisBanStore(redis),
     pongGames: new RedisGameDirectory(redis),
+    voiceCalls: new RedisVoiceCallStore(redis),
     limiter: (name, limit, windowMs) => new RedisRateLimiter(redis, name, limit, windowMs),
     attempts: (name, limit, windowMs) => new RedisAttemptCounter(redis, name, limit, windowMs),
     presenceSweeper: presence,

@@ -327,3 +327,16 @@ export const BAN_MAX_MINUTES = 525_600;
 export const ANONYMOUS_BAN_MAX_MINUTES = 1440;
 /** Days a room's moderation log is kept. */
 export const MODERATION_LOG_RETENTION_DAYS = 30;
+
+/*
+ * Voice (spec 000 §7 "public STUN servers, with a fallback"; DESIGN.md "Voice").
+ */
+/**
+ * The ICE servers a call uses when the operator sets no `ICE_SERVERS`: public STUN servers of two
+ * operators, so that one being down leaves the other (spec 000 §7). STUN only reveals a peer's
+ * public address to that server; no media passes through it.
+ */
+export const DEFAULT_STUN_SERVERS: readonly { urls: string | string[] }[] = [
+  { urls: ['stun:stun.l.google.com:19302', 'stun:stun1.l.google.com:19302'] },
+  { urls: 'stun:stun.cloudflare.com:3478' },
+];

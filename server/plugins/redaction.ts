@@ -14,6 +14,8 @@ export const REDACT_PATHS = [
   '*.passwordHash',
   '*.sessionToken',
   '*.token',
+  '*.credential',
+  '*.secret',
   '*.content',
   '*.encryptedContent',
   '*.privateKey',

@@ -23,6 +23,16 @@ const StoredMemberSchema = RoomUserSchema.extend({
   addressTag: z.string().nullish(),
 });
 
+/** Sets one boolean field of a stored member, if the member is still there. */
+const SET_FIELD_IF_PRESENT = `
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+if not raw then return 0 end
+local member = cjson.decode(raw)
+member[ARGV[2]] = ARGV[3] == 'true'
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(member))
+return 1
+`;
+
 export class RedisPresenceStore implements PresenceStore {
   constructor(
     private readonly redis: RedisHandles,
@@ -71,6 +81,19 @@ export class RedisPresenceStore implements PresenceStore {
       nodeId,
       JSON.stringify({ ...member.data, status, lastSeen: new Date().toISOString() }),
     );
+  }
+
+  async setVoiceActive(roomId: string, nodeId: string, isVoiceActive: boolean): Promise<boolean> {
+    // One script: a concurrent leave must not be undone by writing the member back.
+    const updated = await this.redis.client.eval(
+      SET_FIELD_IF_PRESENT,
+      1,
+      this.room(roomId),
+      nodeId,
+      'isVoiceActive',
+      isVoiceActive ? 'true' : 'false',
+    );
+    return Number(updated) === 1;
   }
 
   private async members(roomId: string): Promise<(PresenceMember & { processId: string })[]> {

@@ -41,6 +41,11 @@ export interface RoomFrameDeps {
   ) => Promise<RoomAdmission>;
   /** Runs once the member is in (room_joined and key_bundles sent). */
   joined?: (connection: Connection, room: RoomRow, admission: RoomAdmission) => void;
+  /**
+   * Runs when a socket has left `roomId` for any reason (another room, kick, ban, socket closed),
+   * after its presence is gone and before the room hears user_left (the voice call it was in).
+   */
+  left?: (connection: Connection, roomId: string) => Promise<void>;
 }
 
 /** What moderation says about a member entering a room. */
@@ -56,6 +61,7 @@ const toUser = toRoomUser;
 
 export function registerRoomFrames(deps: RoomFrameDeps): {
   leave: (connection: Connection) => Promise<void>;
+  publishUserList: (roomId: string) => Promise<number>;
 } {
   const { hub, rooms, presence, channels } = deps;
 
@@ -77,6 +83,7 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
     await presence.leave(roomId, connection.nodeId);
     await deps.bundles.remove(roomId, connection.nodeId);
     await channels.remove(roomId, connection);
+    await deps.left?.(connection, roomId);
     const memberCount = (await presence.list(roomId)).length;
     await channels.publish(roomId, {
       type: 'user_left',
@@ -193,5 +200,5 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
   });
 
   hub.onDisconnect(leave);
-  return { leave };
+  return { leave, publishUserList };
 }

@@ -62,6 +62,10 @@ export interface RoomsFeatureDeps {
     identity: ConnectionIdentity | null,
   ) => Promise<RoomAdmission>;
   joined?: (connection: Connection, room: RoomRow, admission: RoomAdmission) => void;
+  /** A socket left a room, for any reason (see RoomFrameDeps). */
+  left?: (connection: Connection, roomId: string) => Promise<void>;
+  /** Ends a destroyed room's voice call. */
+  endCalls?: (roomId: string) => Promise<void>;
   /** The caller of an HTTP request: a key holder's id and level, or null. */
   keyOf: (request: FastifyRequest) => Promise<{ keyId: string; level: string } | null>;
   /** May this caller set or clear the room's timer (its creator, moderators, service admins)? */
@@ -87,6 +91,7 @@ export function createRoomsFeature(deps: RoomsFeatureDeps) {
     attemptLimiter:
       deps.attemptLimiter ?? new MemoryRateLimiter(ACCESS_ATTEMPTS, 15 * 60_000, deps.now),
     purgeBundles: (roomId) => bundles.purgeRoom(roomId),
+    ...(deps.endCalls ? { endCalls: deps.endCalls } : {}),
   });
   const frames = registerRoomFrames({
     hub: deps.hub,
@@ -99,12 +104,14 @@ export function createRoomsFeature(deps: RoomsFeatureDeps) {
     now: deps.now,
     ...(deps.admit ? { admit: deps.admit } : {}),
     ...(deps.joined ? { joined: deps.joined } : {}),
+    ...(deps.left ? { left: deps.left } : {}),
   });
   registerKeyRelay({ hub: deps.hub, channels: deps.channels, bundles, presence, now: deps.now });
   return {
     service,
     presence,
     leave: frames.leave,
+    publishUserList: frames.publishUserList,
     routes: roomRoutes({
       service,
       presence,

@@ -33,6 +33,8 @@ export interface PresenceStore {
   join(member: PresenceMember): Promise<void>;
   leave(roomId: string, nodeId: string): Promise<void>;
   setStatus(roomId: string, nodeId: string, status: RoomUser['status']): Promise<void>;
+  /** Marks a member as in (or out of) the room's voice call; false when it is not a member. */
+  setVoiceActive(roomId: string, nodeId: string, isVoiceActive: boolean): Promise<boolean>;
   list(roomId: string): Promise<PresenceMember[]>;
   /** Every member of every room (connected nodes). */
   all(): Promise<PresenceMember[]>;
@@ -63,6 +65,12 @@ export class MemoryPresenceStore implements PresenceStore {
       member.status = status;
       member.lastSeen = new Date().toISOString();
     }
+  }
+
+  async setVoiceActive(roomId: string, nodeId: string, isVoiceActive: boolean): Promise<boolean> {
+    const member = this.rooms.get(roomId)?.get(nodeId);
+    if (member) member.isVoiceActive = isVoiceActive;
+    return member !== undefined;
   }
 
   async list(roomId: string): Promise<PresenceMember[]> {

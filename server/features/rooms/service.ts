@@ -59,6 +59,8 @@ export interface RoomServiceDeps {
   attemptLimiter: RateLimiter;
   /** Deletes a room's public key bundles. */
   purgeBundles: (roomId: string) => Promise<void>;
+  /** Ends a destroyed room's voice call (its members hear it before room_destroyed). */
+  endCalls?: (roomId: string) => Promise<void>;
 }
 
 /**
@@ -262,6 +264,7 @@ export class RoomService {
       await this.deps.grants.purgeRoom(row.id);
       await this.deps.presence.purgeRoom(row.id);
       await this.deps.purgeBundles(row.id);
+      await this.deps.endCalls?.(row.id);
       await this.deps.channels.publish(
         row.id,
         { type: 'room_destroyed', roomId: row.id },

@@ -40,10 +40,12 @@ import {
 } from './e2ee.js';
 import {
   EncryptionStatusRelayFrameSchema,
-  VoiceCallEventFrameSchema,
+  VoiceCallEndedFrameSchema,
   VoiceCallParticipantsFrameSchema,
-  WebrtcSignalRelayFrameSchema,
-} from './voice-client.js';
+  VoiceCallStartedFrameSchema,
+  WebrtcDirectRelayFrameSchema,
+  WebrtcSignalingRelayFrameSchema,
+} from './voice.js';
 
 /** The frames the chat client understands. */
 export const ServerFrameSchema = z.discriminatedUnion('type', [
@@ -75,9 +77,11 @@ export const ServerFrameSchema = z.discriminatedUnion('type', [
   DmThreadDeletedFrameSchema,
   ModerationStateFrameSchema,
   RemovedFromRoomFrameSchema,
+  VoiceCallStartedFrameSchema,
   VoiceCallParticipantsFrameSchema,
-  VoiceCallEventFrameSchema,
-  WebrtcSignalRelayFrameSchema,
+  VoiceCallEndedFrameSchema,
+  WebrtcSignalingRelayFrameSchema,
+  WebrtcDirectRelayFrameSchema,
   EncryptionStatusRelayFrameSchema,
   ErrorFrameSchema,
 ]);
