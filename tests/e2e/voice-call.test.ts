@@ -113,15 +113,36 @@ async function waitForWindow(
   expected: string | { above: number },
   timeout = 30_000,
 ): Promise<void> {
-  await page.waitForFunction(
-    ({ name, want }) => {
-      const value = document.querySelector('[data-testid="voice-call-window"]')?.getAttribute(name);
-      if (value === null || value === undefined) return false;
-      return typeof want === 'string' ? value === want : Number(value) > want.above;
-    },
-    { name: attribute, want: expected },
-    { timeout },
-  );
+  const attributes = () =>
+    page.evaluate(() => {
+      const element = document.querySelector('[data-testid="voice-call-window"]');
+      return element
+        ? Object.fromEntries(
+            [...element.attributes]
+              .filter((attribute) => attribute.name.startsWith('data-'))
+              .map((attribute) => [attribute.name, attribute.value]),
+          )
+        : null;
+    });
+  await page
+    .waitForFunction(
+      ({ name, want }) => {
+        const value = document
+          .querySelector('[data-testid="voice-call-window"]')
+          ?.getAttribute(name);
+        if (value === null || value === undefined) return false;
+        return typeof want === 'string' ? value === want : Number(value) > want.above;
+      },
+      { name: attribute, want: expected },
+      { timeout },
+    )
+    .catch(async (error: unknown) => {
+      // Say what the window showed instead.
+      throw new Error(
+        `${attribute} never reached ${JSON.stringify(expected)}: ${JSON.stringify(await attributes())}`,
+        { cause: error },
+      );
+    });
 }
 
 describe('an encrypted voice call between two browsers', () => {

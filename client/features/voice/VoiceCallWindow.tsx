@@ -83,7 +83,9 @@ export function VoiceCallWindow(props: VoiceCallWindowProps) {
       data-encryption={state.encryption}
       data-rotations={state.rotations}
       data-frames-sealed={state.counters.sealed}
+      data-frames-received={state.counters.received}
       data-frames-opened={state.counters.opened}
+      data-transforms={state.counters.transforms}
       data-frames-no-key={state.counters.noKey}
       data-frames-failed={state.counters.failed}
       data-bytes-received={state.bytesReceived}

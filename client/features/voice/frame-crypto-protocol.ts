@@ -1,6 +1,10 @@
 /** Messages between the page and the frame-encryption worker (frame-crypto-worker.ts). */
 
 export interface FrameCryptoCounters {
+  /** Encoded transforms attached (one per sender and per receiver). */
+  transforms: number;
+  /** Frames that entered a receive transform. */
+  received: number;
   /** Frames sent sealed under this browser's frame key. */
   sealed: number;
   /** Frames sent in clear (encryption toggled off). */

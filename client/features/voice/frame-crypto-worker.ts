@@ -45,6 +45,8 @@ let isEncrypting = true;
 let graceMs = 10_000;
 const peers = new Map<string, PeerKeys>();
 const counters: FrameCryptoCounters = {
+  transforms: 0,
+  received: 0,
   sealed: 0,
   sentClear: 0,
   withheld: 0,
@@ -89,6 +91,7 @@ async function sendTransform(frame: EncodedFrame): Promise<EncodedFrame | null> 
 }
 
 async function receiveTransform(nodeId: string, frame: EncodedFrame): Promise<EncodedFrame | null> {
+  counters.received++;
   const opened = await openVoiceFrame(new Uint8Array(frame.data), (version) =>
     keyFor(nodeId, version),
   );
@@ -112,6 +115,7 @@ async function receiveTransform(nodeId: string, frame: EncodedFrame): Promise<En
 }
 
 function pipe(readable: ReadableStream, writable: WritableStream, options: TransformOptions): void {
+  counters.transforms++;
   const transform = new TransformStream<EncodedFrame, EncodedFrame>({
     async transform(frame, controller) {
       const out =

@@ -129,6 +129,8 @@ interface Peer {
 /** How long a new frame key travels to the others before frames are sealed under it. */
 const KEY_SWITCH_DELAY_MS = 1_500;
 const EMPTY_COUNTERS: FrameCryptoCounters = {
+  transforms: 0,
+  received: 0,
   sealed: 0,
   sentClear: 0,
   withheld: 0,
@@ -423,12 +425,15 @@ export class VoiceCall {
     if (outgoing) {
       const sender = pc.addTrack(outgoing, new MediaStream([outgoing]));
       this.#attachTransform(sender, 'send', nodeId);
+      // The receiver of the same transceiver gets its transform before any media can arrive.
+      const receiver = pc.getTransceivers().find((t) => t.sender === sender)?.receiver;
+      if (receiver) this.#attachTransform(receiver, 'receive', nodeId);
     }
     pc.onicecandidate = (event) => {
       if (event.candidate) this.#signal(nodeId, 'ice_candidate', event.candidate.toJSON());
     };
     pc.ontrack = (event) => {
-      this.#attachTransform(event.receiver, 'receive', nodeId);
+      if (!event.receiver.transform) this.#attachTransform(event.receiver, 'receive', nodeId);
       const audio = new Audio();
       audio.autoplay = true;
       audio.srcObject = event.streams[0] ?? new MediaStream([event.track]);
