@@ -247,7 +247,10 @@ describe('an encrypted voice call between two browsers', () => {
     await waitForWindow(alice.page, 'data-frames-opened', { above: 20 }, 45_000);
     await waitForWindow(bob.page, 'data-rotations', { above: 0 }, 10_000);
 
-    // Mute: what bob receives from alice falls silent.
+    // Mute: what bob hears from alice falls silent (bob undeafens to hear it at all).
+    await bob.page.getByTestId('voice-deafen').click();
+    expect(await bob.page.getByTestId('voice-deafen').getAttribute('aria-pressed')).toBe('false');
+    await bob.page.waitForTimeout(1_500);
     expect((await totals(bob.page)).audioLevel).toBeGreaterThan(0.01);
     await alice.page.getByTestId('voice-mute').click();
     await bob.page.waitForFunction(

@@ -194,7 +194,7 @@ export function ChatHeader(props: ChatHeaderProps) {
           onClick={props.voice.onToggle}
           disabled={!props.voice.isAvailable && !props.voice.isInCall}
           aria-pressed={props.voice.isInCall}
-          aria-label={
+          title={
             props.voice.isInCall
               ? 'Leave the voice call'
               : props.voice.callSize > 0
@@ -205,7 +205,7 @@ export function ChatHeader(props: ChatHeaderProps) {
           className={`${HEADER_BUTTON} disabled:cursor-not-allowed disabled:opacity-50`}
         >
           <span aria-hidden="true">{props.voice.isInCall ? '◉' : '◎'}</span>
-          <span aria-hidden="true">
+          <span>
             {props.voice.isInCall
               ? 'IN CALL'
               : props.voice.callSize > 0

@@ -117,21 +117,23 @@ export function VoiceCallWindow(props: VoiceCallWindowProps) {
           <button
             type="button"
             className="px-1 text-muted hover:text-primary"
-            aria-label={isMinimized ? 'Expand call window' : 'Minimise call window'}
             aria-expanded={!isMinimized}
             data-testid="voice-minimize"
             onClick={() => setMinimized((value) => !value)}
           >
             <span aria-hidden="true">{isMinimized ? '[+]' : '[_]'}</span>
+            <span className="sr-only">
+              {isMinimized ? 'Expand call window' : 'Minimise call window'}
+            </span>
           </button>
           <button
             type="button"
             className="px-1 text-muted hover:text-danger"
-            aria-label="Leave call"
             data-testid="voice-close"
             onClick={props.onClose}
           >
             <span aria-hidden="true">[x]</span>
+            <span className="sr-only">Leave call</span>
           </button>
         </span>
       </header>
