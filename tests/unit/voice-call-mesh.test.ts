@@ -42,10 +42,15 @@ class FakePeerConnection {
   constructor(readonly config: unknown) {
     pcs.push(this);
   }
+  readonly transceivers: { sender: object; receiver: { transform?: unknown } }[] = [];
   addTrack(track: FakeTrack) {
     const sender = { track };
     this.senders.push(sender);
+    this.transceivers.push({ sender, receiver: {} });
     return sender;
+  }
+  getTransceivers() {
+    return this.transceivers;
   }
   getSenders() {
     return this.senders;
@@ -219,6 +224,9 @@ describe('the call mesh and its frame keys', () => {
     roster(h, 'node-a', 'node-b', 'node-c');
     await vi.advanceTimersByTimeAsync(0);
     expect(pcs).toHaveLength(1);
+    // Both directions get their frame transform before negotiation.
+    expect(pcs[0]!.senders[0]!.transform).toBeDefined();
+    expect(pcs[0]!.transceivers[0]!.receiver.transform).toBeDefined();
     const offer = h.sent.find((frame) => frame.type === 'webrtc_signaling');
     expect(offer).toMatchObject({ targetParticipant: 'node-c', signalType: 'offer' });
     expect(h.keysSent.slice(1).map((k) => [k.nodeId, k.grant.version])).toEqual([
