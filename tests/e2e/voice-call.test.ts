@@ -11,6 +11,7 @@
  * - the fake microphone plays a 220 Hz tone; alice uses preset "deep" (−12), and the fundamental
  *   bob receives from her is 110 Hz within 3 %;
  * - deafen (both, so neither plays the other's tone into an echo canceller) keeps media flowing;
+ * - the quality tier of loopback is excellent and alice's sender is capped at its 64 kbit/s;
  * - mute: the audio level bob receives from alice falls to silence;
  * - carol, a member not in the call, receives no `webrtc_signaling` frame at all;
  * - hang-up releases every microphone track and closes every RTCPeerConnection.
@@ -236,6 +237,20 @@ describe('an encrypted voice call between two browsers', () => {
     const bobTotals = await totals(bob.page);
     expect(aliceTotals.bytesReceived).toBeGreaterThan(0);
     expect(bobTotals.bytesReceived).toBeGreaterThan(0);
+
+    // The quality probe (every 2 s, getStats) rates loopback excellent and caps alice's sender at
+    // that tier's opus bitrate, 64 kbit/s.
+    await alice.page.getByTestId('voice-quality').filter({ hasText: 'EXCELLENT' }).waitFor();
+    const maxBitrates = await alice.page.evaluate(() => {
+      const probe = (window as unknown as { __voiceProbe: { pcs: RTCPeerConnection[] } })
+        .__voiceProbe;
+      return probe.pcs.flatMap((pc) =>
+        pc
+          .getSenders()
+          .flatMap((sender) => sender.getParameters().encodings.map((e) => e.maxBitrate)),
+      );
+    });
+    expect(maxBitrates).toEqual([64_000]);
 
     // alice speaks through "deep": bob hears her 220 Hz tone at 110 Hz.
     const heard = await receivedSamples(bob.page);
