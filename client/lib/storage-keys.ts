@@ -7,6 +7,8 @@ export const STORAGE_KEYS = {
   soundSettings: 'chat-sound-settings',
   pinnedCertificates: 'pinnedCertificates',
   dmTargetUser: 'dm_target_user',
+  /** Voice disguise, devices and call volume (not named by the spec; this browser only). */
+  voiceSettings: 'securechannel-voice',
 } as const;
 
 /** Reads a key; null when storage is unavailable (private modes, disabled storage). */

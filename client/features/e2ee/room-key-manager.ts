@@ -43,8 +43,13 @@ import {
   type MemberTrust,
   type RoomMember,
 } from './room-members.js';
-import { openSenderKey, wrapSenderKeys, type ExchangeSelf } from './sender-key-exchange.js';
-import { type SenderKeyWireEnvelope } from './sender-key-envelope.js';
+import {
+  openSenderKey,
+  wrapSenderKeys,
+  wrapVoiceKey,
+  type ExchangeSelf,
+} from './sender-key-exchange.js';
+import { type SenderKeyWireEnvelope, type VoiceKeyGrant } from './sender-key-envelope.js';
 import {
   createOwnEpoch,
   destroyOwnEpoch,
@@ -89,6 +94,7 @@ export class RoomKeyManager extends SerialObservable {
   #isDistributing = false;
   readonly #outbox = new FrameOutbox(() => this.#emit());
   #status: E2eeStatus | null = null;
+  readonly #voiceKeyListeners = new Set<(fromNodeId: string, grant: VoiceKeyGrant) => void>();
 
   constructor(private readonly deps: RoomKeyManagerDeps) {
     super(deps.log);
@@ -290,6 +296,31 @@ export class RoomKeyManager extends SerialObservable {
   /** `sender_key`: a member hands over one of their sender keys. */
   handleSenderKey(fromNodeId: string, envelope: SenderKeyWireEnvelope): Promise<void> {
     return this.enqueue(() => this.#openSenderKey(fromNodeId, envelope));
+  }
+
+  /**
+   * Hands a voice frame key to one call participant through the pairwise hybrid wrap, as sender
+   * keys travel (docs/crypto-room.md "Voice"). Resolves false, sending nothing, when the member's
+   * bundle is unknown or judged bad (forged or substituted: never hand a key to it), or when this
+   * browser has no room keys yet.
+   */
+  sendVoiceKey(nodeId: string, grant: VoiceKeyGrant): Promise<boolean> {
+    let isQueued = false;
+    return this.enqueue(async () => {
+      const self = this.#self();
+      const member = this.members.get(nodeId);
+      const transport = this.#transport;
+      if (!self || !member || !transport || member.trust === 'bad') return;
+      const envelope = await wrapVoiceKey(self, member, grant);
+      this.#outbox.push(() => transport.sendSenderKey(nodeId, envelope), `vk:${nodeId}`);
+      isQueued = true;
+    }).then(() => isQueued);
+  }
+
+  /** Calls `listener` with every voice frame key another member hands over; returns the off. */
+  onVoiceKey(listener: (fromNodeId: string, grant: VoiceKeyGrant) => void): () => void {
+    this.#voiceKeyListeners.add(listener);
+    return () => this.#voiceKeyListeners.delete(listener);
   }
 
   /** `user_left`: forget the member and rotate at once, so they cannot read what follows. */
@@ -588,6 +619,14 @@ export class RoomKeyManager extends SerialObservable {
     }
     try {
       const grant = await openSenderKey(self, member, wire);
+      if (grant.secret === 'voice') {
+        // A bad bundle's keys may be an attacker's: take no frame key from it either.
+        if (member.trust !== 'bad') {
+          for (const listener of this.#voiceKeyListeners) listener(fromNodeId, grant);
+        }
+        wipe(grant.key);
+        return;
+      }
       const isNew = this.received.put(fromNodeId, grant, this.now);
       wipe(grant.key);
       if (isNew) {

@@ -10,7 +10,10 @@
  *                    shares its ratchet): the reader derives message keys i, i+1, … and never an
  *                    earlier one, so nothing sent before it was handed over opens (issue 14)
  *   s = "quantum"  → key = SKq
- *   both travel in the hybrid wrap (ECDH P-256 + ML-KEM-768), one frame each
+ *   s = "voice"    → key = the sender's frame key for a voice call, k = the call key id, i = the
+ *                    key's version (1..255, the first byte of every sealed audio frame); sent only
+ *                    to the call's participants (docs/crypto-room.md "Voice")
+ *   all travel in the hybrid wrap (ECDH P-256 + ML-KEM-768), one frame each
  *
  * PairwiseEnvelope {v, kind, from, to, roomId, iv, ct, kem?}   (shared/crypto/room)
  *   ⇄ frame envelope {v, kind, iv, ciphertext, kemCiphertext?}  (shared/protocol/ws/e2ee.ts)
@@ -49,10 +52,24 @@ export interface SenderKeyGrant {
   iteration: number;
 }
 
+/** A voice call's frame key, handed from one participant to another. */
+export interface VoiceKeyGrant {
+  secret: 'voice';
+  /** Names the sender's frame keys for one call. */
+  callKeyId: string;
+  /** 1..255: the version byte of the frames sealed under it. */
+  version: number;
+  /** 32 bytes. */
+  key: Uint8Array;
+}
+
+/** Whatever a `sender_key` envelope can hand over. */
+export type KeyGrant = SenderKeyGrant | VoiceKeyGrant;
+
 const PayloadSchema = z.strictObject({
   v: z.literal(2),
   k: SenderKeyIdSchema,
-  s: z.enum(['chain', 'quantum']),
+  s: z.enum(['chain', 'quantum', 'voice']),
   key: z.string().max(64),
   i: IterationSchema,
 });
@@ -70,15 +87,32 @@ export function encodeSenderKeyPayload(grant: SenderKeyGrant): Uint8Array {
   );
 }
 
+/** The bytes to wrap for a voice frame key. */
+export function encodeVoiceKeyPayload(grant: VoiceKeyGrant): Uint8Array {
+  return utf8Encode(
+    canonicalJson({
+      v: 2,
+      k: grant.callKeyId,
+      s: 'voice',
+      key: bytesToBase64(grant.key),
+      i: grant.version,
+    }),
+  );
+}
+
 /**
  * The grant inside an unwrapped payload.
  * @throws DecryptError `MALFORMED` on anything else.
  */
-export function decodeSenderKeyPayload(bytes: Uint8Array): SenderKeyGrant {
+export function decodeSenderKeyPayload(bytes: Uint8Array): KeyGrant {
   try {
     const parsed = PayloadSchema.parse(JSON.parse(utf8Decode(bytes)));
     const key = base64ToBytes(parsed.key);
     if (key.length !== SENDER_KEY_BYTES) throw new RangeError('A sender key is 32 bytes');
+    if (parsed.s === 'voice') {
+      if (parsed.i < 1 || parsed.i > 255) throw new RangeError('A frame key version is 1..255');
+      return { secret: 'voice', callKeyId: parsed.k, version: parsed.i, key };
+    }
     return { senderKeyId: parsed.k, secret: parsed.s, key, iteration: parsed.i };
   } catch (error) {
     throw new DecryptError('MALFORMED', { cause: error });

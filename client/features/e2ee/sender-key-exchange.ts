@@ -10,10 +10,12 @@ import { type RoomMember } from './room-members.js';
 import {
   decodeSenderKeyPayload,
   encodeSenderKeyPayload,
+  encodeVoiceKeyPayload,
   fromWireEnvelope,
   toWireEnvelope,
-  type SenderKeyGrant,
+  type KeyGrant,
   type SenderKeyWireEnvelope,
+  type VoiceKeyGrant,
 } from './sender-key-envelope.js';
 import { type OwnEpoch } from './sender-epochs.js';
 import { type SessionKeys } from './session-keys.js';
@@ -61,6 +63,29 @@ export async function wrapSenderKeys(
   }
 }
 
+/** The hybrid envelope that hands a voice frame key to one call participant. */
+export async function wrapVoiceKey(
+  self: ExchangeSelf,
+  member: RoomMember,
+  grant: VoiceKeyGrant,
+): Promise<SenderKeyWireEnvelope> {
+  const payload = encodeVoiceKeyPayload(grant);
+  try {
+    const envelope = await wrapHybrid({
+      roomId: self.secureId,
+      fromNodeId: self.nodeId,
+      toNodeId: member.nodeId,
+      senderPrivateKey: self.keys.ecdh.privateKey,
+      recipientPublicKey: member.ecdhPublicKey,
+      recipientKemPublicKey: member.kemPublicKey,
+      payload,
+    });
+    return toWireEnvelope(envelope);
+  } finally {
+    wipe(payload);
+  }
+}
+
 /**
  * Opens an envelope `member` sent this browser. The caller wipes `grant.key` once stored.
  * @throws DecryptError when the envelope is malformed, not for this member, or forged.
@@ -69,7 +94,7 @@ export async function openSenderKey(
   self: ExchangeSelf,
   member: RoomMember,
   wire: SenderKeyWireEnvelope,
-): Promise<SenderKeyGrant> {
+): Promise<KeyGrant> {
   const envelope = fromWireEnvelope(wire, {
     from: member.nodeId,
     to: self.nodeId,

@@ -69,7 +69,7 @@ export const FEATURES: readonly Feature[] = [
   },
   {
     title: 'ENCRYPTED GROUP VOICE',
-    body: 'Group calls run peer to peer over encrypted WebRTC, with frame-level end-to-end encryption where the browser supports it. Voice disguise shifts pitch and formant in your browser.',
+    body: 'Group calls run peer to peer over WebRTC, and every audio frame is sealed again end to end (AES-256-GCM) under per-speaker keys that reach the other participants only through the room’s post-quantum hybrid key exchange and rotate every 30 seconds. Voice disguise shifts pitch and formants independently in your browser, before your audio leaves it.',
   },
   {
     title: 'TOR ONION SERVICE',

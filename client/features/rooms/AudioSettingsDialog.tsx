@@ -1,6 +1,14 @@
-/** AUDIO: the sound settings (spec 000 §3 "Sound settings") in a dialog. */
+/**
+ * AUDIO: the audio interface settings dialog (spec 000 §2, §3, §5): microphone, speaker and call
+ * volume, the voice disguise with its voice test, and the chat's alert sounds. Everything is
+ * saved in this browser; a running call picks changes up at once.
+ */
 import { SoundSettingsPanel } from '../../ui/SoundSettingsPanel.js';
 import { useSoundSettings } from '../../lib/use-sound-settings.js';
+import { AudioDevicesPanel } from '../voice/AudioDevicesPanel.js';
+import { useVoiceSettings } from '../voice/use-voice-settings.js';
+import { VoiceDisguisePanel } from '../voice/VoiceDisguisePanel.js';
+import { VoiceTest } from '../voice/VoiceTest.js';
 import { TerminalDialog } from './TerminalDialog.js';
 
 export interface AudioSettingsDialogProps {
@@ -10,16 +18,23 @@ export interface AudioSettingsDialogProps {
 
 export function AudioSettingsDialog({ open, onOpenChange }: AudioSettingsDialogProps) {
   const { settings, updateSettings, play } = useSoundSettings();
+  const [voice, setVoice] = useVoiceSettings();
   return (
     <TerminalDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Audio alerts"
-      description="Which events play a tone, and how loud. Saved in this browser."
+      title="Audio interface"
+      description="Devices, call volume, voice disguise and alert tones. Saved in this browser."
       windowLabel="root@securechannel:~/audio"
       testId="audio-settings-dialog"
+      widthClass="max-w-xl"
     >
-      <SoundSettingsPanel settings={settings} onChange={updateSettings} onTest={play} />
+      <div className="space-y-4">
+        <AudioDevicesPanel settings={voice} onChange={setVoice} />
+        <VoiceDisguisePanel settings={voice} onChange={setVoice} />
+        <VoiceTest settings={voice} />
+        <SoundSettingsPanel settings={settings} onChange={updateSettings} onTest={play} />
+      </div>
     </TerminalDialog>
   );
 }

@@ -35,6 +35,8 @@ export interface ChatHeaderProps {
   forgetKey: MoreOptionsMenuProps['forgetKey'];
   /** Opens the chat-room admin overlay (Tor and bridges, spec 001 §2). */
   onTorAdmin?: () => void;
+  /** The voice call button: joins or leaves the room's call; disabled until the room is joined. */
+  voice: { isInCall: boolean; isAvailable: boolean; callSize: number; onToggle: () => void };
 }
 
 const STATUS_TEXT: Record<ChatConnectionStatus, (count: number) => string> = {
@@ -185,6 +187,30 @@ export function ChatHeader(props: ChatHeaderProps) {
           <span aria-hidden="true">◉</span>
           <span data-testid="member-count" aria-hidden="true">
             {memberCount}
+          </span>
+        </button>
+        <button
+          type="button"
+          onClick={props.voice.onToggle}
+          disabled={!props.voice.isAvailable && !props.voice.isInCall}
+          aria-pressed={props.voice.isInCall}
+          title={
+            props.voice.isInCall
+              ? 'Leave the voice call'
+              : props.voice.callSize > 0
+                ? `Join the voice call (${props.voice.callSize} in it)`
+                : 'Start a voice call'
+          }
+          data-testid="voice-call-button"
+          className={`${HEADER_BUTTON} disabled:cursor-not-allowed disabled:opacity-50`}
+        >
+          <span aria-hidden="true">{props.voice.isInCall ? '◉' : '◎'}</span>
+          <span>
+            {props.voice.isInCall
+              ? 'IN CALL'
+              : props.voice.callSize > 0
+                ? `JOIN CALL · ${props.voice.callSize}`
+                : 'VOICE'}
           </span>
         </button>
         {props.isKeyHolder ? (

@@ -5,7 +5,7 @@
  * itself is useChatRoom; this component composes and routes user intent.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type Room } from '../../../shared/protocol/http/rooms.js';
@@ -49,6 +49,10 @@ import { useChatRoom, type ChatRoom } from './use-chat-room.js';
 import { useRoomLookup } from './use-room-lookup.js';
 import { useSessionTimer } from './use-session-timer.js';
 import { useUnreadTitle } from './use-unread-title.js';
+import { useRoomCallSize } from '../voice/use-room-call.js';
+
+/** The call window and everything behind it load only when a call starts. */
+const VoiceCallOverlay = lazy(() => import('../voice/VoiceCallOverlay.js'));
 
 /** The placeholder of the disabled input: why nothing can be sent right now. */
 function inputBlockedText(chat: ChatRoom, room: Room | null): string {
@@ -130,6 +134,13 @@ export function ChatRoomPage() {
   const [isHeaderCollapsed, setHeaderCollapsed] = useState(false);
   const [isTorAdminOpen, setTorAdminOpen] = useState(false);
   const [dialog, setDialog] = useState<ChatDialog | null>(null);
+  // A call belongs to one joined room and connection: switching rooms or losing the link ends it.
+  const callRoomId = chat.isJoined ? (room?.id ?? null) : null;
+  const callNodeId = chat.isJoined ? chat.nodeId : null;
+  const currentCallKey = callRoomId && callNodeId ? `${callRoomId}:${callNodeId}` : null;
+  const [callKey, setCallKey] = useState<string | null>(null);
+  const isInCall = callKey !== null && callKey === currentCallKey;
+  const callSize = useRoomCallSize(chat.onFrame, callRoomId);
 
   // A switch is under way when the lines on screen belong to another room than the one asked for.
   const isSwitching =
@@ -207,6 +218,12 @@ export function ChatRoomPage() {
           onNetworkMonitor={() => setDialog('network')}
           onSecurityProtocols={() => setDialog('security')}
           onTorAdmin={() => setTorAdminOpen(true)}
+          voice={{
+            isInCall,
+            callSize,
+            isAvailable: callRoomId !== null && callNodeId !== null,
+            onToggle: () => setCallKey(isInCall ? null : currentCallKey),
+          }}
           forgetKey={user ? { username: user.username, onSelect: () => void logout() } : null}
         />
         <SecurityStatusBar
@@ -356,6 +373,19 @@ export function ChatRoomPage() {
           ) : null}
           <TorAdminOverlay open={isTorAdminOpen} onOpenChange={setTorAdminOpen} />
         </Suspense>
+        {isInCall && callRoomId !== null && callNodeId !== null ? (
+          <Suspense fallback={null}>
+            <VoiceCallOverlay
+              key={currentCallKey}
+              socket={chat.socket}
+              keys={cipher.manager}
+              roomId={callRoomId}
+              selfNodeId={callNodeId}
+              username={user?.username ?? callsign}
+              onClose={() => setCallKey(null)}
+            />
+          </Suspense>
+        ) : null}
         <LoadingOverlay isLoading={isSwitching} message={TEXT.switchingChannel} />
       </div>
     </RoomE2eeContext.Provider>

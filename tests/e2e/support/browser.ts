@@ -22,12 +22,20 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-export async function launchBrowser(options: { media?: boolean } = {}): Promise<Browser> {
+export interface LaunchOptions {
+  /** Fake microphone and camera, granted without asking. */
+  media?: boolean;
+  /** More Chromium switches, e.g. `--allow-loopback-in-peer-connection` for calls. */
+  args?: readonly string[];
+}
+
+export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
+  const media = options.media
+    ? ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']
+    : [];
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: options.media
-      ? [...CHROMIUM_ARGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']
-      : CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...media, ...(options.args ?? [])],
   });
 }
 
@@ -52,13 +60,16 @@ export interface BrowserSuite {
  * after each test, keeps the evidence of a failure and closes that test's actors. Call it at the
  * top of a `describe`.
  */
-export function browserSuite(options: StartOptions = {}): BrowserSuite {
+export function browserSuite(
+  options: StartOptions = {},
+  launchOptions: LaunchOptions = {},
+): BrowserSuite {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   const actors: Actor[] = [];
   beforeAll(async () => {
     server = await startAppServer(options);
-    browser = await launchBrowser();
+    browser = await launchBrowser(launchOptions);
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,0 +1,108 @@
+/**
+ * The audio interface part of the audio settings dialog (spec 000 §2, §5): microphone and
+ * speaker from `enumerateDevices`, and the call volume 0..1 in steps of 0.1. Device names are
+ * shown once the browser reveals them (after microphone permission).
+ */
+import { useEffect, useId, useState } from 'react';
+import { VOLUME_RANGE } from './voice-constants.js';
+import { type VoiceSettings } from './voice-settings.js';
+
+export interface AudioDevicesPanelProps {
+  settings: VoiceSettings;
+  onChange: (next: VoiceSettings) => void;
+}
+
+interface DeviceOption {
+  deviceId: string;
+  label: string;
+}
+
+function useAudioDevices(): { inputs: DeviceOption[]; outputs: DeviceOption[] } {
+  const [devices, setDevices] = useState<MediaDeviceInfo[]>([]);
+  useEffect(() => {
+    const media = navigator.mediaDevices;
+    if (!media?.enumerateDevices) return;
+    let isCurrent = true;
+    const load = () =>
+      void media.enumerateDevices().then(
+        (list) => isCurrent && setDevices(list),
+        () => undefined,
+      );
+    load();
+    media.addEventListener('devicechange', load);
+    return () => {
+      isCurrent = false;
+      media.removeEventListener('devicechange', load);
+    };
+  }, []);
+  const options = (kind: MediaDeviceKind) =>
+    devices
+      .filter((device) => device.kind === kind && device.deviceId !== '')
+      .map((device, index) => ({
+        deviceId: device.deviceId,
+        label: device.label || `${kind === 'audioinput' ? 'Microphone' : 'Speaker'} ${index + 1}`,
+      }));
+  return { inputs: options('audioinput'), outputs: options('audiooutput') };
+}
+
+export function AudioDevicesPanel({ settings, onChange }: AudioDevicesPanelProps) {
+  const id = useId();
+  const { inputs, outputs } = useAudioDevices();
+  const volumePercent = Math.round(settings.volume * 100);
+  const select = (
+    key: 'inputDeviceId' | 'outputDeviceId',
+    label: string,
+    options: DeviceOption[],
+  ) => (
+    <div className="flex items-center gap-3">
+      <label htmlFor={`${id}-${key}`} className="w-24 text-xs tracking-[0.2em] text-fg uppercase">
+        {label}
+      </label>
+      <select
+        id={`${id}-${key}`}
+        value={settings[key] ?? ''}
+        data-testid={`voice-${key === 'inputDeviceId' ? 'input' : 'output'}-device`}
+        onChange={(event) => onChange({ ...settings, [key]: event.currentTarget.value || null })}
+        className="min-w-0 flex-1 border border-border bg-background px-2 py-1 text-xs text-fg"
+      >
+        <option value="">System default</option>
+        {options.map((option) => (
+          <option key={option.deviceId} value={option.deviceId}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+  return (
+    <section
+      aria-label="Audio interface"
+      className="sc-panel space-y-3 p-4 font-mono"
+      data-testid="audio-devices-panel"
+    >
+      <h2 className="text-xs tracking-[0.3em] text-primary uppercase">{'// Audio interface'}</h2>
+      {select('inputDeviceId', 'Microphone', inputs)}
+      {select('outputDeviceId', 'Speaker', outputs)}
+      <div className="flex items-center gap-3">
+        <label htmlFor={`${id}-volume`} className="w-24 text-xs tracking-[0.2em] text-fg uppercase">
+          Call volume
+        </label>
+        <input
+          id={`${id}-volume`}
+          type="range"
+          min={VOLUME_RANGE.min}
+          max={VOLUME_RANGE.max}
+          step={VOLUME_RANGE.step}
+          value={settings.volume}
+          aria-valuetext={`${volumePercent}%`}
+          data-testid="voice-volume"
+          onChange={(event) => onChange({ ...settings, volume: Number(event.currentTarget.value) })}
+          className="h-1 flex-1 cursor-pointer accent-primary"
+        />
+        <span aria-hidden="true" className="w-10 text-right text-xs text-muted tabular-nums">
+          {volumePercent}%
+        </span>
+      </div>
+    </section>
+  );
+}

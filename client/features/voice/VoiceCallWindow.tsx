@@ -1,0 +1,236 @@
+/**
+ * The floating voice call window (spec 000 §2, §4 "Voice call"): 448 px wide, dragged by its
+ * title bar, minimised to that bar. Shows the connection, the call's duration (mm:ss), the
+ * participants (first 3 plus a count), the quality tier, the frame encryption with its
+ * key-rotation counter and toggle; mute, deafen and leave. Presentational: state in, intent out.
+ */
+import { useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { formatCallDuration, participantSummary } from './call-format.js';
+import { VOICE_WINDOW_WIDTH_PX } from './voice-constants.js';
+import { type VoiceCallState } from './voice-call.js';
+
+export interface VoiceCallWindowProps {
+  state: VoiceCallState;
+  selfNodeId: string;
+  now: number;
+  isDisguised: boolean;
+  onToggleMute: () => void;
+  onToggleDeafen: () => void;
+  onToggleEncryption: () => void;
+  onClose: () => void;
+}
+
+const CONNECTION_TEXT = {
+  connecting: { text: 'CONNECTING...', tone: 'text-warning' },
+  connected: { text: 'CONNECTED', tone: 'text-primary' },
+  disconnected: { text: 'DISCONNECTED', tone: 'text-danger' },
+} as const;
+
+const ENCRYPTION_TEXT = {
+  initializing: { text: 'E2E FRAME KEYS: INITIALIZING', tone: 'text-warning' },
+  active: { text: 'E2E FRAME ENCRYPTION: ACTIVE', tone: 'text-primary' },
+  off: { text: 'E2E FRAME ENCRYPTION: OFF (DTLS-SRTP ONLY)', tone: 'text-warning' },
+  unsupported: { text: 'E2E FRAME ENCRYPTION: UNAVAILABLE', tone: 'text-danger' },
+} as const;
+
+const QUALITY_TONE = {
+  excellent: 'text-primary',
+  good: 'text-primary',
+  fair: 'text-warning',
+  poor: 'text-danger',
+} as const;
+
+const BUTTON = 'sc-btn px-2 py-1 text-xs aria-pressed:bg-primary/20';
+
+function useDrag() {
+  const [offset, setOffset] = useState({ x: 0, y: 0 });
+  const start = useRef<{ x: number; y: number; ox: number; oy: number } | null>(null);
+  const onPointerDown = (event: ReactPointerEvent<HTMLElement>) => {
+    if ((event.target as HTMLElement).closest('button')) return;
+    start.current = { x: event.clientX, y: event.clientY, ox: offset.x, oy: offset.y };
+    event.currentTarget.setPointerCapture(event.pointerId);
+  };
+  const onPointerMove = (event: ReactPointerEvent<HTMLElement>) => {
+    const origin = start.current;
+    if (!origin) return;
+    setOffset({ x: origin.ox + event.clientX - origin.x, y: origin.oy + event.clientY - origin.y });
+  };
+  const onPointerUp = () => {
+    start.current = null;
+  };
+  return { offset, handlers: { onPointerDown, onPointerMove, onPointerUp } };
+}
+
+export function VoiceCallWindow(props: VoiceCallWindowProps) {
+  const { state, now } = props;
+  const [isMinimized, setMinimized] = useState(false);
+  const { offset, handlers } = useDrag();
+  const duration = formatCallDuration(state.joinedAt === null ? 0 : now - state.joinedAt);
+  const names = state.participants.map((participant) =>
+    participant.nodeId === props.selfNodeId
+      ? `${participant.username} (you)`
+      : participant.username,
+  );
+  const { shown, more } = participantSummary(names);
+  const connection = CONNECTION_TEXT[state.connection];
+  const encryption = ENCRYPTION_TEXT[state.encryption];
+  return (
+    <section
+      role="dialog"
+      aria-label="Voice call"
+      data-testid="voice-call-window"
+      data-connection={state.connection}
+      data-encryption={state.encryption}
+      data-rotations={state.rotations}
+      data-frames-sealed={state.counters.sealed}
+      data-frames-received={state.counters.received}
+      data-frames-opened={state.counters.opened}
+      data-transforms={state.counters.transforms}
+      data-frames-no-key={state.counters.noKey}
+      data-frames-failed={state.counters.failed}
+      data-bytes-received={state.bytesReceived}
+      data-bytes-sent={state.bytesSent}
+      style={{
+        width: `min(${VOICE_WINDOW_WIDTH_PX}px, calc(100vw - 16px))`,
+        transform: `translate(${offset.x}px, ${offset.y}px)`,
+      }}
+      className="fixed right-2 bottom-2 z-40 border border-primary/60 bg-surface font-mono text-fg shadow-[0_0_48px_-18px_var(--sc-primary)]"
+    >
+      <header
+        {...handlers}
+        className="flex cursor-move touch-none items-center justify-between gap-2 border-b border-border px-3 py-1.5 text-[0.65rem] tracking-[0.2em] uppercase select-none"
+      >
+        <span className="flex min-w-0 items-center gap-2">
+          <span
+            aria-hidden="true"
+            className={`size-2 shrink-0 rounded-full bg-current ${connection.tone}`}
+          />
+          <span className="truncate text-primary">SECURE VOICE</span>
+          <span className={connection.tone} data-testid="voice-connection">
+            {connection.text}
+          </span>
+        </span>
+        <span className="flex shrink-0 items-center gap-2">
+          <span className="text-muted tabular-nums" data-testid="voice-duration">
+            {duration}
+          </span>
+          <button
+            type="button"
+            className="px-1 text-muted hover:text-primary"
+            aria-expanded={!isMinimized}
+            data-testid="voice-minimize"
+            onClick={() => setMinimized((value) => !value)}
+          >
+            <span aria-hidden="true">{isMinimized ? '[+]' : '[_]'}</span>
+            <span className="sr-only">
+              {isMinimized ? 'Expand call window' : 'Minimise call window'}
+            </span>
+          </button>
+          <button
+            type="button"
+            className="px-1 text-muted hover:text-danger"
+            data-testid="voice-close"
+            onClick={props.onClose}
+          >
+            <span aria-hidden="true">[x]</span>
+            <span className="sr-only">Leave call</span>
+          </button>
+        </span>
+      </header>
+      {isMinimized ? null : (
+        <div className="space-y-3 px-3 py-3 text-xs" data-testid="voice-call-body">
+          {state.error ? (
+            <p
+              role="alert"
+              className="border border-danger/60 p-2 text-danger"
+              data-testid="voice-error"
+            >
+              {state.error}
+            </p>
+          ) : null}
+          <div>
+            <p className="tracking-[0.2em] text-muted uppercase">
+              Participants ({state.participants.length})
+            </p>
+            <ul className="mt-1 space-y-0.5" data-testid="voice-participants">
+              {shown.map((name) => (
+                <li key={name} className="truncate">
+                  <span aria-hidden="true" className="text-primary">
+                    ▸{' '}
+                  </span>
+                  {name}
+                </li>
+              ))}
+              {more > 0 ? (
+                <li className="text-muted" data-testid="voice-participants-more">
+                  +{more} more
+                </li>
+              ) : null}
+              {state.participants.length === 0 ? (
+                <li className="text-muted">Waiting for the call roster...</li>
+              ) : null}
+            </ul>
+          </div>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+            <dt className="text-muted">ENCRYPTION</dt>
+            <dd className={encryption.tone} data-testid="voice-encryption">
+              {encryption.text}
+            </dd>
+            <dt className="text-muted">KEY ROTATIONS</dt>
+            <dd className="tabular-nums" data-testid="voice-rotations">
+              {state.rotations}
+            </dd>
+            <dt className="text-muted">QUALITY</dt>
+            <dd
+              className={state.quality ? QUALITY_TONE[state.quality] : 'text-muted'}
+              data-testid="voice-quality"
+            >
+              {state.quality ? state.quality.toUpperCase() : 'MEASURING...'}
+            </dd>
+            <dt className="text-muted">DISGUISE</dt>
+            <dd data-testid="voice-disguise-state">{props.isDisguised ? 'ON' : 'OFF'}</dd>
+          </dl>
+          <div className="flex flex-wrap gap-2">
+            <button
+              type="button"
+              className={BUTTON}
+              aria-pressed={state.isMuted}
+              data-testid="voice-mute"
+              onClick={props.onToggleMute}
+            >
+              [ {state.isMuted ? 'UNMUTE' : 'MUTE'} ]
+            </button>
+            <button
+              type="button"
+              className={BUTTON}
+              aria-pressed={state.isDeafened}
+              data-testid="voice-deafen"
+              onClick={props.onToggleDeafen}
+            >
+              [ {state.isDeafened ? 'UNDEAFEN' : 'DEAFEN'} ]
+            </button>
+            <button
+              type="button"
+              className={BUTTON}
+              role="switch"
+              aria-checked={state.encryption === 'active' || state.encryption === 'initializing'}
+              disabled={state.encryption === 'unsupported'}
+              data-testid="voice-encryption-toggle"
+              onClick={props.onToggleEncryption}
+            >
+              [ E2E {state.encryption === 'off' ? 'OFF' : 'ON'} ]
+            </button>
+            <button
+              type="button"
+              className={`${BUTTON} text-danger`}
+              data-testid="voice-leave"
+              onClick={props.onClose}
+            >
+              [ LEAVE ]
+            </button>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,17 @@
+/** What the call window shows, as pure functions (tested in tests/unit/voice-call-format.test.ts). */
+import { VOICE_PARTICIPANTS_SHOWN } from './voice-constants.js';
+
+/** mm:ss of a duration in ms (minutes keep counting past 59). */
+export function formatCallDuration(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  const minutes = Math.floor(seconds / 60);
+  return `${String(minutes).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** The first three names and how many more there are (spec 000 §9). */
+export function participantSummary(names: readonly string[]): { shown: string[]; more: number } {
+  return {
+    shown: names.slice(0, VOICE_PARTICIPANTS_SHOWN),
+    more: Math.max(0, names.length - VOICE_PARTICIPANTS_SHOWN),
+  };
+}

@@ -1,0 +1,667 @@
+/**
+ * One voice call in one room (spec 000 §4 "Voice call", §7; DESIGN.md "Voice"), framework-free:
+ *
+ * - the microphone (mono, 48 kHz, echo cancellation, noise suppression) runs through the disguise
+ *   worklet; the worklet's output is the one track every peer connection sends;
+ * - a mesh: one RTCPeerConnection per other participant; of two participants the one whose node
+ *   id sorts first makes the offer (no glare); offers, answers and ICE candidates travel as
+ *   `webrtc_signaling` frames addressed to one participant; failed or disconnected peers are
+ *   dropped;
+ * - end-to-end frame encryption beyond DTLS-SRTP: every encoded audio frame passes the worker of
+ *   frame-crypto-worker.ts; this browser's frame key goes to each participant through the room's
+ *   pairwise hybrid channel (RoomKeyManager.sendVoiceKey), and is rotated when someone joins or
+ *   leaves and every 30 s; the rotation counter counts rotations that happened;
+ * - every 2 s the quality tier of each peer from getStats (round-trip time, loss), applied to that
+ *   peer's sender as the tier's opus `maxBitrate`;
+ * - close(): `voice_call_end`, every track stopped, every peer connection and the audio graph
+ *   closed.
+ */
+import { type ClientFrame } from '../../../shared/protocol/ws/index.js';
+import { type ServerFrameOf, type ServerFrameType } from '../../lib/realtime/chat-socket.js';
+import { type VoiceKeyGrant } from '../e2ee/sender-key-envelope.js';
+import { nextFrameKeyVersion } from '../../../shared/crypto/voice/voice-frame.js';
+import { isBypass } from './disguise-dsp.js';
+import { IceCandidateSchema, SessionDescriptionSchema } from './frames.js';
+import {
+  type FrameCryptoCounters,
+  type FrameCryptoMessage,
+  type FrameCryptoReply,
+} from './frame-crypto-protocol.js';
+import {
+  VOICE_KEY_ROTATION_MS,
+  VOICE_PREVIOUS_KEY_GRACE_MS,
+  VOICE_QUALITY_PROBE_MS,
+  VOICE_SAMPLE_RATE,
+  VOICE_TEXT,
+} from './voice-constants.js';
+import {
+  intervalQuality,
+  QUALITY_TIERS,
+  qualityTier,
+  readStats,
+  worstTier,
+  type QualityTier,
+  type StatsSample,
+} from './voice-quality.js';
+import { disguiseParams, type VoiceSettings } from './voice-settings.js';
+
+/** Which encoded-transform API this browser has, if any. */
+export type FrameTransformSupport = 'script-transform' | 'encoded-streams' | 'none';
+
+export function frameTransformSupport(): FrameTransformSupport {
+  if (typeof globalThis.RTCRtpScriptTransform === 'function') return 'script-transform';
+  const sender = globalThis.RTCRtpSender?.prototype as { createEncodedStreams?: unknown };
+  if (sender && typeof sender.createEncodedStreams === 'function') return 'encoded-streams';
+  return 'none';
+}
+
+export type VoiceParticipant = ServerFrameOf<'voice_call_participants'>['participants'][number];
+
+export type CallConnection = 'connecting' | 'connected' | 'disconnected';
+export type CallEncryption = 'initializing' | 'active' | 'off' | 'unsupported';
+
+export interface CallPeerView {
+  nodeId: string;
+  username: string;
+  state: RTCPeerConnectionState;
+  quality: QualityTier | null;
+}
+
+export interface VoiceCallState {
+  connection: CallConnection;
+  /** What went wrong, in the spec's words where it has them (shown in the window). */
+  error: string | null;
+  participants: readonly VoiceParticipant[];
+  /** When this browser joined the call (ms), for the mm:ss duration. */
+  joinedAt: number | null;
+  isMuted: boolean;
+  isDeafened: boolean;
+  encryption: CallEncryption;
+  /** Rotations of this browser's frame key since the call began. */
+  rotations: number;
+  quality: QualityTier | null;
+  peers: readonly CallPeerView[];
+  counters: FrameCryptoCounters;
+  /** Cumulative bytes over every peer (from getStats). */
+  bytesSent: number;
+  bytesReceived: number;
+}
+
+/** The part of the chat socket the call uses. */
+export interface CallSocket {
+  send(frame: ClientFrame): boolean;
+  on<T extends ServerFrameType>(type: T, listener: (frame: ServerFrameOf<T>) => void): () => void;
+}
+
+/** The room's E2E channel, as far as voice keys go (RoomKeyManager). */
+export interface CallKeyChannel {
+  sendVoiceKey(nodeId: string, grant: VoiceKeyGrant): Promise<boolean>;
+  onVoiceKey(listener: (fromNodeId: string, grant: VoiceKeyGrant) => void): () => void;
+}
+
+export interface VoiceCallDeps {
+  socket: CallSocket;
+  keys: CallKeyChannel;
+  roomId: string;
+  selfNodeId: string;
+  username: string;
+  settings: VoiceSettings;
+  /** `GET /api/voice/ice-servers`; rejects with the text to show. */
+  getIceServers: () => Promise<RTCIceServer[]>;
+  isTor: boolean;
+  workletUrl: string;
+  createWorker: () => Worker;
+  /** The spec's start-failure alert. */
+  onStartFailed?: (text: string) => void;
+}
+
+interface Peer {
+  nodeId: string;
+  pc: RTCPeerConnection;
+  audio: HTMLAudioElement | null;
+  pendingCandidates: RTCIceCandidateInit[];
+  hasRemoteDescription: boolean;
+  stats: StatsSample | null;
+  quality: QualityTier | null;
+  appliedBitrate: number | null;
+}
+
+/** How long a new frame key travels to the others before frames are sealed under it. */
+const KEY_SWITCH_DELAY_MS = 1_500;
+const EMPTY_COUNTERS: FrameCryptoCounters = {
+  transforms: 0,
+  received: 0,
+  sealed: 0,
+  sentClear: 0,
+  withheld: 0,
+  opened: 0,
+  receivedClear: 0,
+  noKey: 0,
+  failed: 0,
+};
+
+function randomId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+export class VoiceCall {
+  #state: VoiceCallState = {
+    connection: 'connecting',
+    error: null,
+    participants: [],
+    joinedAt: null,
+    isMuted: false,
+    isDeafened: false,
+    encryption: 'initializing',
+    rotations: 0,
+    quality: null,
+    peers: [],
+    counters: EMPTY_COUNTERS,
+    bytesSent: 0,
+    bytesReceived: 0,
+  };
+  readonly #listeners = new Set<() => void>();
+  readonly #peers = new Map<string, Peer>();
+  readonly #offs: (() => void)[] = [];
+  readonly #timers: number[] = [];
+  #settings: VoiceSettings;
+  #support: FrameTransformSupport = frameTransformSupport();
+  #iceServers: RTCIceServer[] = [];
+  #microphone: MediaStream | null = null;
+  #context: AudioContext | null = null;
+  #disguise: AudioWorkletNode | null = null;
+  #outgoing: MediaStreamTrack | null = null;
+  #worker: Worker | null = null;
+  #isClosed = false;
+  #isInCall = false;
+  /** This browser's frame keys for this call. */
+  readonly #callKeyId = randomId();
+  #keyVersion = 0;
+  #currentKey: Uint8Array | null = null;
+  /** Participants whose copy of the current key has not left yet (bundle unknown): retried. */
+  readonly #keyOwed = new Set<string>();
+  #switchTimer: number | null = null;
+
+  constructor(private readonly deps: VoiceCallDeps) {
+    this.#settings = deps.settings;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  getState = (): VoiceCallState => this.#state;
+
+  #set(patch: Partial<VoiceCallState>): void {
+    this.#state = { ...this.#state, ...patch };
+    for (const listener of [...this.#listeners]) listener();
+  }
+
+  /** Microphone, disguise, ICE servers, then `voice_call_start`. */
+  async start(): Promise<void> {
+    if (this.#support === 'none') {
+      this.#set({
+        connection: 'disconnected',
+        encryption: 'unsupported',
+        error:
+          'This browser has no encoded transforms, so call audio cannot be encrypted end to end. The call was not joined: use a current Chromium, Firefox or Safari.',
+      });
+      return;
+    }
+    try {
+      this.#microphone = await navigator.mediaDevices.getUserMedia({
+        audio: {
+          channelCount: 1,
+          sampleRate: VOICE_SAMPLE_RATE,
+          echoCancellation: true,
+          noiseSuppression: true,
+          ...(this.#settings.inputDeviceId ? { deviceId: this.#settings.inputDeviceId } : {}),
+        },
+        video: false,
+      });
+    } catch (error) {
+      const isDenied =
+        error instanceof DOMException &&
+        (error.name === 'NotAllowedError' || error.name === 'SecurityError');
+      this.#fail(isDenied ? VOICE_TEXT.microphoneDenied : VOICE_TEXT.startFailed);
+      return;
+    }
+    try {
+      this.#outgoing = await this.#buildAudioGraph(this.#microphone);
+      this.#startWorker();
+    } catch {
+      this.#fail(VOICE_TEXT.startFailed);
+      return;
+    }
+    try {
+      this.#iceServers = await this.deps.getIceServers();
+    } catch (error) {
+      this.#fail(error instanceof Error ? error.message : 'Voice servers unavailable');
+      return;
+    }
+    if (this.#isClosed) return;
+    this.#listen();
+    this.#isInCall = true;
+    this.deps.socket.send({ type: 'voice_call_start', username: this.deps.username });
+    this.#set({ joinedAt: Date.now() });
+    this.#rotate();
+    this.#timers.push(
+      window.setInterval(() => void this.#probe(), VOICE_QUALITY_PROBE_MS),
+      window.setInterval(() => this.#rotate(), VOICE_KEY_ROTATION_MS),
+    );
+  }
+
+  #fail(text: string): void {
+    this.deps.onStartFailed?.(VOICE_TEXT.startFailed);
+    this.#set({ connection: 'disconnected', error: text });
+    this.#release();
+  }
+
+  async #buildAudioGraph(microphone: MediaStream): Promise<MediaStreamTrack> {
+    const context = new AudioContext({ sampleRate: VOICE_SAMPLE_RATE, latencyHint: 'interactive' });
+    this.#context = context;
+    await context.audioWorklet.addModule(this.deps.workletUrl);
+    const source = context.createMediaStreamSource(microphone);
+    const disguise = new AudioWorkletNode(context, 'voice-disguise', {
+      numberOfInputs: 1,
+      numberOfOutputs: 1,
+      outputChannelCount: [1],
+      processorOptions: { params: disguiseParams(this.#settings) },
+    });
+    this.#disguise = disguise;
+    const destination = context.createMediaStreamDestination();
+    destination.channelCount = 1;
+    source.connect(disguise).connect(destination);
+    if (context.state === 'suspended') await context.resume().catch(() => undefined);
+    const track = destination.stream.getAudioTracks()[0];
+    if (!track) throw new Error('no outgoing track');
+    return track;
+  }
+
+  #startWorker(): void {
+    const worker = this.deps.createWorker();
+    this.#worker = worker;
+    this.#post({ type: 'config', previousKeyGraceMs: VOICE_PREVIOUS_KEY_GRACE_MS });
+    this.#post({ type: 'encrypt', enabled: this.#settings.encryption });
+    worker.onmessage = (event: MessageEvent<FrameCryptoReply>) => {
+      const reply = event.data;
+      if (reply.type === 'stats') this.#set({ counters: reply.counters });
+      else if (reply.type === 'own-key-active' && this.#settings.encryption)
+        this.#set({ encryption: 'active' });
+    };
+    if (!this.#settings.encryption) this.#set({ encryption: 'off' });
+  }
+
+  #post(message: FrameCryptoMessage, transfer: Transferable[] = []): void {
+    this.#worker?.postMessage(message, transfer);
+  }
+
+  #listen(): void {
+    const { socket, roomId } = this.deps;
+    this.#offs.push(
+      socket.on('voice_call_participants', (frame) => {
+        if (frame.roomId === roomId) this.#onParticipants(frame.participants);
+      }),
+      socket.on('webrtc_signaling', (frame) => {
+        if (frame.roomId === roomId && frame.targetParticipant === this.deps.selfNodeId)
+          void this.#onSignal(frame);
+      }),
+      socket.on('encryption_status', (frame) => {
+        if (frame.roomId !== roomId) return;
+        this.#post({
+          type: 'peer-clear',
+          nodeId: frame.fromParticipant,
+          allowsClear: !frame.encryptionEnabled,
+        });
+      }),
+      this.deps.keys.onVoiceKey((fromNodeId, grant) => {
+        if (!this.#isParticipant(fromNodeId)) {
+          grant.key.fill(0);
+          return;
+        }
+        const raw = grant.key.slice();
+        grant.key.fill(0);
+        this.#post({ type: 'peer-key', nodeId: fromNodeId, raw, version: grant.version }, [
+          raw.buffer,
+        ]);
+      }),
+    );
+  }
+
+  #isParticipant(nodeId: string): boolean {
+    return this.#state.participants.some((participant) => participant.nodeId === nodeId);
+  }
+
+  #onParticipants(participants: readonly VoiceParticipant[]): void {
+    const self = this.deps.selfNodeId;
+    const before = new Set(this.#state.participants.map((participant) => participant.nodeId));
+    const after = new Set(participants.map((participant) => participant.nodeId));
+    this.#set({ participants });
+    if (!after.has(self)) return;
+    let hasChanged = false;
+    for (const nodeId of before) {
+      if (!after.has(nodeId) && nodeId !== self) {
+        hasChanged = true;
+        this.#dropPeer(nodeId);
+        this.#post({ type: 'forget-peer', nodeId });
+        this.#keyOwed.delete(nodeId);
+      }
+    }
+    for (const participant of participants) {
+      if (participant.nodeId === self || before.has(participant.nodeId)) continue;
+      hasChanged = true;
+      if (self < participant.nodeId && !this.#peers.has(participant.nodeId))
+        void this.#offer(participant.nodeId);
+    }
+    // Someone joined or left: a fresh frame key, which only the present participants get.
+    if (hasChanged && before.size > 0) this.#rotate();
+    else if (hasChanged) this.#sendKeyTo(participants.map((participant) => participant.nodeId));
+    this.#updateConnection();
+  }
+
+  /** A new frame key: sent to every participant now, sealing under it shortly after. */
+  #rotate(): void {
+    if (!this.#isInCall) return;
+    const isFirst = this.#keyVersion === 0;
+    this.#keyVersion = nextFrameKeyVersion(this.#keyVersion);
+    this.#currentKey?.fill(0);
+    this.#currentKey = crypto.getRandomValues(new Uint8Array(32));
+    const version = this.#keyVersion;
+    this.#keyOwed.clear();
+    this.#sendKeyTo(this.#state.participants.map((participant) => participant.nodeId));
+    const activate = () => {
+      if (!this.#currentKey || this.#keyVersion !== version) return;
+      const raw = this.#currentKey.slice();
+      this.#post({ type: 'own-key', raw, version }, [raw.buffer]);
+      if (!isFirst) this.#set({ rotations: this.#state.rotations + 1 });
+    };
+    if (this.#switchTimer !== null) window.clearTimeout(this.#switchTimer);
+    // The first key seals at once: nobody can hold an older one.
+    if (isFirst) activate();
+    else this.#switchTimer = window.setTimeout(activate, KEY_SWITCH_DELAY_MS);
+  }
+
+  #sendKeyTo(nodeIds: readonly string[]): void {
+    const key = this.#currentKey;
+    if (!key) return;
+    const version = this.#keyVersion;
+    for (const nodeId of nodeIds) {
+      if (nodeId === this.deps.selfNodeId) continue;
+      const grant: VoiceKeyGrant = {
+        secret: 'voice',
+        callKeyId: this.#callKeyId,
+        version,
+        key: key.slice(),
+      };
+      void this.deps.keys.sendVoiceKey(nodeId, grant).then((isSent) => {
+        grant.key.fill(0);
+        if (!isSent && this.#keyVersion === version) this.#keyOwed.add(nodeId);
+      });
+    }
+  }
+
+  async #createPeer(nodeId: string): Promise<Peer> {
+    const existing = this.#peers.get(nodeId);
+    if (existing) return existing;
+    const config: RTCConfiguration & { encodedInsertableStreams?: boolean } = {
+      iceServers: this.#iceServers,
+    };
+    if (this.#support === 'encoded-streams') config.encodedInsertableStreams = true;
+    const pc = new RTCPeerConnection(config);
+    const peer: Peer = {
+      nodeId,
+      pc,
+      audio: null,
+      pendingCandidates: [],
+      hasRemoteDescription: false,
+      stats: null,
+      quality: null,
+      appliedBitrate: null,
+    };
+    this.#peers.set(nodeId, peer);
+    const outgoing = this.#outgoing;
+    if (outgoing) {
+      const sender = pc.addTrack(outgoing, new MediaStream([outgoing]));
+      this.#attachTransform(sender, 'send', nodeId);
+      // The receiver of the same transceiver gets its transform before any media can arrive.
+      const receiver = pc.getTransceivers().find((t) => t.sender === sender)?.receiver;
+      if (receiver) this.#attachTransform(receiver, 'receive', nodeId);
+    }
+    pc.onicecandidate = (event) => {
+      if (event.candidate) this.#signal(nodeId, 'ice_candidate', event.candidate.toJSON());
+    };
+    pc.ontrack = (event) => {
+      if (!event.receiver.transform) this.#attachTransform(event.receiver, 'receive', nodeId);
+      const audio = new Audio();
+      audio.autoplay = true;
+      audio.srcObject = event.streams[0] ?? new MediaStream([event.track]);
+      audio.volume = this.#settings.volume;
+      audio.muted = this.#state.isDeafened;
+      const sinkId = this.#settings.outputDeviceId;
+      if (sinkId && 'setSinkId' in audio) void audio.setSinkId(sinkId).catch(() => undefined);
+      void audio.play().catch(() => undefined);
+      peer.audio = audio;
+    };
+    pc.onconnectionstatechange = () => {
+      if (pc.connectionState === 'failed' || pc.connectionState === 'disconnected')
+        this.#dropPeer(nodeId);
+      this.#updateConnection();
+    };
+    this.#updateConnection();
+    return peer;
+  }
+
+  #attachTransform(
+    endpoint: RTCRtpSender | RTCRtpReceiver,
+    direction: 'send' | 'receive',
+    nodeId: string,
+  ): void {
+    const worker = this.#worker;
+    if (!worker) return;
+    if (this.#support === 'script-transform') {
+      endpoint.transform = new RTCRtpScriptTransform(worker, { direction, nodeId });
+      return;
+    }
+    const legacy = endpoint as unknown as {
+      createEncodedStreams: () => { readable: ReadableStream; writable: WritableStream };
+    };
+    const { readable, writable } = legacy.createEncodedStreams();
+    this.#post({ type: 'streams', direction, nodeId, readable, writable }, [readable, writable]);
+  }
+
+  #signal(nodeId: string, signalType: 'offer' | 'answer' | 'ice_candidate', data: unknown): void {
+    this.deps.socket.send({
+      type: 'webrtc_signaling',
+      roomId: this.deps.roomId,
+      targetParticipant: nodeId,
+      signalType,
+      data,
+    });
+  }
+
+  async #offer(nodeId: string): Promise<void> {
+    const peer = await this.#createPeer(nodeId);
+    const offer = await peer.pc.createOffer();
+    await peer.pc.setLocalDescription(offer);
+    this.#signal(nodeId, 'offer', { type: 'offer', sdp: offer.sdp ?? '' });
+  }
+
+  async #onSignal(frame: ServerFrameOf<'webrtc_signaling'>): Promise<void> {
+    if (!this.#isInCall || this.#isClosed) return;
+    const from = frame.fromParticipant;
+    try {
+      if (frame.signalType === 'offer') {
+        const description = SessionDescriptionSchema.parse(frame.data);
+        const peer = await this.#createPeer(from);
+        await peer.pc.setRemoteDescription(description);
+        await this.#flushCandidates(peer);
+        const answer = await peer.pc.createAnswer();
+        await peer.pc.setLocalDescription(answer);
+        this.#signal(from, 'answer', { type: 'answer', sdp: answer.sdp ?? '' });
+      } else if (frame.signalType === 'answer') {
+        const peer = this.#peers.get(from);
+        if (!peer) return;
+        await peer.pc.setRemoteDescription(SessionDescriptionSchema.parse(frame.data));
+        await this.#flushCandidates(peer);
+      } else {
+        const candidate = IceCandidateSchema.parse(frame.data);
+        const peer = this.#peers.get(from);
+        if (!peer) return;
+        if (peer.hasRemoteDescription) await peer.pc.addIceCandidate(candidate);
+        else peer.pendingCandidates.push(candidate);
+      }
+    } catch {
+      // A malformed or stale signal: that peer stays as it was (or is dropped by its state).
+    }
+  }
+
+  async #flushCandidates(peer: Peer): Promise<void> {
+    peer.hasRemoteDescription = true;
+    for (const candidate of peer.pendingCandidates.splice(0))
+      await peer.pc.addIceCandidate(candidate).catch(() => undefined);
+  }
+
+  #dropPeer(nodeId: string): void {
+    const peer = this.#peers.get(nodeId);
+    if (!peer) return;
+    this.#peers.delete(nodeId);
+    peer.pc.onconnectionstatechange = null;
+    peer.pc.close();
+    if (peer.audio) {
+      peer.audio.pause();
+      peer.audio.srcObject = null;
+    }
+    this.#updateConnection();
+  }
+
+  #updateConnection(): void {
+    if (this.#isClosed) return;
+    const peers = [...this.#peers.values()];
+    const names = new Map(this.#state.participants.map((p) => [p.nodeId, p.username]));
+    const connected = peers.some((peer) => peer.pc.connectionState === 'connected');
+    this.#set({
+      connection: connected ? 'connected' : this.#isInCall ? 'connecting' : 'disconnected',
+      peers: peers.map((peer) => ({
+        nodeId: peer.nodeId,
+        username: names.get(peer.nodeId) ?? peer.nodeId,
+        state: peer.pc.connectionState,
+        quality: peer.quality,
+      })),
+    });
+  }
+
+  /** Every 2 s: tiers from getStats, bitrates applied, owed keys retried, worker counters. */
+  async #probe(): Promise<void> {
+    this.#post({ type: 'stats' });
+    if (this.#keyOwed.size > 0) {
+      const owed = [...this.#keyOwed];
+      this.#keyOwed.clear();
+      this.#sendKeyTo(owed);
+    }
+    let bytesSent = 0;
+    let bytesReceived = 0;
+    for (const peer of this.#peers.values()) {
+      try {
+        const report = await peer.pc.getStats();
+        const sample = readStats(report.values() as Iterable<Record<string, unknown>>);
+        bytesSent += sample.bytesSent;
+        bytesReceived += sample.bytesReceived;
+        const measured = intervalQuality(peer.stats, sample);
+        peer.stats = sample;
+        if (!measured) continue;
+        peer.quality = qualityTier(measured.rttMs, measured.loss, this.deps.isTor);
+        await this.#applyBitrate(peer, QUALITY_TIERS[peer.quality].bitrate);
+      } catch {
+        // A peer closing under us: its stats no longer matter.
+      }
+    }
+    if (this.#isClosed) return;
+    this.#set({
+      bytesSent,
+      bytesReceived,
+      quality: worstTier(
+        [...this.#peers.values()].flatMap((peer) => (peer.quality ? [peer.quality] : [])),
+      ),
+    });
+    this.#updateConnection();
+  }
+
+  async #applyBitrate(peer: Peer, bitrate: number): Promise<void> {
+    if (peer.appliedBitrate === bitrate) return;
+    const sender = peer.pc.getSenders().find((candidate) => candidate.track?.kind === 'audio');
+    if (!sender) return;
+    const parameters = sender.getParameters();
+    if (parameters.encodings.length === 0) return;
+    for (const encoding of parameters.encodings) encoding.maxBitrate = bitrate;
+    await sender.setParameters(parameters);
+    peer.appliedBitrate = bitrate;
+  }
+
+  toggleMute(): void {
+    const isMuted = !this.#state.isMuted;
+    for (const track of this.#microphone?.getAudioTracks() ?? []) track.enabled = !isMuted;
+    if (this.#outgoing) this.#outgoing.enabled = !isMuted;
+    this.#set({ isMuted });
+  }
+
+  toggleDeafen(): void {
+    const isDeafened = !this.#state.isDeafened;
+    for (const peer of this.#peers.values()) if (peer.audio) peer.audio.muted = isDeafened;
+    this.#set({ isDeafened });
+  }
+
+  /** The encryption toggle: seal frames or not, and tell the room (`encryption_status`). */
+  setEncryption(enabled: boolean): void {
+    this.#settings = { ...this.#settings, encryption: enabled };
+    this.#post({ type: 'encrypt', enabled });
+    this.deps.socket.send({
+      type: 'encryption_status',
+      roomId: this.deps.roomId,
+      encryptionEnabled: enabled,
+      timestamp: Date.now(),
+    });
+    this.#set({ encryption: enabled ? (this.#keyVersion > 0 ? 'active' : 'initializing') : 'off' });
+  }
+
+  /** New disguise, volume or output settings, applied live. */
+  updateSettings(settings: VoiceSettings): void {
+    this.#settings = settings;
+    this.#disguise?.port.postMessage(disguiseParams(settings));
+    for (const peer of this.#peers.values()) if (peer.audio) peer.audio.volume = settings.volume;
+  }
+
+  get isDisguised(): boolean {
+    return !isBypass(disguiseParams(this.#settings));
+  }
+
+  /** Leaves the call and releases every track, peer connection and audio resource. */
+  close(): void {
+    if (this.#isClosed) return;
+    if (this.#isInCall)
+      this.deps.socket.send({ type: 'voice_call_end', username: this.deps.username });
+    this.#release();
+    this.#set({ connection: 'disconnected', peers: [] });
+  }
+
+  #release(): void {
+    this.#isClosed = true;
+    this.#isInCall = false;
+    for (const off of this.#offs.splice(0)) off();
+    for (const timer of this.#timers.splice(0)) window.clearInterval(timer);
+    if (this.#switchTimer !== null) window.clearTimeout(this.#switchTimer);
+    for (const nodeId of [...this.#peers.keys()]) this.#dropPeer(nodeId);
+    for (const track of this.#microphone?.getTracks() ?? []) track.stop();
+    this.#outgoing?.stop();
+    this.#disguise?.disconnect();
+    void this.#context?.close().catch(() => undefined);
+    this.#worker?.terminate();
+    this.#currentKey?.fill(0);
+    this.#currentKey = null;
+    this.#microphone = null;
+    this.#outgoing = null;
+    this.#context = null;
+    this.#worker = null;
+  }
+}

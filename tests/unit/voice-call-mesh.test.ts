@@ -1,0 +1,311 @@
+/**
+ * The call's mesh and frame keys (client/features/voice/voice-call.ts) with fake WebRTC and Web
+ * Audio: the participant whose node id sorts first makes the offer; frame keys go to the call's
+ * participants only; a join or a leave rotates the key, and the counter rises only when the new
+ * key is sealing; a failed peer is dropped; close() sends voice_call_end, stops every track and
+ * closes every peer connection.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type ClientFrame } from '../../shared/protocol/ws/index.js';
+import { VoiceCall } from '../../client/features/voice/voice-call.js';
+import { DEFAULT_VOICE_SETTINGS } from '../../client/features/voice/voice-settings.js';
+import { type VoiceKeyGrant } from '../../client/features/e2ee/sender-key-envelope.js';
+
+class FakeTrack {
+  kind = 'audio';
+  enabled = true;
+  readyState = 'live';
+  stop() {
+    this.readyState = 'ended';
+  }
+}
+
+class FakeStream {
+  constructor(private readonly tracks: FakeTrack[] = [new FakeTrack()]) {}
+  getTracks() {
+    return this.tracks;
+  }
+  getAudioTracks() {
+    return this.tracks;
+  }
+}
+
+const pcs: FakePeerConnection[] = [];
+
+class FakePeerConnection {
+  connectionState = 'new';
+  signalingState = 'stable';
+  onicecandidate: unknown = null;
+  ontrack: unknown = null;
+  onconnectionstatechange: (() => void) | null = null;
+  readonly senders: { track: FakeTrack; transform?: unknown }[] = [];
+  constructor(readonly config: unknown) {
+    pcs.push(this);
+  }
+  readonly transceivers: { sender: object; receiver: { transform?: unknown } }[] = [];
+  addTrack(track: FakeTrack) {
+    const sender = { track };
+    this.senders.push(sender);
+    this.transceivers.push({ sender, receiver: {} });
+    return sender;
+  }
+  getTransceivers() {
+    return this.transceivers;
+  }
+  getSenders() {
+    return this.senders;
+  }
+  createOffer() {
+    return Promise.resolve({ type: 'offer', sdp: 'v=0 offer' });
+  }
+  createAnswer() {
+    return Promise.resolve({ type: 'answer', sdp: 'v=0 answer' });
+  }
+  setLocalDescription() {
+    return Promise.resolve();
+  }
+  setRemoteDescription() {
+    return Promise.resolve();
+  }
+  addIceCandidate() {
+    return Promise.resolve();
+  }
+  getStats() {
+    return Promise.resolve(new Map());
+  }
+  close() {
+    this.signalingState = 'closed';
+    this.connectionState = 'closed';
+  }
+  fail() {
+    this.connectionState = 'failed';
+    this.onconnectionstatechange?.();
+  }
+}
+
+const microphone = new FakeStream();
+const outgoing = new FakeTrack();
+
+function installFakes() {
+  const context = {
+    state: 'running',
+    audioWorklet: { addModule: () => Promise.resolve() },
+    createMediaStreamSource: () => ({ connect: (node: unknown) => node }),
+    createMediaStreamDestination: () => ({
+      channelCount: 1,
+      stream: new FakeStream([outgoing]),
+    }),
+    resume: () => Promise.resolve(),
+    close: vi.fn(() => Promise.resolve()),
+  };
+  vi.stubGlobal('window', globalThis);
+  vi.stubGlobal('navigator', { mediaDevices: { getUserMedia: () => Promise.resolve(microphone) } });
+  vi.stubGlobal(
+    'AudioContext',
+    vi.fn(function AudioContext() {
+      return context;
+    }),
+  );
+  vi.stubGlobal(
+    'AudioWorkletNode',
+    vi.fn(function AudioWorkletNode() {
+      return {
+        connect: (node: unknown) => node,
+        disconnect: () => undefined,
+        port: { postMessage: () => undefined },
+      };
+    }),
+  );
+  vi.stubGlobal('RTCPeerConnection', FakePeerConnection);
+  vi.stubGlobal('RTCRtpScriptTransform', function RTCRtpScriptTransform() {});
+  vi.stubGlobal('MediaStream', FakeStream);
+  return context;
+}
+
+interface Harness {
+  call: VoiceCall;
+  sent: ClientFrame[];
+  keysSent: { nodeId: string; grant: VoiceKeyGrant }[];
+  workerMessages: unknown[];
+  emit: (type: string, frame: object) => void;
+}
+
+function harness(selfNodeId: string): Harness {
+  const listeners = new Map<string, ((frame: unknown) => void)[]>();
+  const sent: ClientFrame[] = [];
+  const keysSent: { nodeId: string; grant: VoiceKeyGrant }[] = [];
+  const workerMessages: unknown[] = [];
+  const call = new VoiceCall({
+    socket: {
+      send: (frame) => sent.push(frame) > 0,
+      on: (type, listener) => {
+        const list = listeners.get(type) ?? [];
+        list.push(listener as (frame: unknown) => void);
+        listeners.set(type, list);
+        return () => undefined;
+      },
+    },
+    keys: {
+      sendVoiceKey: (nodeId, grant) => {
+        keysSent.push({ nodeId, grant: { ...grant, key: grant.key.slice() } });
+        return Promise.resolve(true);
+      },
+      onVoiceKey: () => () => undefined,
+    },
+    roomId: 'room-1',
+    selfNodeId,
+    username: 'Agent7',
+    settings: DEFAULT_VOICE_SETTINGS,
+    getIceServers: () => Promise.resolve([{ urls: 'stun:127.0.0.1:3478' }]),
+    isTor: false,
+    workletUrl: '/worklet.js',
+    createWorker: () =>
+      ({
+        postMessage: (message: unknown) => workerMessages.push(message),
+        terminate: vi.fn(),
+        onmessage: null,
+      }) as unknown as Worker,
+  });
+  const emit = (type: string, frame: object) => {
+    for (const listener of listeners.get(type) ?? []) listener({ type, ...frame });
+  };
+  return { call, sent, keysSent, workerMessages, emit };
+}
+
+const participant = (nodeId: string) => ({
+  nodeId,
+  username: nodeId,
+  joinedAt: '2030-01-01T00:00:00.000Z',
+});
+
+function roster(h: Harness, ...nodeIds: string[]) {
+  h.emit('voice_call_participants', {
+    roomId: 'room-1',
+    participants: nodeIds.map(participant),
+    startedAt: '2030-01-01T00:00:00.000Z',
+  });
+}
+
+const ownKeyVersions = (h: Harness) =>
+  h.workerMessages.flatMap((message) =>
+    (message as { type: string; version?: number }).type === 'own-key'
+      ? [(message as { version: number }).version]
+      : [],
+  );
+
+describe('the call mesh and its frame keys', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    pcs.length = 0;
+    microphone.getTracks().forEach((track) => (track.readyState = 'live'));
+    outgoing.readyState = 'live';
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('joins, offers only to higher node ids, rotates on join and leave, and closes cleanly', async () => {
+    const context = installFakes();
+    const h = harness('node-b');
+    await h.call.start();
+    expect(h.sent[0]).toEqual({ type: 'voice_call_start', username: 'Agent7' });
+    // The first key seals at once (version 1): it is not a rotation.
+    expect(ownKeyVersions(h)).toEqual([1]);
+
+    // Joining a call with node-a in it: node-a sorts first, so node-a offers, not us.
+    roster(h, 'node-a', 'node-b');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pcs).toHaveLength(0);
+    expect(h.keysSent.map((k) => [k.nodeId, k.grant.version])).toEqual([['node-a', 1]]);
+    expect(h.call.getState().rotations).toBe(0);
+
+    // node-c joins: we sort first, so we offer; a new key goes to both others.
+    roster(h, 'node-a', 'node-b', 'node-c');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pcs).toHaveLength(1);
+    // Both directions get their frame transform before negotiation.
+    expect(pcs[0]!.senders[0]!.transform).toBeDefined();
+    expect(pcs[0]!.transceivers[0]!.receiver.transform).toBeDefined();
+    const offer = h.sent.find((frame) => frame.type === 'webrtc_signaling');
+    expect(offer).toMatchObject({ targetParticipant: 'node-c', signalType: 'offer' });
+    expect(h.keysSent.slice(1).map((k) => [k.nodeId, k.grant.version])).toEqual([
+      ['node-a', 2],
+      ['node-c', 2],
+    ]);
+    expect(h.call.getState().rotations).toBe(0);
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect(ownKeyVersions(h)).toEqual([1, 2]);
+    expect(h.call.getState().rotations).toBe(1);
+
+    // node-a leaves: the next key goes to node-c only.
+    roster(h, 'node-b', 'node-c');
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect(h.keysSent.slice(3).map((k) => [k.nodeId, k.grant.version])).toEqual([['node-c', 3]]);
+    expect(h.call.getState().rotations).toBe(2);
+    expect(h.workerMessages).toContainEqual({ type: 'forget-peer', nodeId: 'node-a' });
+
+    // Every 30 s, another rotation.
+    await vi.advanceTimersByTimeAsync(30_000 + 1_500);
+    expect(h.call.getState().rotations).toBe(3);
+
+    // A failed peer is dropped.
+    pcs[0]!.fail();
+    expect(pcs[0]!.signalingState).toBe('closed');
+    expect(h.call.getState().peers).toEqual([]);
+
+    // An offer from node-c (it reconnects) makes a new peer that answers.
+    h.emit('webrtc_signaling', {
+      roomId: 'room-1',
+      fromParticipant: 'node-c',
+      targetParticipant: 'node-b',
+      signalType: 'offer',
+      data: { type: 'offer', sdp: 'v=0' },
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pcs).toHaveLength(2);
+    expect(h.sent.at(-1)).toMatchObject({ targetParticipant: 'node-c', signalType: 'answer' });
+
+    // A signal for someone else, or from another room, is ignored.
+    h.emit('webrtc_signaling', {
+      roomId: 'room-2',
+      fromParticipant: 'node-x',
+      targetParticipant: 'node-b',
+      signalType: 'offer',
+      data: { type: 'offer', sdp: 'v=0' },
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pcs).toHaveLength(2);
+
+    h.call.close();
+    expect(h.sent.at(-1)).toEqual({ type: 'voice_call_end', username: 'Agent7' });
+    expect(microphone.getTracks().every((track) => track.readyState === 'ended')).toBe(true);
+    expect(outgoing.readyState).toBe('ended');
+    expect(pcs.every((pc) => pc.signalingState === 'closed')).toBe(true);
+    expect(context.close).toHaveBeenCalled();
+    // Nothing rotates after the call.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(h.call.getState().rotations).toBe(3);
+  });
+
+  it('mutes the microphone and the outgoing track, and tells the room when encryption is toggled', async () => {
+    installFakes();
+    const h = harness('node-b');
+    await h.call.start();
+    h.call.toggleMute();
+    expect(h.call.getState().isMuted).toBe(true);
+    expect(microphone.getTracks()[0]!.enabled).toBe(false);
+    expect(outgoing.enabled).toBe(false);
+    h.call.toggleMute();
+    expect(outgoing.enabled).toBe(true);
+    h.call.setEncryption(false);
+    expect(h.sent.at(-1)).toMatchObject({
+      type: 'encryption_status',
+      roomId: 'room-1',
+      encryptionEnabled: false,
+    });
+    expect(h.workerMessages).toContainEqual({ type: 'encrypt', enabled: false });
+    expect(h.call.getState().encryption).toBe('off');
+    h.call.close();
+  });
+});
