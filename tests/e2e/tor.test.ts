@@ -158,11 +158,17 @@ describe('Tor in the browser', async () => {
       await shot(dave.page, 'add-bridge-dialog');
       await addDialog.getByRole('button', { name: 'Cancel' }).click();
 
-      await overlay.command('TOR STATUS');
-      await overlay
-        .output()
-        .getByText(/state=connected running=true circuits=2/)
-        .waitFor();
+      // Importing bridges restarted tor: it is connected again once it has bootstrapped, a few
+      // seconds later on a loaded machine. Ask until the status says so.
+      await expect
+        .poll(
+          async () => {
+            await overlay.command('TOR STATUS');
+            return (await overlay.output().textContent()) ?? '';
+          },
+          { timeout: 30_000, intervals: [1_000] },
+        )
+        .toMatch(/state=connected running=true circuits=2/);
       await overlay.command('TOR DISCONNECT');
       await overlay.state().getByText('Disconnected').waitFor();
       await overlay.output().getByText('[TOR] Disconnected from the Tor network').waitFor();

@@ -170,11 +170,8 @@ describe('realtime chat', () => {
       bob.send({ type: 'request_user_list' });
       return statusIn(await bob.nextOfType('user_list_update'));
     };
-    await alice.next(
-      (frame) =>
-        frame.type === 'user_list_update' &&
-        (frame.users as { username: string }[]).some((user) => user.username === 'Unit22'),
-    );
+    // Joins reach the room as deltas: alice hears bob's.
+    await alice.next((frame) => frame.type === 'user_joined' && frame.username === 'Unit22');
     alice.frames.length = 0;
     alice.send({ type: 'typing_start' });
     await bob.next((frame) => frame.type === 'typing_start' && frame.username === 'Agent21');

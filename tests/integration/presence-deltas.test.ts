@@ -73,6 +73,7 @@ describe('member list deltas on one process', () => {
         'lastSeen',
         'nodeId',
         'role',
+        'secureId',
         'status',
         'username',
       ].sort(),
