@@ -166,7 +166,7 @@ describe('Tor in the browser', async () => {
             await overlay.command('TOR STATUS');
             return (await overlay.output().textContent()) ?? '';
           },
-          { timeout: 30_000, intervals: [1_000] },
+          { timeout: 30_000, interval: 1_000 },
         )
         .toMatch(/state=connected running=true circuits=2/);
       await overlay.command('TOR DISCONNECT');
