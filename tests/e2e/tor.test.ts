@@ -138,7 +138,8 @@ describe('Tor in the browser', async () => {
           `# bridges from a friend\nobfs4 192.0.2.10:443 ${'A'.repeat(40)} cert=abc iat-mode=0\nnot a bridge\nsnowflake 192.0.2.3:80 ${'B'.repeat(40)}\n`,
         );
       await importDialog.getByRole('button', { name: 'Import' }).click();
-      await dave.page.getByText(TOR_TEXT.bridgesImported).waitFor();
+      // Exact: a toast's text is also read out by its live region, as one longer string.
+      await dave.page.getByText(TOR_TEXT.bridgesImported, { exact: true }).waitFor();
       await overlay.bridgeCard().getByText('192.0.2.10:443').waitFor();
       await overlay.bridgeCard().getByText('192.0.2.3:80').waitFor();
       await shot(dave.page, 'overlay-connected');
@@ -146,15 +147,15 @@ describe('Tor in the browser', async () => {
       await overlay.bridgeCard().getByRole('button', { name: 'Import' }).click();
       await importDialog.getByLabel('Bridge lines').fill('# nothing\nvanilla 1.2.3.4:5 x\n');
       await importDialog.getByRole('button', { name: 'Import' }).click();
-      await dave.page.getByText(TOR_TEXT.importFailedTitle).waitFor();
-      await dave.page.getByText(TOR_TEXT.noValidBridges).waitFor();
+      await dave.page.getByText(TOR_TEXT.importFailedTitle, { exact: true }).waitFor();
+      await dave.page.getByText(TOR_TEXT.noValidBridges, { exact: true }).waitFor();
       await importDialog.getByRole('button', { name: 'Cancel' }).click();
 
       await overlay.bridgeCard().getByRole('button', { name: 'Add' }).click();
       const addDialog = dave.page.getByTestId('add-bridge-dialog');
       await addDialog.getByRole('button', { name: 'Add bridge' }).click();
-      await dave.page.getByText(TOR_TEXT.invalidBridgeTitle).waitFor();
-      await dave.page.getByText(TOR_TEXT.addressAndFingerprintRequired).waitFor();
+      await dave.page.getByText(TOR_TEXT.invalidBridgeTitle, { exact: true }).waitFor();
+      await dave.page.getByText(TOR_TEXT.addressAndFingerprintRequired, { exact: true }).waitFor();
       await shot(dave.page, 'add-bridge-dialog');
       await addDialog.getByRole('button', { name: 'Cancel' }).click();
 
