@@ -4,15 +4,12 @@
  */
 import { z } from 'zod';
 import { CALLSIGN_MAX_NUMBER, CALLSIGN_PREFIXES } from './constants.js';
+import { toHex } from './crypto/bytes.js';
 
 const HEX_32 = /^[0-9a-f]{32}$/;
 
-/** Lowercase hex of the given bytes. */
-export function toHex(bytes: Uint8Array): string {
-  let out = '';
-  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
-  return out;
-}
+/** Lowercase hex of the given bytes (defined in `shared/crypto/bytes.ts`). */
+export { toHex };
 
 /** `count` cryptographically random bytes. */
 export function randomBytes(count: number): Uint8Array {

@@ -6,7 +6,6 @@
 import { Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { LoadingOverlay } from '../ui/LoadingOverlay.js';
-import { DefaultRoomRedirect } from '../features/rooms/DefaultRoomRedirect.js';
 import { useAuth } from '../features/auth/use-auth.js';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { NotFoundPage } from './NotFoundPage.js';
@@ -39,6 +38,11 @@ const DirectMessagesPage = lazyPage(
 );
 const PongPage = lazyPage(() => import('../features/pong/PongPage.js'), 'PongPage');
 const KeyAuthPage = lazyPage(() => import('../features/auth/KeyAuthPage.js'), 'KeyAuthPage');
+// `/` asks for the default room, then redirects: its call and schema come with it, not the entry.
+const DefaultRoomRedirect = lazyPage(
+  () => import('../features/rooms/DefaultRoomRedirect.js'),
+  'DefaultRoomRedirect',
+);
 
 /** Shown while a page's chunk loads. */
 function PageLoading() {

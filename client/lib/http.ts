@@ -87,12 +87,18 @@ export function setRequestGate(gate: RequestGate | null): void {
   requestGate = gate;
 }
 
-/** Calls the API and parses the JSON answer with `schema`. */
+/**
+ * Calls the API and parses the JSON answer with `schema`. The schema may still be loading (a
+ * promise): the entry's calls fetch their schemas, and zod, in parallel with the request, so that
+ * zod is not in the entry (issue 22, target 5).
+ */
 export async function apiRequest<S extends z.ZodType>(
   path: string,
-  schema: S,
+  schema: S | Promise<S>,
   options: RequestOptions = {},
 ): Promise<z.infer<S>> {
+  // Awaited after the answer; a schema that failed to load fails the call there.
+  if (schema instanceof Promise) schema.catch(() => undefined);
   const refusal = requestGate ? await requestGate() : null;
   if (refusal !== null) throw new Error(refusal);
   const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
@@ -108,5 +114,5 @@ export async function apiRequest<S extends z.ZodType>(
   });
   await throwIfNotOk(response);
   const json: unknown = await response.json();
-  return schema.parse(json);
+  return (await schema).parse(json);
 }

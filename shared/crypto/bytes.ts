@@ -8,10 +8,15 @@
  * Uint8Array [0x00, 0x7f, 0xff]  <->  JSON [0, 127, 255]
  * ```
  */
-import { toHex } from '../ids.js';
-
-/** Lowercase hex of the given bytes (re-exported from `shared/ids.ts` so byte code has one home). */
-export { toHex };
+/**
+ * Lowercase hex of the given bytes. Here rather than in `shared/ids.ts` (which re-exports it):
+ * the client's entry uses it, and the id schemas would bring zod with them (issue 22, target 5).
+ */
+export function toHex(bytes: Uint8Array): string {
+  let out = '';
+  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
+  return out;
+}
 
 const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const BASE64_VALUES = new Map([...BASE64_ALPHABET].map((char, index) => [char, index]));

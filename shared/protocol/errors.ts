@@ -1,19 +1,9 @@
 /**
  * User-facing texts from the specifications, kept in one place so that server answers, toasts
- * and tests agree on every character.
+ * and tests agree on every character. No schemas here: every page loads these texts before it
+ * paints, and zod must not come with them (issue 22, target 5); the error body's schema is in
+ * ./http/error-body.ts.
  */
-import { z } from 'zod';
-
-/**
- * The body of every HTTP error answer. Admin authentication failures also carry the spec's
- * `success: false` and `message` (spec 001 §7, the same text as `error`).
- */
-export const ErrorBodySchema = z.object({
-  error: z.string(),
-  success: z.literal(false).optional(),
-  message: z.string().optional(),
-});
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** Texts of spec 000 §2–§8 and spec 001 §2–§8. */
 export const TEXT = {

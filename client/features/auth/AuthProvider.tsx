@@ -2,7 +2,6 @@
  * The auth state machine (spec 000 §4 "Auth"): loading → the stored session is checked with the
  * server → authenticated, or unauthenticated with the stored session removed.
  */
-import { playSound } from '../../lib/sounds.js';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import type { KeyFile } from '../../../shared/crypto/key-file-schema.js';
@@ -87,7 +86,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         isAuthenticating: false,
       });
       // The login sound (spec 000 §3 "Sound settings" authSound): plays only when its toggle is on.
-      playSound('auth');
+      // Loaded here: the settings' schema (zod) is not in the entry (issue 22, target 5).
+      void import('../../lib/sounds.js').then(({ playSound }) => playSound('auth'));
       return user;
     } catch (error) {
       // Spec 000 §4: the access mode is removed on failed authentication.

@@ -5,13 +5,19 @@
 import { bytesToNumbers } from '../../../shared/crypto/bytes.js';
 import type { KeyFile } from '../../../shared/crypto/key-file-schema.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import {
-  ChallengeResponseSchema,
-  SessionResponseSchema,
-  VerifyResponseSchema,
-  type SessionUser,
-} from '../../../shared/protocol/http/auth.js';
+import type { SessionUser } from '../../../shared/protocol/http/auth.js';
 import { HttpError, apiRequest } from '../../lib/http.js';
+
+/**
+ * The auth schemas (and zod with them) load with the first call that parses an answer, in
+ * parallel with its request: the session check runs from the entry, which must not load zod
+ * before the first paint (issue 22, target 5).
+ */
+function loadAuthSchemas() {
+  const schemas = import('../../../shared/protocol/http/auth.js');
+  schemas.catch(() => undefined); // awaited by the caller; a failed load fails the call there
+  return schemas;
+}
 
 /** A login failure whose message is fit to show the user. */
 export class LoginError extends Error {
@@ -66,8 +72,10 @@ export async function loginWithKeyFile(
   keyFile: KeyFile,
   options: LoginOptions = {},
 ): Promise<{ sessionToken: string; user: SessionUser }> {
+  const schemas = loadAuthSchemas();
   let challenge: string;
   try {
+    const { ChallengeResponseSchema } = await schemas;
     const answer = await apiRequest('/api/auth/challenge', ChallengeResponseSchema, {
       method: 'POST',
       body: { keyId: keyFile.keyId },
@@ -80,6 +88,7 @@ export async function loginWithKeyFile(
   // ML-DSA-65 and ECDSA signing load with the first key login, not with the page.
   const { signChallenge } = await import('../../../shared/crypto/key-file.js');
   const signatures = await signChallenge(keyFile, challenge);
+  const { VerifyResponseSchema } = await schemas;
   let verified: unknown;
   try {
     const body = {
@@ -107,6 +116,7 @@ export async function loginWithKeyFile(
 
 /** The user of a stored session; null unless the server says valid and returns a user. */
 export async function fetchSessionUser(token: string): Promise<SessionUser | null> {
+  const schemas = loadAuthSchemas();
   const response = await fetch('/api/auth/session', {
     headers: { authorization: `Bearer ${token}` },
   });
@@ -114,6 +124,7 @@ export async function fetchSessionUser(token: string): Promise<SessionUser | nul
   // an emergency shutdown, 5xx) is an error, and the stored session is kept.
   if (response.status === 401 || response.status === 403) return null;
   if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
+  const { SessionResponseSchema } = await schemas;
   const parsed = SessionResponseSchema.safeParse(await response.json());
   if (!parsed.success || !parsed.data.valid || !parsed.data.user) return null;
   return parsed.data.user;

@@ -4,7 +4,8 @@
  * grant in `x-room-access` (or a key holder's session); a destroyed image answers 404.
  */
 import { toArrayBufferBytes } from '../../../shared/crypto/bytes.js';
-import { ErrorBodySchema, TEXT } from '../../../shared/protocol/errors.js';
+import { TEXT } from '../../../shared/protocol/errors.js';
+import { ErrorBodySchema } from '../../../shared/protocol/http/error-body.js';
 import { UploadResponseSchema, type UploadResponse } from '../../../shared/protocol/http/images.js';
 import { readStorage, STORAGE_KEYS } from '../../lib/storage-keys.js';
 import { getRoomAccessToken } from '../rooms/room-access.js';

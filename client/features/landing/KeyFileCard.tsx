@@ -6,7 +6,7 @@ import { CardBar } from './CardBar.js';
 import { FeatureBullet } from './FeatureBullet.js';
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, PANEL } from './landing-styles.js';
 import { type LandingKeyUpload } from './use-landing-key-upload.js';
-import { KEY_FILE_ACCEPT } from './validate-key-upload.js';
+import { KEY_FILE_ACCEPT } from './key-file-name.js';
 
 /** The AUTHENTICATED ACCESS card (spec 001 §2): key-file input, AUTHENTICATE, GET A KEY. */
 export function KeyFileCard({ upload }: { upload: LandingKeyUpload }) {

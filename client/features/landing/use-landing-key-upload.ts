@@ -10,14 +10,8 @@ import { clearAccessMode, readAccessMode } from '../../app/access-mode.js';
 import { LoginError } from '../auth/auth-api.js';
 import { useAuth } from '../auth/use-auth.js';
 import { toast } from '../../ui/use-toast.js';
-import {
-  KEY_FILE_UNREADABLE,
-  MAX_KEY_FILE_BYTES,
-  hasKeyFileExtension,
-  validateKeyUpload,
-  type KeyUploadResult,
-  type PendingKey,
-} from './validate-key-upload.js';
+import { KEY_FILE_UNREADABLE, MAX_KEY_FILE_BYTES, hasKeyFileExtension } from './key-file-name.js';
+import type { KeyUploadResult, PendingKey } from './validate-key-upload.js';
 
 export interface LandingKeyUpload {
   /** The chosen file once it passed the landing check, else null. */
@@ -40,10 +34,12 @@ function forgetLandingAttempt(): void {
 }
 
 async function readAndValidate(file: File): Promise<KeyUploadResult> {
-  // Check the name and size before reading a single byte of the file.
-  if (!hasKeyFileExtension(file.name)) return validateKeyUpload(file.name, '');
-  if (file.size > MAX_KEY_FILE_BYTES) return KEY_FILE_UNREADABLE;
   try {
+    // The check's schema (and zod) loads with the first chosen file, not with the landing page.
+    const { validateKeyUpload } = await import('./validate-key-upload.js');
+    // Check the name and size before reading a single byte of the file.
+    if (!hasKeyFileExtension(file.name)) return validateKeyUpload(file.name, '');
+    if (file.size > MAX_KEY_FILE_BYTES) return KEY_FILE_UNREADABLE;
     return validateKeyUpload(file.name, await file.text());
   } catch {
     return KEY_FILE_UNREADABLE;

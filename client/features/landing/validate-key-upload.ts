@@ -6,18 +6,15 @@
  */
 import { z } from 'zod';
 import { TEXT } from '../../../shared/protocol/errors.js';
+import { KEY_FILE_UNREADABLE, MAX_KEY_FILE_BYTES, hasKeyFileExtension } from './key-file-name.js';
 
-/** Key file extensions accepted on the landing page, compared case-insensitively. */
-export const KEY_FILE_EXTENSIONS = ['.sck', '.bin'] as const;
-
-/** The `accept` attribute of the key-file input. */
-export const KEY_FILE_ACCEPT = KEY_FILE_EXTENSIONS.join(',');
-
-/**
- * A key file is a few tens of KiB (ML-DSA-65 keys as number arrays); anything far larger is not
- * a key file, and is refused before it is read or parsed.
- */
-export const MAX_KEY_FILE_BYTES = 1024 * 1024;
+export {
+  KEY_FILE_ACCEPT,
+  KEY_FILE_UNREADABLE,
+  KEY_FILE_EXTENSIONS,
+  MAX_KEY_FILE_BYTES,
+  hasKeyFileExtension,
+} from './key-file-name.js';
 
 /**
  * The fields the landing page insists on. Other fields are kept as they are: the whole key is
@@ -32,19 +29,6 @@ export type PendingKey = z.infer<typeof PendingKeySchema>;
 
 export type KeyUploadResult =
   { ok: true; keyData: PendingKey } | { ok: false; title: string; description: string };
-
-/** True when the name ends in .sck or .bin, in any letter case. */
-export function hasKeyFileExtension(fileName: string): boolean {
-  const lower = fileName.toLowerCase();
-  return KEY_FILE_EXTENSIONS.some((extension) => lower.endsWith(extension));
-}
-
-/** The failure shown when a file cannot be read or is too large to be a key file. */
-export const KEY_FILE_UNREADABLE: KeyUploadResult = {
-  ok: false,
-  title: TEXT.uploadFailed,
-  description: TEXT.failedToLoadKeyFile,
-};
 
 /** Checks a chosen file's name and text in the order of spec 001 §5. */
 export function validateKeyUpload(fileName: string, text: string): KeyUploadResult {

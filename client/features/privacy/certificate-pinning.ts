@@ -18,17 +18,16 @@ import {
 } from '../../../shared/crypto/server-identity.js';
 import { hexToBytes } from '../../../shared/crypto/bytes.js';
 import { type CertificateInfo } from '../../../shared/protocol/http/privacy.js';
-import { isLocalhost, type CertificateStatus, type PinnedCertificate } from './pins.js';
+import { isLocalhost, type CertificateStatus } from './pins.js';
+import { type PinnedCertificate } from './pin-schema.js';
 
+export { isCertificateOk, isLocalhost, type CertificateStatus } from './pins.js';
 export {
-  isCertificateOk,
-  isLocalhost,
   parsePins,
   PinnedCertificateSchema,
   PinnedCertificatesSchema,
-  type CertificateStatus,
   type PinnedCertificate,
-} from './pins.js';
+} from './pin-schema.js';
 
 export interface CertificateVerdict {
   status: CertificateStatus;

@@ -1,10 +1,10 @@
 /**
- * The stored pins of trust-on-first-use pinning and the statuses of the check, without the
- * signature check itself (certificate-pinning.ts): the page reads its pins and gates requests
- * with these before the Ed25519 code has loaded, which the check fetches on demand.
+ * The statuses of trust-on-first-use pinning, without the signature check (certificate-pinning.ts)
+ * and without the stored pins' schema (pin-schema.ts): the page gates requests with these before
+ * either has loaded; the check fetches both on demand, in parallel with its request, so that
+ * neither the Ed25519 code nor zod is in the entry (issue 22, target 5).
  */
-import { z } from 'zod';
-import { FINGERPRINT_PATTERN } from '../../../shared/crypto/fingerprint-pattern.js';
+export type { PinnedCertificate } from './pin-schema.js';
 
 /**
  * - checking: the answer is on its way;
@@ -17,21 +17,6 @@ import { FINGERPRINT_PATTERN } from '../../../shared/crypto/fingerprint-pattern.
 export type CertificateStatus =
   'checking' | 'localhost' | 'pinned' | 'valid' | 'invalid' | 'unavailable';
 
-export const PinnedCertificateSchema = z.object({
-  origin: z.string().max(300),
-  fingerprint: z.string().regex(FINGERPRINT_PATTERN),
-  /** The server identity key (hex); absent in pins written before identities existed. */
-  identityKey: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
-    .optional(),
-  pinnedAt: z.iso.datetime(),
-});
-export type PinnedCertificate = z.infer<typeof PinnedCertificateSchema>;
-
-/** The stored list; anything malformed counts as no pins. */
-export const PinnedCertificatesSchema = z.array(PinnedCertificateSchema).max(100);
-
 /** True for the hosts where the spec skips the check. */
 export function isLocalhost(hostname: string): boolean {
   return ['localhost', '127.0.0.1', '::1', '[::1]'].includes(hostname.toLowerCase());
@@ -40,15 +25,4 @@ export function isLocalhost(hostname: string): boolean {
 /** True when the status counts as "certificate ok" for the security level. */
 export function isCertificateOk(status: CertificateStatus): boolean {
   return status === 'localhost' || status === 'pinned' || status === 'valid';
-}
-
-/** Reads the pins from a stored text; null or garbage gives none. */
-export function parsePins(raw: string | null): PinnedCertificate[] {
-  if (raw === null) return [];
-  try {
-    const parsed = PinnedCertificatesSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : [];
-  } catch {
-    return [];
-  }
 }

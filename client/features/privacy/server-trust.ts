@@ -6,22 +6,15 @@
  * RESET_CERTIFICATES (ServerTrustGate).
  */
 import { toHex } from '../../../shared/crypto/bytes.js';
-import {
-  CertificateInfoSchema,
-  type CertificateInfo,
-} from '../../../shared/protocol/http/privacy.js';
+import type { CertificateInfo } from '../../../shared/protocol/http/privacy.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import {
-  isCertificateOk,
-  parsePins,
-  type CertificateStatus,
-  type PinnedCertificate,
-} from './pins.js';
+import { isCertificateOk, type CertificateStatus, type PinnedCertificate } from './pins.js';
 
 export interface ServerTrustState {
   status: CertificateStatus;
   /** The fingerprint the server reported, once it answered. */
   fingerprint: string | null;
+  /** The stored pins: none until the check has read them (its code loads with the check). */
   pins: PinnedCertificate[];
 }
 
@@ -41,7 +34,7 @@ export class ServerTrust {
   readonly #listeners = new Set<() => void>();
 
   constructor(private readonly deps: ServerTrustDeps) {
-    this.#state = { status: 'checking', fingerprint: null, pins: parsePins(deps.storage.read()) };
+    this.#state = { status: 'checking', fingerprint: null, pins: [] };
   }
 
   getState = (): ServerTrustState => this.#state;
@@ -77,14 +70,17 @@ export class ServerTrust {
     const { deps } = this;
     this.#set({ status: 'checking' });
     const challenge = deps.newChallenge();
+    // The Ed25519 check and the pins' schema load here, in parallel with the request and the first
+    // paint, not with the page.
+    const pinning = import('./certificate-pinning.js');
+    pinning.catch(() => undefined); // awaited below; a failed load fails the check there
     let info: CertificateInfo | null;
     try {
       info = await deps.fetchInfo(challenge);
     } catch {
       info = null;
     }
-    // The Ed25519 check loads here, in parallel with the first paint, not with the page.
-    const { evaluateCertificate } = await import('./certificate-pinning.js');
+    const { evaluateCertificate, parsePins } = await pinning;
     const verdict = evaluateCertificate({
       origin: deps.location.origin,
       hostname: deps.location.hostname,
@@ -143,6 +139,8 @@ export function browserServerTrustDeps(): ServerTrustDeps {
         cache: 'no-store',
       });
       if (!response.ok) throw new Error(`status ${response.status}`);
+      // The schema (and zod) loads with this first call, not with the entry.
+      const { CertificateInfoSchema } = await import('../../../shared/protocol/http/privacy.js');
       return CertificateInfoSchema.parse(await response.json());
     },
     newChallenge: () => toHex(globalThis.crypto.getRandomValues(new Uint8Array(32))),

@@ -11,18 +11,19 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import {
-  PublicServiceStatusSchema,
-  type PublicServiceStatus,
-} from '../../../shared/protocol/http/admin.js';
+import type { PublicServiceStatus } from '../../../shared/protocol/http/admin.js';
 import { apiRequest, SERVICE_UNAVAILABLE_EVENT } from '../../lib/http.js';
 
 /**
  * `GET /api/service-status` (public). Here rather than in the admin API module, which the entry
- * must not load: it brings the key file's schema and its crypto.
+ * must not load: it brings the key file's schema and its crypto. The answer's schema (and zod)
+ * loads with the first call, not with the entry (issue 22, target 5).
  */
 export function fetchPublicServiceStatus(): Promise<PublicServiceStatus> {
-  return apiRequest('/api/service-status', PublicServiceStatusSchema, { auth: false });
+  const schema = import('../../../shared/protocol/http/admin.js').then(
+    (schemas) => schemas.PublicServiceStatusSchema,
+  );
+  return apiRequest('/api/service-status', schema, { auth: false });
 }
 
 /** How often the state is asked for while the service is operational. */

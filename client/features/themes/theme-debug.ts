@@ -7,7 +7,7 @@ import {
   THEME_COLOR_VARIABLES,
   THEME_SIGNAL_VARIABLES,
   THEMES,
-  ThemeIdSchema,
+  isThemeId,
   type ThemeId,
 } from './themes.js';
 
@@ -16,8 +16,8 @@ const THEME_CLASS_PREFIX = 'theme-';
 function findThemeClassId(classes: readonly string[]): ThemeId | null {
   for (const name of classes) {
     if (!name.startsWith(THEME_CLASS_PREFIX)) continue;
-    const parsed = ThemeIdSchema.safeParse(name.slice(THEME_CLASS_PREFIX.length));
-    if (parsed.success) return parsed.data;
+    const id = name.slice(THEME_CLASS_PREFIX.length);
+    if (isThemeId(id)) return id;
   }
   return null;
 }

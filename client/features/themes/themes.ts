@@ -4,8 +4,6 @@
  * without a DOM. Every text colour (primary, secondary, accent, text, muted) and every signal
  * colour keeps a WCAG AA contrast of at least 4.5:1 on both `background` and `surface`.
  */
-import { z } from 'zod';
-
 /** The seven colours of a theme (spec 000 §3). */
 export interface ThemeColors {
   primary: string;
@@ -27,8 +25,15 @@ export interface ThemeSignals {
 /** Theme ids in cycling order (spec 000 §3, §4). */
 export const THEME_IDS = ['matrix', 'cyberpunk', 'neon', 'classic', 'cia', 'nsa'] as const;
 
-export const ThemeIdSchema = z.enum(THEME_IDS);
-export type ThemeId = z.infer<typeof ThemeIdSchema>;
+export type ThemeId = (typeof THEME_IDS)[number];
+
+/**
+ * True when `value` is one of the six ids. A closed list of words needs no schema library: this
+ * module is read before the first paint, which must not load zod (issue 22, target 5).
+ */
+export function isThemeId(value: unknown): value is ThemeId {
+  return THEME_IDS.some((id) => id === value);
+}
 
 export interface Theme {
   id: ThemeId;
@@ -157,8 +162,7 @@ export const THEME_LIST: readonly Theme[] = THEME_IDS.map((id) => THEMES[id]);
 
 /** The stored value if it names one of the six themes, otherwise classic (spec 000 §5). */
 export function parseThemeId(stored: unknown): ThemeId {
-  const parsed = ThemeIdSchema.safeParse(stored);
-  return parsed.success ? parsed.data : DEFAULT_THEME_ID;
+  return isThemeId(stored) ? stored : DEFAULT_THEME_ID;
 }
 
 /** The theme after `id` in cycling order, wrapping from the last to the first (spec 000 §4). */

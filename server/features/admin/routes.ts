@@ -1,7 +1,7 @@
 /** Admin console authentication (spec 001 §7). */
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorBodySchema } from '../../../shared/protocol/errors.js';
+import { ErrorBodySchema } from '../../../shared/protocol/http/error-body.js';
 import {
   AdminAuthenticateRequestSchema,
   AdminAuthenticateResponseSchema,

@@ -1,7 +1,8 @@
 /** Emergency shutdown, restore, status and the audit log over HTTP (spec 001 §7). */
 import type { FastifyPluginAsync, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorBodySchema, TEXT } from '../../../shared/protocol/errors.js';
+import { TEXT } from '../../../shared/protocol/errors.js';
+import { ErrorBodySchema } from '../../../shared/protocol/http/error-body.js';
 import {
   AuditLogSchema,
   AuditQuerySchema,

@@ -12,7 +12,8 @@ import {
   KeyPublicPartSchema,
   type KeyPublicPart,
 } from '../../../shared/crypto/key-file-schema.js';
-import { ErrorBodySchema, TEXT } from '../../../shared/protocol/errors.js';
+import { TEXT } from '../../../shared/protocol/errors.js';
+import { ErrorBodySchema } from '../../../shared/protocol/http/error-body.js';
 import {
   AdminKeyListSchema,
   ChallengeRequestSchema,

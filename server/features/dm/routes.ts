@@ -1,7 +1,7 @@
 /** Direct-message HTTP routes (spec 001 §7); every one needs a key holder's bearer session. */
 import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorBodySchema } from '../../../shared/protocol/errors.js';
+import { ErrorBodySchema } from '../../../shared/protocol/http/error-body.js';
 import {
   CreateDmThreadRequestSchema,
   CreateDmThreadResponseSchema,

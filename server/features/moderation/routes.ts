@@ -1,7 +1,7 @@
 /** `GET /api/rooms/:id/moderation-log`: the room's moderation log, for its admins. */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorBodySchema } from '../../../shared/protocol/errors.js';
+import { ErrorBodySchema } from '../../../shared/protocol/http/error-body.js';
 import { ModerationLogResponseSchema } from '../../../shared/protocol/http/moderation.js';
 import { RoomIdParamsSchema } from '../../../shared/protocol/http/rooms.js';
 import type { RoomRow } from '../rooms/index.js';

@@ -7,7 +7,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { KEY_FILE_MAX_CHARS } from '../../../shared/crypto/key-file-schema.js';
-import { ErrorBodySchema } from '../../../shared/protocol/errors.js';
+import { ErrorBodySchema } from '../../../shared/protocol/http/error-body.js';
 import {
   GenerateKeyRequestSchema,
   GenerateKeyResponseSchema,

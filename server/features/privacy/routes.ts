@@ -1,7 +1,7 @@
 /** `GET /api/privacy/check` and `GET /api/certificate-info` (spec 000 §7). */
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorBodySchema } from '../../../shared/protocol/errors.js';
+import { ErrorBodySchema } from '../../../shared/protocol/http/error-body.js';
 import {
   CertificateInfoQuerySchema,
   CertificateInfoSchema,

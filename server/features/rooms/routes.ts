@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorBodySchema } from '../../../shared/protocol/errors.js';
+import { ErrorBodySchema } from '../../../shared/protocol/http/error-body.js';
 import {
   ConnectedNodesQuerySchema,
   ConnectedNodesSchema,

@@ -6,7 +6,7 @@
  */
 import type { FastifyPluginAsync, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorBodySchema } from '../../../shared/protocol/errors.js';
+import { ErrorBodySchema } from '../../../shared/protocol/http/error-body.js';
 import {
   AddBridgeBodySchema,
   AddBridgeRequestSchema,
