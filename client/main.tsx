@@ -1,4 +1,4 @@
-/** Mounts the providers (query client, theme, tooltips, toasts) and the router. */
+/** Mounts the providers (query client, theme, auth, toasts) and the router. */
 import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -6,7 +6,6 @@ import { App } from './app/App.js';
 import { createQueryClient } from './lib/query-client.js';
 import { ThemeProvider } from './features/themes/ThemeProvider.js';
 import { AuthProvider } from './features/auth/AuthProvider.js';
-import { TooltipProvider } from './ui/Tooltip.js';
 import { setRequestGate } from './lib/http.js';
 import { lazyComponent } from './lib/lazy-component.js';
 import { getServerTrust, serverTrustRefusal } from './features/privacy/server-trust.js';
@@ -30,12 +29,10 @@ createRoot(root).render(
     <QueryClientProvider client={createQueryClient()}>
       <ThemeProvider>
         <AuthProvider>
-          <TooltipProvider>
-            <App />
-            <Suspense fallback={null}>
-              <Toaster />
-            </Suspense>
-          </TooltipProvider>
+          <App />
+          <Suspense fallback={null}>
+            <Toaster />
+          </Suspense>
         </AuthProvider>
       </ThemeProvider>
     </QueryClientProvider>

@@ -1,18 +1,13 @@
-/** Terminal-styled tooltips on Radix (spec 000 §9: open delay 700 ms, skip delay 300 ms). */
-import * as RadixTooltip from '@radix-ui/react-tooltip';
-import { type ReactElement, type ReactNode } from 'react';
-import { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from '../../shared/constants.js';
+/**
+ * Terminal-styled tooltips (spec 000 §9: open delay 700 ms, skip delay 300 ms). Tooltips show on
+ * hover and focus only, so their code (Radix and floating-ui, ./RadixTooltip.tsx) is fetched when
+ * the first one renders, not before the page paints (issue 22, target 5); meanwhile the trigger
+ * renders as it is.
+ */
+import { Suspense, type ReactElement, type ReactNode } from 'react';
+import { lazyComponent } from '../lib/lazy-component.js';
 
-export function TooltipProvider({ children }: { children: ReactNode }) {
-  return (
-    <RadixTooltip.Provider
-      delayDuration={TOOLTIP_DELAY_MS}
-      skipDelayDuration={TOOLTIP_SKIP_DELAY_MS}
-    >
-      {children}
-    </RadixTooltip.Provider>
-  );
-}
+const RadixTooltip = lazyComponent(() => import('./RadixTooltip.js'), 'RadixTooltip');
 
 export interface TooltipProps {
   content: ReactNode;
@@ -22,18 +17,8 @@ export interface TooltipProps {
 
 export function Tooltip({ content, children }: TooltipProps) {
   return (
-    <RadixTooltip.Root>
-      <RadixTooltip.Trigger asChild>{children}</RadixTooltip.Trigger>
-      <RadixTooltip.Portal>
-        <RadixTooltip.Content
-          sideOffset={6}
-          collisionPadding={8}
-          className="sc-tooltip z-[110] max-w-xs border border-primary/60 bg-surface px-2.5 py-1.5 font-mono text-xs tracking-wider text-fg uppercase shadow-[0_0_12px_color-mix(in_srgb,var(--sc-primary)_25%,transparent)]"
-        >
-          {content}
-          <RadixTooltip.Arrow className="fill-primary" width={10} height={5} />
-        </RadixTooltip.Content>
-      </RadixTooltip.Portal>
-    </RadixTooltip.Root>
+    <Suspense fallback={children}>
+      <RadixTooltip content={content}>{children}</RadixTooltip>
+    </Suspense>
   );
 }
