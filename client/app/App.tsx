@@ -44,6 +44,15 @@ const DefaultRoomRedirect = lazyPage(
   'DefaultRoomRedirect',
 );
 
+/** `/`: the redirect's own loading text shows from the start, while its chunk loads too. */
+function DefaultRoomRoute() {
+  return (
+    <Suspense fallback={<LoadingOverlay isLoading message={TEXT.initializingChannels} />}>
+      <DefaultRoomRedirect />
+    </Suspense>
+  );
+}
+
 /** Shown while a page's chunk loads. */
 function PageLoading() {
   return <LoadingOverlay isLoading message={TEXT.loading} />;
@@ -72,7 +81,7 @@ function GatedRoutes({ mode }: { mode: 'public' | 'authenticated' }) {
   if (mode === 'authenticated' && !isAuthenticated && !isAuthenticating) return <KeyAuthPage />;
   return (
     <Switch>
-      <Route path="/" component={DefaultRoomRedirect} />
+      <Route path="/" component={DefaultRoomRoute} />
       <Route path="/chat/:secureId" component={ChatRoomPage} />
       <Route path="/room/:secureId" component={ChatRoomPage} />
       <Route path="/landing" component={LandingPage} />
