@@ -3,54 +3,30 @@
  * `Tooltip` (./Tooltip.tsx) once a page shows one, not with the entry (issue 22, target 5).
  *
  * Each tooltip has its own Radix provider, since no provider can wrap the app before this module
- * has loaded. The skip delay between tooltips, which one provider would keep, is kept here: while
- * a tooltip is open and for 300 ms after it closed, every tooltip opens without the delay.
+ * has loaded. The skip delay between tooltips, which one provider would keep, is kept by
+ * ./tooltip-skip-delay.ts: while it holds, every tooltip opens without the delay.
  */
 import * as Radix from '@radix-ui/react-tooltip';
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from '../../shared/constants.js';
 import type { TooltipProps } from './Tooltip.js';
-
-let openCount = 0;
-let skipUntilClosed = false;
-let skipTimer: ReturnType<typeof setTimeout> | undefined;
-const listeners = new Set<() => void>();
-
-function setSkip(next: boolean): void {
-  if (skipUntilClosed === next) return;
-  skipUntilClosed = next;
-  for (const listener of [...listeners]) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-/** True while the open delay is skipped: a tooltip is open, or one closed less than 300 ms ago. */
-function isDelaySkipped(): boolean {
-  return skipUntilClosed;
-}
-
-function tooltipOpened(): void {
-  openCount += 1;
-  clearTimeout(skipTimer);
-  setSkip(true);
-}
-
-function tooltipClosed(): void {
-  openCount = Math.max(0, openCount - 1);
-  if (openCount > 0) return;
-  clearTimeout(skipTimer);
-  skipTimer = setTimeout(() => setSkip(false), TOOLTIP_SKIP_DELAY_MS);
-}
+import { tooltipSkipDelay } from './tooltip-skip-delay.js';
 
 export function RadixTooltip({ content, children }: TooltipProps) {
-  const skipped = useSyncExternalStore(subscribe, isDelaySkipped, isDelaySkipped);
-  const onOpenChange = useCallback((open: boolean) => {
-    if (open) tooltipOpened();
-    else tooltipClosed();
-  }, []);
+  const { isSkipped, subscribe, opened, closed } = tooltipSkipDelay;
+  const skipped = useSyncExternalStore(subscribe, isSkipped, isSkipped);
+  const isOpen = useRef(false);
+  const onOpenChange = useCallback(
+    (open: boolean) => {
+      if (open === isOpen.current) return;
+      isOpen.current = open;
+      if (open) opened();
+      else closed();
+    },
+    [opened, closed],
+  );
+  // A tooltip unmounted while open counts as closed.
+  useEffect(() => () => onOpenChange(false), [onOpenChange]);
   return (
     <Radix.Provider
       delayDuration={skipped ? 0 : TOOLTIP_DELAY_MS}
