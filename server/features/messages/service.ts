@@ -104,12 +104,22 @@ export class MessageService {
     ) {
       throw new AppError('BAD_IMAGE', 400, MESSAGE_TEXT.imageUrl);
     }
-    const evicted = await this.deps.store.add(message);
-    await this.deps.channels.publish(roomId, { type: 'new_message', message });
-    if (evicted.length > 0) {
-      await this.deps.channels.publish(roomId, { type: 'messages_expired', messageIds: evicted });
-    }
+    await this.storeAndPublish(message);
     return message;
+  }
+
+  /** Stores a message, then relays it and whatever it evicted to its room. */
+  private async storeAndPublish(message: Message): Promise<void> {
+    const { store, channels } = this.deps;
+    if (store.relay) {
+      await store.relay(message);
+      return;
+    }
+    const evicted = await store.add(message);
+    await channels.publish(message.roomId, { type: 'new_message', message });
+    if (evicted.length > 0) {
+      await channels.publish(message.roomId, { type: 'messages_expired', messageIds: evicted });
+    }
   }
 
   /**
@@ -136,8 +146,7 @@ export class MessageService {
       expiresAt: new Date(createdAt + this.deps.ttlSeconds * 1000).toISOString(),
       isSystem: true,
     };
-    await this.deps.store.add(message);
-    await this.deps.channels.publish(roomId, { type: 'new_message', message });
+    await this.storeAndPublish(message);
     return message;
   }
 
