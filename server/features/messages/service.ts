@@ -38,6 +38,11 @@ export interface MessageServiceDeps {
   channels: RoomChannels;
   ttlSeconds: number;
   now: () => number;
+  /**
+   * Told when a store that relays (Redis) failed to store and relay a member's message. `send`
+   * has returned by then: it hands the message to Redis without waiting for the answer.
+   */
+  onRelayFailure?: (connection: Connection, error: unknown) => void;
 }
 
 /** How often the rooms hear which of their messages expired (the sweep itself runs every second). */
@@ -103,6 +108,15 @@ export class MessageService {
       ))
     ) {
       throw new AppError('BAD_IMAGE', 400, MESSAGE_TEXT.imageUrl);
+    }
+    if (this.deps.store.relay) {
+      // Not awaited: the sender's next frame is handled while Redis works, so a backlog of frames
+      // is handed over in one turn and its deliveries leave together. Redis runs the commands of
+      // one connection in order, so the sender's messages keep their order (docs/decisions.md).
+      this.deps.store
+        .relay(message)
+        .catch((error: unknown) => this.deps.onRelayFailure?.(connection, error));
+      return message;
     }
     await this.storeAndPublish(message);
     return message;
