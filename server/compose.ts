@@ -165,6 +165,7 @@ export async function composeFeatures(deps: ComposeDeps) {
     now,
     store: shared.messages,
     bindImage: images.bindImage,
+    logger: app.log,
   });
 
   /** A socket's identity from a key session token, or null. */

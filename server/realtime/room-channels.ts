@@ -13,7 +13,24 @@ import type { Connection, OutgoingFrame } from './connection.js';
 import type { Fanout } from './fanout.js';
 import { SharedFrame } from './ws-frame.js';
 
-const channelOf = (roomId: string) => `room:${roomId}`;
+/** The fan-out channel of a room's events. */
+export const roomChannel = (roomId: string) => `room:${roomId}`;
+const channelOf = roomChannel;
+
+export interface RoomPublishOptions {
+  exclude?: Connection;
+  closeRoom?: boolean;
+  onlyNodeId?: string;
+}
+
+/**
+ * The published form of a room frame: the header line, then the frame's JSON. The Redis message
+ * store publishes `roomPayload('')` followed by the frame it builds itself (redis-message-store.ts).
+ */
+export function roomPayload(frameJson: string, options: RoomPublishOptions = {}): string {
+  const header = `${options.exclude?.nodeId ?? ''}|${options.closeRoom ? 1 : 0}|${options.onlyNodeId ?? ''}`;
+  return `${header}\n${frameJson}`;
+}
 
 export class RoomChannels {
   private readonly local = new Map<string, Set<Connection>>();
@@ -25,10 +42,9 @@ export class RoomChannels {
   async publish(
     roomId: string,
     frame: OutgoingFrame,
-    options: { exclude?: Connection; closeRoom?: boolean; onlyNodeId?: string } = {},
+    options: RoomPublishOptions = {},
   ): Promise<void> {
-    const header = `${options.exclude?.nodeId ?? ''}|${options.closeRoom ? 1 : 0}|${options.onlyNodeId ?? ''}`;
-    await this.fanout.publish(channelOf(roomId), `${header}\n${JSON.stringify(frame)}`);
+    await this.fanout.publish(channelOf(roomId), roomPayload(JSON.stringify(frame), options));
   }
 
   /** Adds a local member; subscribes this process to the room on its first local member. */

@@ -2,12 +2,16 @@
  * One behaviour suite for every ephemeral message store: memory (one process) and Redis (many).
  * Spec 000 §9: messages are deleted after their lifetime; issue "Rooms": bounded per room.
  */
+import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   MemoryMessageStore,
   type EphemeralMessageStore,
 } from '../../server/features/messages/index.js';
+import { roomChannel, roomPayload } from '../../server/realtime/room-channels.js';
+import { RedisFanout } from '../../server/redis/redis-fanout.js';
 import { RedisMessageStore } from '../../server/redis/redis-message-store.js';
+import { RedisScript } from '../../server/redis/script.js';
 import type { Message } from '../../shared/protocol/ws/chat.js';
 import { freshRedis } from '../support/redis.js';
 import { HAS_REDIS } from '../support/services.js';
@@ -115,5 +119,61 @@ describe.runIf(HAS_REDIS)('redis message store', () => {
     const claimed = [...(a.get('r') ?? []), ...(b.get('r') ?? [])].sort();
     expect(claimed).toHaveLength(20);
     expect(new Set(claimed).size).toBe(20);
+  });
+});
+
+describe.runIf(HAS_REDIS)('redis message store relaying to the room', () => {
+  /** A store and a subscriber to room `r`'s channel that records the payloads in order. */
+  async function relaying(max?: number) {
+    const redis = await freshRedis();
+    cleanups.push(redis.cleanup);
+    const fanout = new RedisFanout(redis);
+    const heard: string[] = [];
+    await fanout.subscribe(roomChannel('r'), (payload) => heard.push(payload));
+    const base = Date.now();
+    return { redis, store: new RedisMessageStore(redis, () => base, max), heard, base };
+  }
+
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 100 && !check(); i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+
+  it('publishes the frame RoomChannels would have, after storing the message', async () => {
+    const { store, heard, base } = await relaying();
+    const sent = message('a', 'r', base);
+    expect(await store.relay(sent)).toEqual([]);
+    await until(() => heard.length > 0);
+    expect(heard).toEqual([roomPayload(JSON.stringify({ type: 'new_message', message: sent }))]);
+    expect(await store.find('r', 'a', base)).toEqual(sent);
+  });
+
+  it('publishes new_message, then messages_expired for what the cap evicted, in order', async () => {
+    const { store, heard, base } = await relaying(2);
+    const sent = [0, 1, 2, 3].map((i) => message(`m${i}`, 'r', base + i));
+    const evicted = await Promise.all(sent.map((each) => store.relay(each)));
+    expect(evicted).toEqual([[], [], ['m0'], ['m1']]);
+    await until(() => heard.length >= 6);
+    const frames = heard.map((payload) => payload.slice(payload.indexOf('\n') + 1));
+    expect(frames).toEqual([
+      JSON.stringify({ type: 'new_message', message: sent[0] }),
+      JSON.stringify({ type: 'new_message', message: sent[1] }),
+      JSON.stringify({ type: 'new_message', message: sent[2] }),
+      JSON.stringify({ type: 'messages_expired', messageIds: ['m0'] }),
+      JSON.stringify({ type: 'new_message', message: sent[3] }),
+      JSON.stringify({ type: 'messages_expired', messageIds: ['m1'] }),
+    ]);
+  });
+});
+
+describe.runIf(HAS_REDIS)('redis script', () => {
+  it('runs a script Redis has not seen yet by sending it once, then by its hash', async () => {
+    const redis = await freshRedis();
+    cleanups.push(redis.cleanup);
+    // A text of its own, so that no other test or process has loaded it (no SCRIPT FLUSH needed).
+    const script = new RedisScript(`-- ${randomUUID()}\nreturn redis.call('INCR', KEYS[1])`);
+    const key = `${redis.prefix}counter`;
+    expect(await script.run(redis.client, [key], [])).toBe(1);
+    expect(await script.run(redis.client, [key], [])).toBe(2);
   });
 });

@@ -1,4 +1,7 @@
 /** The messages feature: ephemeral room messages, their relay and their expiry. */
+import type { FastifyBaseLogger } from 'fastify';
+import { WS_ERROR } from '../../../shared/protocol/errors.js';
+import { errorForLog } from '../../lib/log-error.js';
 import type { Hub } from '../../realtime/hub.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
 import { MessageService, type MessageServiceDeps } from './service.js';
@@ -14,6 +17,8 @@ export interface MessagesFeatureDeps {
   now: () => number;
   store?: EphemeralMessageStore;
   bindImage: MessageServiceDeps['bindImage'];
+  /** Where a failure to relay a message through Redis is logged. */
+  logger?: FastifyBaseLogger;
 }
 
 export function createMessagesFeature(deps: MessagesFeatureDeps) {
@@ -23,6 +28,19 @@ export function createMessagesFeature(deps: MessagesFeatureDeps) {
     ttlSeconds: deps.ttlSeconds,
     now: deps.now,
     bindImage: deps.bindImage,
+    // What the hub does with a handler's failure, for the relay that `send` no longer awaits.
+    onRelayFailure: (connection, error) => {
+      deps.logger?.error(
+        { nodeId: connection.nodeId, stage: 'send_message', err: errorForLog(error) },
+        'realtime handler failed',
+      );
+      const frame = { type: 'error', message: WS_ERROR.internal, frameType: 'send_message' };
+      connection.send(
+        connection.path === '/ws'
+          ? { ...frame, data: { message: WS_ERROR.internal }, timestamp: deps.now() }
+          : frame,
+      );
+    },
   });
   deps.hub.on('send_message', async (connection, frame) => {
     await service.send(connection, frame);

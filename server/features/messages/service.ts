@@ -38,6 +38,11 @@ export interface MessageServiceDeps {
   channels: RoomChannels;
   ttlSeconds: number;
   now: () => number;
+  /**
+   * Told when a store that relays (Redis) failed to store and relay a member's message. `send`
+   * has returned by then: it hands the message to Redis without waiting for the answer.
+   */
+  onRelayFailure?: (connection: Connection, error: unknown) => void;
 }
 
 /** How often the rooms hear which of their messages expired (the sweep itself runs every second). */
@@ -104,12 +109,31 @@ export class MessageService {
     ) {
       throw new AppError('BAD_IMAGE', 400, MESSAGE_TEXT.imageUrl);
     }
-    const evicted = await this.deps.store.add(message);
-    await this.deps.channels.publish(roomId, { type: 'new_message', message });
-    if (evicted.length > 0) {
-      await this.deps.channels.publish(roomId, { type: 'messages_expired', messageIds: evicted });
+    if (this.deps.store.relay) {
+      // Not awaited: the sender's next frame is handled while Redis works, so a backlog of frames
+      // is handed over in one turn and its deliveries leave together. Redis runs the commands of
+      // one connection in order, so the sender's messages keep their order (docs/decisions.md).
+      this.deps.store
+        .relay(message)
+        .catch((error: unknown) => this.deps.onRelayFailure?.(connection, error));
+      return message;
     }
+    await this.storeAndPublish(message);
     return message;
+  }
+
+  /** Stores a message, then relays it and whatever it evicted to its room. */
+  private async storeAndPublish(message: Message): Promise<void> {
+    const { store, channels } = this.deps;
+    if (store.relay) {
+      await store.relay(message);
+      return;
+    }
+    const evicted = await store.add(message);
+    await channels.publish(message.roomId, { type: 'new_message', message });
+    if (evicted.length > 0) {
+      await channels.publish(message.roomId, { type: 'messages_expired', messageIds: evicted });
+    }
   }
 
   /**
@@ -136,8 +160,7 @@ export class MessageService {
       expiresAt: new Date(createdAt + this.deps.ttlSeconds * 1000).toISOString(),
       isSystem: true,
     };
-    await this.deps.store.add(message);
-    await this.deps.channels.publish(roomId, { type: 'new_message', message });
+    await this.storeAndPublish(message);
     return message;
   }
 

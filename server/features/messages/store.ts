@@ -14,6 +14,12 @@ export const MAX_MESSAGES_PER_ROOM = 500;
 export interface EphemeralMessageStore {
   /** Stores a message; returns the ids evicted to stay within the per-room bound. */
   add(message: Message): Promise<string[]>;
+  /**
+   * Optional: stores the message and publishes `new_message` (then `messages_expired` for what was
+   * evicted) to its room in one step, so that the caller publishes nothing itself. The Redis store
+   * has it: one round trip per message instead of two, in the room's order of storage.
+   */
+  relay?(message: Message): Promise<string[]>;
   /** The room's messages that have not expired at `now`, oldest first. */
   list(roomId: string, now: number): Promise<Message[]>;
   /** Deletes every message expired at `now`; returns their ids by room. */

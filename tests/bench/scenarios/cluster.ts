@@ -5,8 +5,9 @@
  * between the processes, so every message crosses Redis to reach half of its room). Server CPU
  * is summed over a setup's processes; redis-server's CPU over the same window is given apart.
  * Every server process is pinned to the one server CPU, so the two-process figures show what
- * going through Redis costs, not how the service scales. No targets were set: every figure is
- * informational except that every message must be delivered.
+ * going through Redis costs, not how the service scales. Checked: every message is delivered, and
+ * (issue 22, target 7) two processes on Redis cost at most 1.5× one process in memory per
+ * delivery, counting redis-server's CPU; every other figure is informational.
  */
 import { BENCH_TTL_SECONDS, OTHER_LOAD_LIMIT, type BenchContext } from '../context.js';
 import { fixed, percent, times, type Check, type ScenarioReport, type Table } from '../report.js';
@@ -72,6 +73,9 @@ function describe(error: unknown): string {
 }
 
 const FAILED = 'failed (see notes)';
+
+/** Issue 22, target 7: CPU per delivery of two processes on Redis ÷ one process in memory. */
+export const SCALE_OUT_CPU_TARGET = 1.5;
 
 /**
  * Hands out sets of servers: a fresh set per measurement, or, when servers are reused, one set
@@ -205,12 +209,44 @@ function connectRow(
   ];
 }
 
+/**
+ * The scale-out target: CPU per delivery of "SC 2 procs + Redis" (both servers plus
+ * redis-server, the whole cost) ÷ "SC 1 proc" (in memory); the servers-only ratio beside it.
+ */
+function scaleOutCheck(config: FanoutConfig, outcomes: readonly Outcome<FanoutRun>[]): Check {
+  const runOf = (id: SetupId) => outcomes.find((outcome) => outcome.setup.id === id)?.run ?? null;
+  const single = runOf('single');
+  const two = runOf('redis2');
+  const check = {
+    scenario: 'cluster' as const,
+    name: `${config.label}: CPU per delivery, 2 procs + Redis vs 1 proc in memory (servers + redis-server)`,
+    target: `≤ ${SCALE_OUT_CPU_TARGET.toFixed(2)}×`,
+  };
+  if (!single || !two) return { ...check, actual: FAILED, pass: false };
+  // A run that lost messages (refused as a bot's when the machine stalls) did less work per
+  // delivery than it should have: its ratio is printed, never passed.
+  const complete = [single, two].every((run) => run.delivered === run.expectedDeliveries);
+  const one = derive(single).cpuUsPerDelivery;
+  const { cpuUsPerDelivery: servers, redisCpuUsPerDelivery: redis } = derive(two);
+  // Without a visible redis-server its share is unknown: no verdict on the whole cost.
+  const whole = servers + redis;
+  const wholeRatio = ratio(whole, one);
+  return {
+    ...check,
+    actual:
+      `${times(wholeRatio)} (${fixed(whole, 2)} = ${fixed(servers, 2)} servers + ` +
+      `${fixed(redis, 2)} Redis vs ${fixed(one, 2)} µs); servers only ${times(ratio(servers, one))}` +
+      (complete ? '' : '; not every message was delivered, so no verdict'),
+    pass: Number.isFinite(wholeRatio) ? complete && wholeRatio <= SCALE_OUT_CPU_TARGET : null,
+  };
+}
+
 function fanoutChecks(
   config: FanoutConfig,
   outcomes: readonly Outcome<FanoutRun>[],
   bare: FanoutRun | null,
 ): Check[] {
-  const checks: Check[] = [];
+  const checks: Check[] = [scaleOutCheck(config, outcomes)];
   for (const outcome of outcomes) {
     const name = `${config.label}, ${outcome.setup.label}`;
     const run = outcome.run;
