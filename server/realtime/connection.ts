@@ -62,6 +62,8 @@ export class Connection {
   bucket: TokenBucket | null = null;
   rejectedFrames = 0;
   frameQueue: Promise<void> | null = null;
+  /** Frames received and not yet handled (the queue above is cleared when it reaches 0). */
+  queuedFrames = 0;
 
   constructor(
     private readonly socket: SocketLike,

@@ -15,6 +15,12 @@ import { SharedFrame } from './ws-frame.js';
 
 const channelOf = (roomId: string) => `room:${roomId}`;
 
+export interface PublishOptions {
+  exclude?: Connection;
+  closeRoom?: boolean;
+  onlyNodeId?: string;
+}
+
 export class RoomChannels {
   private readonly local = new Map<string, Set<Connection>>();
   private readonly unsubscribers = new Map<string, Promise<() => Promise<void>>>();
@@ -22,13 +28,18 @@ export class RoomChannels {
   constructor(private readonly fanout: Fanout) {}
 
   /** Publishes `frame` to every member of `roomId`, on every process. */
-  async publish(
+  publish(roomId: string, frame: OutgoingFrame, options: PublishOptions = {}): Promise<void> {
+    return this.publishSerialized(roomId, JSON.stringify(frame), options);
+  }
+
+  /** {@link publish} for a frame serialized already (`json` is the frame's JSON text). */
+  async publishSerialized(
     roomId: string,
-    frame: OutgoingFrame,
-    options: { exclude?: Connection; closeRoom?: boolean; onlyNodeId?: string } = {},
+    json: string,
+    options: PublishOptions = {},
   ): Promise<void> {
     const header = `${options.exclude?.nodeId ?? ''}|${options.closeRoom ? 1 : 0}|${options.onlyNodeId ?? ''}`;
-    await this.fanout.publish(channelOf(roomId), `${header}\n${JSON.stringify(frame)}`);
+    await this.fanout.publish(channelOf(roomId), `${header}\n${json}`);
   }
 
   /** Adds a local member; subscribes this process to the room on its first local member. */

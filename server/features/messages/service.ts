@@ -104,8 +104,11 @@ export class MessageService {
     ) {
       throw new AppError('BAD_IMAGE', 400, MESSAGE_TEXT.imageUrl);
     }
-    const evicted = await this.deps.store.add(message);
-    await this.deps.channels.publish(roomId, { type: 'new_message', message });
+    // Serialized once: the store holds these bytes and the room receives them in its frame
+    // (the same text JSON.stringify gives for the whole frame).
+    const json = JSON.stringify(message);
+    const evicted = await this.deps.store.add(message, json);
+    await this.deps.channels.publishSerialized(roomId, `{"type":"new_message","message":${json}}`);
     if (evicted.length > 0) {
       await this.deps.channels.publish(roomId, { type: 'messages_expired', messageIds: evicted });
     }

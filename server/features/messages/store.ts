@@ -12,8 +12,11 @@ import type { Message } from '../../../shared/protocol/ws/chat.js';
 export const MAX_MESSAGES_PER_ROOM = 500;
 
 export interface EphemeralMessageStore {
-  /** Stores a message; returns the ids evicted to stay within the per-room bound. */
-  add(message: Message): Promise<string[]>;
+  /**
+   * Stores a message; returns the ids evicted to stay within the per-room bound. `json` is
+   * `JSON.stringify(message)` when the caller has it already (it relays those bytes too).
+   */
+  add(message: Message, json?: string): Promise<string[]>;
   /** The room's messages that have not expired at `now`, oldest first. */
   list(roomId: string, now: number): Promise<Message[]>;
   /** Deletes every message expired at `now`; returns their ids by room. */
@@ -28,36 +31,49 @@ export interface EphemeralMessageStore {
   size(): Promise<number>;
 }
 
+/**
+ * A held message is its JSON text, not the object: a room's messages live for the whole TTL, so
+ * they are promoted to V8's old space, and every full collection marks what is held there. One
+ * flat string per message has nothing inside to mark; the object form had some fifteen objects
+ * (fields, dates, metadata) per message. Reading it back (history on join, moderation) parses
+ * again, which is rare next to relaying.
+ */
 interface Held {
-  message: Message;
+  id: string;
   expiresAtMs: number;
+  json: string;
 }
+
+const parseHeld = (held: Held): Message => JSON.parse(held.json) as Message;
+const idOf = (held: Held): string => held.id;
 
 export class MemoryMessageStore implements EphemeralMessageStore {
   private readonly rooms = new Map<string, Held[]>();
 
   constructor(private readonly maxPerRoom = MAX_MESSAGES_PER_ROOM) {}
 
-  async add(message: Message): Promise<string[]> {
+  async add(message: Message, json = JSON.stringify(message)): Promise<string[]> {
     let list = this.rooms.get(message.roomId);
     if (!list) {
       list = [];
       this.rooms.set(message.roomId, list);
     }
-    const expiresAtMs = Date.parse(message.expiresAt);
+    const held: Held = { id: message.id, expiresAtMs: Date.parse(message.expiresAt), json };
     // Equal lifetimes keep the list sorted; a clock step backwards is the only way to break it.
     let index = list.length;
-    while (index > 0 && list[index - 1]!.expiresAtMs > expiresAtMs) index -= 1;
-    list.splice(index, 0, { message, expiresAtMs });
-    const evicted =
-      list.length > this.maxPerRoom ? list.splice(0, list.length - this.maxPerRoom) : [];
-    return evicted.map((held) => held.message.id);
+    while (index > 0 && list[index - 1]!.expiresAtMs > held.expiresAtMs) index -= 1;
+    if (index === list.length) list.push(held);
+    else list.splice(index, 0, held);
+    if (list.length <= this.maxPerRoom) return [];
+    return list.splice(0, list.length - this.maxPerRoom).map(idOf);
   }
 
   async list(roomId: string, now: number): Promise<Message[]> {
-    return (this.rooms.get(roomId) ?? [])
-      .filter((held) => held.expiresAtMs > now)
-      .map((held) => held.message);
+    const list = this.rooms.get(roomId);
+    if (!list) return [];
+    const messages: Message[] = [];
+    for (const held of list) if (held.expiresAtMs > now) messages.push(parseHeld(held));
+    return messages;
   }
 
   async expire(now: number): Promise<Map<string, string[]>> {
@@ -66,10 +82,7 @@ export class MemoryMessageStore implements EphemeralMessageStore {
       let count = 0;
       while (count < list.length && list[count]!.expiresAtMs <= now) count += 1;
       if (count === 0) continue;
-      expired.set(
-        roomId,
-        list.splice(0, count).map((held) => held.message.id),
-      );
+      expired.set(roomId, list.splice(0, count).map(idOf));
       if (list.length === 0) this.rooms.delete(roomId);
     }
     return expired;
@@ -77,16 +90,16 @@ export class MemoryMessageStore implements EphemeralMessageStore {
 
   async remove(roomId: string, messageId: string): Promise<Message | null> {
     const list = this.rooms.get(roomId);
-    const index = list?.findIndex((held) => held.message.id === messageId) ?? -1;
+    const index = list?.findIndex((held) => held.id === messageId) ?? -1;
     if (!list || index < 0) return null;
     const [held] = list.splice(index, 1);
     if (list.length === 0) this.rooms.delete(roomId);
-    return held?.message ?? null;
+    return held ? parseHeld(held) : null;
   }
 
   async find(roomId: string, messageId: string, now: number): Promise<Message | null> {
-    const held = this.rooms.get(roomId)?.find((entry) => entry.message.id === messageId);
-    return held && held.expiresAtMs > now ? held.message : null;
+    const held = this.rooms.get(roomId)?.find((entry) => entry.id === messageId);
+    return held && held.expiresAtMs > now ? parseHeld(held) : null;
   }
 
   async purgeRoom(roomId: string): Promise<void> {
