@@ -10,6 +10,7 @@ import type { ClientFrame } from '../../../shared/protocol/ws/index.js';
 import { AppError } from '../../errors.js';
 import type { Connection } from '../../realtime/connection.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
+import { IsoTimeFormatter } from './iso-time.js';
 import type { EphemeralMessageStore } from './store.js';
 
 export const MESSAGE_TEXT = {
@@ -46,6 +47,9 @@ export const EXPIRY_NOTICE_INTERVAL_MS = 5_000;
 export class MessageService {
   /** Room id → ids the sweeps deleted and the room has not heard about yet. */
   private readonly unannounced = new Map<string, string[]>();
+  /** One each, as the two times of a message usually fall in different minutes. */
+  private readonly createdAtText = new IsoTimeFormatter();
+  private readonly expiresAtText = new IsoTimeFormatter();
 
   constructor(private readonly deps: MessageServiceDeps) {}
 
@@ -70,6 +74,8 @@ export class MessageService {
       throw new AppError('BAD_IMAGE', 400, MESSAGE_TEXT.imageUrl);
 
     const createdAt = this.deps.now();
+    // Whole milliseconds, as Date.parse(message.expiresAt) reads them back.
+    const expiresAtMs = Math.trunc(createdAt + this.deps.ttlSeconds * 1000);
     const message: Message = {
       id: randomUUID(),
       senderId: connection.nodeId,
@@ -89,8 +95,8 @@ export class MessageService {
         typeof frame.imageFileSize === 'number'
           ? { originalName: frame.imageOriginalName, fileSize: frame.imageFileSize }
           : null,
-      createdAt: new Date(createdAt).toISOString(),
-      expiresAt: new Date(createdAt + this.deps.ttlSeconds * 1000).toISOString(),
+      createdAt: this.createdAtText.format(createdAt),
+      expiresAt: this.expiresAtText.format(expiresAtMs),
       isSystem: false,
     };
     if (
@@ -99,7 +105,7 @@ export class MessageService {
         message.imageUrl,
         roomId,
         connection.nodeId,
-        Date.parse(message.expiresAt),
+        expiresAtMs,
       ))
     ) {
       throw new AppError('BAD_IMAGE', 400, MESSAGE_TEXT.imageUrl);
@@ -107,7 +113,7 @@ export class MessageService {
     // Serialized once: the store holds these bytes and the room receives them in its frame
     // (the same text JSON.stringify gives for the whole frame).
     const json = JSON.stringify(message);
-    const evicted = await this.deps.store.add(message, json);
+    const evicted = await this.deps.store.add(message, { json, expiresAtMs });
     await this.deps.channels.publishSerialized(roomId, `{"type":"new_message","message":${json}}`);
     if (evicted.length > 0) {
       await this.deps.channels.publish(roomId, { type: 'messages_expired', messageIds: evicted });

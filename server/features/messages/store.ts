@@ -11,12 +11,18 @@ import type { Message } from '../../../shared/protocol/ws/chat.js';
  */
 export const MAX_MESSAGES_PER_ROOM = 500;
 
+/** A message's JSON text and expiry time, as the sender computed them. */
+export interface EncodedMessage {
+  json: string;
+  expiresAtMs: number;
+}
+
 export interface EphemeralMessageStore {
   /**
-   * Stores a message; returns the ids evicted to stay within the per-room bound. `json` is
-   * `JSON.stringify(message)` when the caller has it already (it relays those bytes too).
+   * Stores a message; returns the ids evicted to stay within the per-room bound. `encoded`, when
+   * the caller has it already, is `JSON.stringify(message)` and `Date.parse(message.expiresAt)`.
    */
-  add(message: Message, json?: string): Promise<string[]>;
+  add(message: Message, encoded?: EncodedMessage): Promise<string[]>;
   /** The room's messages that have not expired at `now`, oldest first. */
   list(roomId: string, now: number): Promise<Message[]>;
   /** Deletes every message expired at `now`; returns their ids by room. */
@@ -52,13 +58,17 @@ export class MemoryMessageStore implements EphemeralMessageStore {
 
   constructor(private readonly maxPerRoom = MAX_MESSAGES_PER_ROOM) {}
 
-  async add(message: Message, json = JSON.stringify(message)): Promise<string[]> {
+  async add(message: Message, encoded?: EncodedMessage): Promise<string[]> {
     let list = this.rooms.get(message.roomId);
     if (!list) {
       list = [];
       this.rooms.set(message.roomId, list);
     }
-    const held: Held = { id: message.id, expiresAtMs: Date.parse(message.expiresAt), json };
+    const held: Held = {
+      id: message.id,
+      expiresAtMs: encoded?.expiresAtMs ?? Date.parse(message.expiresAt),
+      json: encoded?.json ?? JSON.stringify(message),
+    };
     // Equal lifetimes keep the list sorted; a clock step backwards is the only way to break it.
     let index = list.length;
     while (index > 0 && list[index - 1]!.expiresAtMs > held.expiresAtMs) index -= 1;
