@@ -42,7 +42,7 @@ function config(
 export function fanoutSettingsFor(isQuick: boolean): FanoutSettings {
   return isQuick
     ? {
-        configs: [config(1, 10, 2, 10, 1.2), config(5, 4, 1, 10, 1.4)],
+        configs: [config(1, 10, 2, 10, 1.2), config(5, 4, 1, 10, 1.2)],
         rounds: 1,
         timing: { warmupMs: 300, windowMs: 1000, drainMs: 300, settleMs: 100 },
       }
