@@ -101,12 +101,7 @@ export class MessageService {
     };
     if (
       message.imageUrl &&
-      !(await this.deps.bindImage(
-        message.imageUrl,
-        roomId,
-        connection.nodeId,
-        expiresAtMs,
-      ))
+      !(await this.deps.bindImage(message.imageUrl, roomId, connection.nodeId, expiresAtMs))
     ) {
       throw new AppError('BAD_IMAGE', 400, MESSAGE_TEXT.imageUrl);
     }

@@ -38,7 +38,12 @@ describe('MessageService.send', () => {
 
     const frames = [
       { type: 'send_message', content: 'hi \u0000 "there"\n', encryptionType: 'PLAINTEXT' },
-      { type: 'send_message', encryptedContent: 'Y2lwaGVy', encryptionType: 'AES-256-GCM', signature: 's' },
+      {
+        type: 'send_message',
+        encryptedContent: 'Y2lwaGVy',
+        encryptionType: 'AES-256-GCM',
+        signature: 's',
+      },
     ];
     const sent = [];
     for (const frame of frames) {
