@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MessageService, MemoryMessageStore } from '../../../server/features/messages/index.js';
-import { Connection, type SocketLike } from '../../../server/realtime/connection.js';
+import { Connection } from '../../../server/realtime/connection.js';
 import { LocalFanout } from '../../../server/realtime/fanout.js';
 import { RoomChannels } from '../../../server/realtime/room-channels.js';
 import { SendMessageFrameSchema } from '../../../shared/protocol/ws/chat.js';
+import { fakeSocket } from '../../support/fake-socket.js';
 
 function member(roomId: string, username: string) {
-  const sent: string[] = [];
-  const socket: SocketLike = {
-    readyState: 1,
-    bufferedAmount: 0,
-    send: (data) => sent.push(data),
-    close: () => undefined,
-  };
+  const { socket, sent } = fakeSocket();
   const connection = new Connection(socket, '127.0.0.1', '/chat-ws');
   connection.roomId = roomId;
   connection.username = username;
