@@ -62,6 +62,8 @@ export class Connection {
   bucket: TokenBucket | null = null;
   rejectedFrames = 0;
   frameQueue: Promise<void> | null = null;
+  /** Frames received and not yet handled (the queue above is cleared when it reaches 0). */
+  queuedFrames = 0;
 
   constructor(
     private readonly socket: SocketLike,
@@ -69,7 +71,12 @@ export class Connection {
     readonly path: string,
     /** Null for sockets without one (test doubles): shared frames then go through `send`. */
     private readonly transport: FrameTransport | null = null,
-  ) {}
+  ) {
+    this.corkable = transport && isCorkable(transport) ? transport : null;
+  }
+
+  /** The transport when it can be corked (write-batch.ts), else null; decided once. */
+  private readonly corkable: Corkable | null;
 
   get isOpen(): boolean {
     return this.socket.readyState === OPEN;
@@ -115,15 +122,20 @@ export class Connection {
       return;
     }
     if (!this.canSend()) return;
-    this.batch();
-    if (this.transport?.writable) this.transport.write(frame.bytes());
-    else this.socket.send(frame.text);
+    // Once per member of every room event: the transport is looked at once, and nothing here
+    // allocates (the frame's bytes are shared).
+    const transport = this.transport;
+    if (transport?.writable) {
+      if (this.corkable) batchThisTurn(this.corkable);
+      transport.write(frame.bytes());
+    } else {
+      this.socket.send(frame.text);
+    }
   }
 
   /** The rest of this turn's frames to this socket go out with this one. */
   private batch(): void {
-    const transport = this.transport;
-    if (transport?.writable && isCorkable(transport)) batchThisTurn(transport);
+    if (this.corkable && this.transport?.writable) batchThisTurn(this.corkable);
   }
 
   private canSend(): boolean {

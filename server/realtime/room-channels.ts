@@ -39,12 +39,17 @@ export class RoomChannels {
   constructor(private readonly fanout: Fanout) {}
 
   /** Publishes `frame` to every member of `roomId`, on every process. */
-  async publish(
+  publish(roomId: string, frame: OutgoingFrame, options: RoomPublishOptions = {}): Promise<void> {
+    return this.publishSerialized(roomId, JSON.stringify(frame), options);
+  }
+
+  /** {@link publish} for a frame serialized already (`json` is the frame's JSON text). */
+  async publishSerialized(
     roomId: string,
-    frame: OutgoingFrame,
+    json: string,
     options: RoomPublishOptions = {},
   ): Promise<void> {
-    await this.fanout.publish(channelOf(roomId), roomPayload(JSON.stringify(frame), options));
+    await this.fanout.publish(channelOf(roomId), roomPayload(json, options));
   }
 
   /** Adds a local member; subscribes this process to the room on its first local member. */

@@ -45,6 +45,10 @@ describe.each(['/chat-ws', '/ws'])('hub on %s', (path) => {
     expect(await client.nextOfType('error')).toMatchObject({ message: 'Unknown frame type' });
     client.send([1, 2, 3]);
     expect(await client.nextOfType('error')).toMatchObject({ message: 'Unknown frame type' });
+    client.send(null);
+    expect(await client.nextOfType('error')).toMatchObject({ message: 'Unknown frame type' });
+    client.send({ type: 'constructor' });
+    expect(await client.nextOfType('error')).toMatchObject({ message: 'Unknown frame type' });
     client.close();
   });
 

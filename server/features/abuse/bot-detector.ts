@@ -66,6 +66,8 @@ export class BotDetector {
 class RecentBodies {
   private readonly times: number[] = [];
   private readonly digests: string[] = [];
+  /** Entries before this index have left the window; they are cut off in bulk, not one by one. */
+  private head = 0;
   private readonly counts = new Map<string, number>();
 
   constructor(private readonly windowMs: number) {}
@@ -73,17 +75,19 @@ class RecentBodies {
   /** Records one body at `now`; returns how often it was seen within the window, this one included. */
   add(digest: string, now: number): number {
     const cutoff = now - this.windowMs;
-    let drop = 0;
-    while (drop < this.times.length && this.times[drop]! <= cutoff) {
-      const old = this.digests[drop]!;
+    while (this.head < this.times.length && this.times[this.head]! <= cutoff) {
+      const old = this.digests[this.head]!;
       const left = (this.counts.get(old) ?? 1) - 1;
       if (left > 0) this.counts.set(old, left);
       else this.counts.delete(old);
-      drop += 1;
+      this.head += 1;
     }
-    if (drop > 0) {
-      this.times.splice(0, drop);
-      this.digests.splice(0, drop);
+    // Removing from the front of an array moves everything behind it: with a minute of messages
+    // held, doing that for every message was most of the detector's cost.
+    if (this.head > 64 && this.head * 2 > this.times.length) {
+      this.times.splice(0, this.head);
+      this.digests.splice(0, this.head);
+      this.head = 0;
     }
     this.times.push(now);
     this.digests.push(digest);

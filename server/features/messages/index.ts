@@ -8,7 +8,12 @@ import { MessageService, type MessageServiceDeps } from './service.js';
 import { MemoryMessageStore, type EphemeralMessageStore } from './store.js';
 
 export { EXPIRY_NOTICE_INTERVAL_MS, MessageService, MESSAGE_TEXT } from './service.js';
-export { MemoryMessageStore, MAX_MESSAGES_PER_ROOM, type EphemeralMessageStore } from './store.js';
+export {
+  MemoryMessageStore,
+  MAX_MESSAGES_PER_ROOM,
+  type EncodedMessage,
+  type EphemeralMessageStore,
+} from './store.js';
 
 export interface MessagesFeatureDeps {
   hub: Hub;

@@ -10,6 +10,7 @@ import type { ClientFrame } from '../../../shared/protocol/ws/index.js';
 import { AppError } from '../../errors.js';
 import type { Connection } from '../../realtime/connection.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
+import { IsoTimeFormatter } from './iso-time.js';
 import type { EphemeralMessageStore } from './store.js';
 
 export const MESSAGE_TEXT = {
@@ -51,6 +52,9 @@ export const EXPIRY_NOTICE_INTERVAL_MS = 5_000;
 export class MessageService {
   /** Room id → ids the sweeps deleted and the room has not heard about yet. */
   private readonly unannounced = new Map<string, string[]>();
+  /** One each, as the two times of a message usually fall in different minutes. */
+  private readonly createdAtText = new IsoTimeFormatter();
+  private readonly expiresAtText = new IsoTimeFormatter();
 
   constructor(private readonly deps: MessageServiceDeps) {}
 
@@ -75,6 +79,8 @@ export class MessageService {
       throw new AppError('BAD_IMAGE', 400, MESSAGE_TEXT.imageUrl);
 
     const createdAt = this.deps.now();
+    // Whole milliseconds, as Date.parse(message.expiresAt) reads them back.
+    const expiresAtMs = Math.trunc(createdAt + this.deps.ttlSeconds * 1000);
     const message: Message = {
       id: randomUUID(),
       senderId: connection.nodeId,
@@ -94,18 +100,13 @@ export class MessageService {
         typeof frame.imageFileSize === 'number'
           ? { originalName: frame.imageOriginalName, fileSize: frame.imageFileSize }
           : null,
-      createdAt: new Date(createdAt).toISOString(),
-      expiresAt: new Date(createdAt + this.deps.ttlSeconds * 1000).toISOString(),
+      createdAt: this.createdAtText.format(createdAt),
+      expiresAt: this.expiresAtText.format(expiresAtMs),
       isSystem: false,
     };
     if (
       message.imageUrl &&
-      !(await this.deps.bindImage(
-        message.imageUrl,
-        roomId,
-        connection.nodeId,
-        Date.parse(message.expiresAt),
-      ))
+      !(await this.deps.bindImage(message.imageUrl, roomId, connection.nodeId, expiresAtMs))
     ) {
       throw new AppError('BAD_IMAGE', 400, MESSAGE_TEXT.imageUrl);
     }
@@ -118,19 +119,24 @@ export class MessageService {
         .catch((error: unknown) => this.deps.onRelayFailure?.(connection, error));
       return message;
     }
-    await this.storeAndPublish(message);
+    await this.storeAndPublish(message, expiresAtMs);
     return message;
   }
 
-  /** Stores a message, then relays it and whatever it evicted to its room. */
-  private async storeAndPublish(message: Message): Promise<void> {
+  /**
+   * Stores a message, then relays it and whatever it evicted to its room. The message is
+   * serialized once: the store holds these bytes and the room receives them in its frame (the
+   * same text JSON.stringify gives for the whole frame).
+   */
+  private async storeAndPublish(message: Message, expiresAtMs: number): Promise<void> {
     const { store, channels } = this.deps;
     if (store.relay) {
       await store.relay(message);
       return;
     }
-    const evicted = await store.add(message);
-    await channels.publish(message.roomId, { type: 'new_message', message });
+    const json = JSON.stringify(message);
+    const evicted = await store.add(message, { json, expiresAtMs });
+    await channels.publishSerialized(message.roomId, `{"type":"new_message","message":${json}}`);
     if (evicted.length > 0) {
       await channels.publish(message.roomId, { type: 'messages_expired', messageIds: evicted });
     }
@@ -160,7 +166,7 @@ export class MessageService {
       expiresAt: new Date(createdAt + this.deps.ttlSeconds * 1000).toISOString(),
       isSystem: true,
     };
-    await this.storeAndPublish(message);
+    await this.storeAndPublish(message, Date.parse(message.expiresAt));
     return message;
   }
 

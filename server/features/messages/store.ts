@@ -11,9 +11,18 @@ import type { Message } from '../../../shared/protocol/ws/chat.js';
  */
 export const MAX_MESSAGES_PER_ROOM = 500;
 
+/** A message's JSON text and expiry time, as the sender computed them. */
+export interface EncodedMessage {
+  json: string;
+  expiresAtMs: number;
+}
+
 export interface EphemeralMessageStore {
-  /** Stores a message; returns the ids evicted to stay within the per-room bound. */
-  add(message: Message): Promise<string[]>;
+  /**
+   * Stores a message; returns the ids evicted to stay within the per-room bound. `encoded`, when
+   * the caller has it already, is `JSON.stringify(message)` and `Date.parse(message.expiresAt)`.
+   */
+  add(message: Message, encoded?: EncodedMessage): Promise<string[]>;
   /**
    * Optional: stores the message and publishes `new_message` (then `messages_expired` for what was
    * evicted) to its room in one step, so that the caller publishes nothing itself. The Redis store
@@ -34,36 +43,54 @@ export interface EphemeralMessageStore {
   size(): Promise<number>;
 }
 
+/**
+ * A held message is its JSON text in UTF-8, outside the JavaScript heap. Messages live for the
+ * whole TTL, long enough to be promoted to V8's old space, and the old space's growth is what
+ * sets off full collections, each of which marks the whole live heap. As objects a message was
+ * some fifteen heap objects; as a string, some 700 bytes of old space; as a Buffer, a small view
+ * object on the heap and its bytes in a Buffer pool slab. Reading it back (history on join,
+ * moderation) parses it again, which is rare next to relaying.
+ */
 interface Held {
-  message: Message;
+  id: string;
   expiresAtMs: number;
+  json: Buffer;
 }
+
+const parseHeld = (held: Held): Message => JSON.parse(held.json.toString('utf8')) as Message;
+const idOf = (held: Held): string => held.id;
 
 export class MemoryMessageStore implements EphemeralMessageStore {
   private readonly rooms = new Map<string, Held[]>();
 
   constructor(private readonly maxPerRoom = MAX_MESSAGES_PER_ROOM) {}
 
-  async add(message: Message): Promise<string[]> {
+  async add(message: Message, encoded?: EncodedMessage): Promise<string[]> {
     let list = this.rooms.get(message.roomId);
     if (!list) {
       list = [];
       this.rooms.set(message.roomId, list);
     }
-    const expiresAtMs = Date.parse(message.expiresAt);
+    const held: Held = {
+      id: message.id,
+      expiresAtMs: encoded?.expiresAtMs ?? Date.parse(message.expiresAt),
+      json: Buffer.from(encoded?.json ?? JSON.stringify(message), 'utf8'),
+    };
     // Equal lifetimes keep the list sorted; a clock step backwards is the only way to break it.
     let index = list.length;
-    while (index > 0 && list[index - 1]!.expiresAtMs > expiresAtMs) index -= 1;
-    list.splice(index, 0, { message, expiresAtMs });
-    const evicted =
-      list.length > this.maxPerRoom ? list.splice(0, list.length - this.maxPerRoom) : [];
-    return evicted.map((held) => held.message.id);
+    while (index > 0 && list[index - 1]!.expiresAtMs > held.expiresAtMs) index -= 1;
+    if (index === list.length) list.push(held);
+    else list.splice(index, 0, held);
+    if (list.length <= this.maxPerRoom) return [];
+    return list.splice(0, list.length - this.maxPerRoom).map(idOf);
   }
 
   async list(roomId: string, now: number): Promise<Message[]> {
-    return (this.rooms.get(roomId) ?? [])
-      .filter((held) => held.expiresAtMs > now)
-      .map((held) => held.message);
+    const list = this.rooms.get(roomId);
+    if (!list) return [];
+    const messages: Message[] = [];
+    for (const held of list) if (held.expiresAtMs > now) messages.push(parseHeld(held));
+    return messages;
   }
 
   async expire(now: number): Promise<Map<string, string[]>> {
@@ -72,10 +99,7 @@ export class MemoryMessageStore implements EphemeralMessageStore {
       let count = 0;
       while (count < list.length && list[count]!.expiresAtMs <= now) count += 1;
       if (count === 0) continue;
-      expired.set(
-        roomId,
-        list.splice(0, count).map((held) => held.message.id),
-      );
+      expired.set(roomId, list.splice(0, count).map(idOf));
       if (list.length === 0) this.rooms.delete(roomId);
     }
     return expired;
@@ -83,16 +107,16 @@ export class MemoryMessageStore implements EphemeralMessageStore {
 
   async remove(roomId: string, messageId: string): Promise<Message | null> {
     const list = this.rooms.get(roomId);
-    const index = list?.findIndex((held) => held.message.id === messageId) ?? -1;
+    const index = list?.findIndex((held) => held.id === messageId) ?? -1;
     if (!list || index < 0) return null;
     const [held] = list.splice(index, 1);
     if (list.length === 0) this.rooms.delete(roomId);
-    return held?.message ?? null;
+    return held ? parseHeld(held) : null;
   }
 
   async find(roomId: string, messageId: string, now: number): Promise<Message | null> {
-    const held = this.rooms.get(roomId)?.find((entry) => entry.message.id === messageId);
-    return held && held.expiresAtMs > now ? held.message : null;
+    const held = this.rooms.get(roomId)?.find((entry) => entry.id === messageId);
+    return held && held.expiresAtMs > now ? parseHeld(held) : null;
   }
 
   async purgeRoom(roomId: string): Promise<void> {

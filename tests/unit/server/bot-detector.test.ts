@@ -49,6 +49,18 @@ describe('BotDetector', () => {
     expect(signal).toBe('repetition');
   });
 
+  it('keeps its counts right over ten minutes, as old sightings are cut off in bulk', () => {
+    const bot = detector();
+    // Ten a second; "echo" every 20 s is three sightings a minute, never four.
+    for (let i = 0; i < 6000; i += 1) {
+      const body = i % 200 === 0 ? 'echo' : `body ${i}`;
+      expect(bot.onMessage(body, i * 100)).toBeNull();
+    }
+    // After the window was cut many times: 560 s, 580 s and now 600 s are three; a fourth is seen.
+    expect(bot.onMessage('echo', 600_000)).toBeNull();
+    expect(bot.onMessage('echo', 600_050)).toBe('repetition');
+  });
+
   it('starts afresh after a reset', () => {
     const bot = detector();
     for (const at of [0, 1, 2]) bot.onMessage('same', at);

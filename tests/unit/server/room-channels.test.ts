@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Connection, type SocketLike } from '../../../server/realtime/connection.js';
+import { Connection } from '../../../server/realtime/connection.js';
 import { LocalFanout } from '../../../server/realtime/fanout.js';
 import { RoomChannels } from '../../../server/realtime/room-channels.js';
-
-function fakeSocket() {
-  const sent: string[] = [];
-  const socket: SocketLike = {
-    readyState: 1,
-    bufferedAmount: 0,
-    send: (data) => sent.push(data),
-    close: () => undefined,
-  };
-  return { socket, sent };
-}
+import { fakeSocket } from '../../support/fake-socket.js';
 
 describe('RoomChannels', () => {
   it('serializes an event once and writes the same string to every member but the excluded one', async () => {
