@@ -108,10 +108,13 @@ export function ChatRoomPage() {
     keyFile,
     sessionToken: isKeyHolder ? sessionToken : null,
   });
+  // A call's keys travel over the room's key channel: the call opens once it has loaded.
+  const voiceKeys = e2ee.engine === 'ready' ? cipher.engine?.manager : undefined;
   const isEncrypting = e2ee.status.phase === 'ready';
   // Joined, but this browser's keys for the room are not ready: messages sent now are held.
   const isKeyAgreementPending =
     chat.isJoined &&
+    e2ee.engine !== 'failed' &&
     !e2ee.status.hasKeyAgreementFailed &&
     !(e2ee.status.isReadyToSend && e2ee.status.roomId === room?.id);
   const sessionSeconds = useSessionTimer(chat.status === 'connected');
@@ -373,12 +376,12 @@ export function ChatRoomPage() {
           ) : null}
           <TorAdminOverlay open={isTorAdminOpen} onOpenChange={setTorAdminOpen} />
         </Suspense>
-        {isInCall && callRoomId !== null && callNodeId !== null ? (
+        {isInCall && callRoomId !== null && callNodeId !== null && voiceKeys ? (
           <Suspense fallback={null}>
             <VoiceCallOverlay
               key={currentCallKey}
               socket={chat.socket}
-              keys={cipher.manager}
+              keys={voiceKeys}
               roomId={callRoomId}
               selfNodeId={callNodeId}
               username={user?.username ?? callsign}
