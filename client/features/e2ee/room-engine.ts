@@ -10,7 +10,11 @@ import { identitySignerFromKeyFile, type BundleIdentitySigner } from './bundle-i
 import { type CryptoLog } from './crypto-log.js';
 import { E2eeMessageCipher } from './e2ee-message-cipher.js';
 import { fetchServerEntropy } from './entropy-pool.js';
-import { httpIdentityRegistry, LocalStoragePinStore, type IdentityRegistry } from './identity-trust.js';
+import {
+  httpIdentityRegistry,
+  LocalStoragePinStore,
+  type IdentityRegistry,
+} from './identity-trust.js';
 import { RoomKeyManager } from './room-key-manager.js';
 
 export interface RoomEngine {
