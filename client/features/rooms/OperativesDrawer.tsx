@@ -7,9 +7,10 @@ import { Suspense, type ReactNode } from 'react';
 import { type RoomUser } from '../../../shared/protocol/ws/chat.js';
 import { lazyComponent } from '../../lib/lazy-component.js';
 import { useMediaQuery } from '../../lib/use-media-query.js';
-import { OperativesPanel } from './OperativesPanel.js';
 
-// The drawer (Radix Dialog) is fetched the first time a narrow screen renders it.
+// The list (closed when the room opens) and the drawer of narrow screens (Radix Dialog) are
+// fetched the first time they are shown.
+const OperativesPanel = lazyComponent(() => import('./OperativesPanel.js'), 'OperativesPanel');
 const OperativesDrawerDialog = lazyComponent(
   () => import('./OperativesDrawerDialog.js'),
   'OperativesDrawerDialog',
@@ -40,12 +41,14 @@ export function OperativesDrawer({
         data-testid="operatives-aside"
         className="w-64 shrink-0 overflow-y-auto border-l border-border bg-surface"
       >
-        <OperativesPanel
-          users={users}
-          currentNodeId={currentNodeId}
-          memberMenu={memberMenu}
-          toolbar={toolbar}
-        />
+        <Suspense fallback={null}>
+          <OperativesPanel
+            users={users}
+            currentNodeId={currentNodeId}
+            memberMenu={memberMenu}
+            toolbar={toolbar}
+          />
+        </Suspense>
       </aside>
     ) : null;
   }
