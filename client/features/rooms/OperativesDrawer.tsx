@@ -2,19 +2,12 @@
  * Where the operatives list lives (spec 000 §2): a side panel from the 768 px breakpoint up, and
  * below it a drawer over the chat (a modal, so focus stays inside until it is closed).
  */
+import * as Dialog from '@radix-ui/react-dialog';
 import { MOBILE_BREAKPOINT_PX } from '../../../shared/constants.js';
-import { Suspense, type ReactNode } from 'react';
+import { type ReactNode } from 'react';
 import { type RoomUser } from '../../../shared/protocol/ws/chat.js';
-import { lazyComponent } from '../../lib/lazy-component.js';
 import { useMediaQuery } from '../../lib/use-media-query.js';
-
-// The list (closed when the room opens) and the drawer of narrow screens (Radix Dialog) are
-// fetched the first time they are shown.
-const OperativesPanel = lazyComponent(() => import('./OperativesPanel.js'), 'OperativesPanel');
-const OperativesDrawerDialog = lazyComponent(
-  () => import('./OperativesDrawerDialog.js'),
-  'OperativesDrawerDialog',
-);
+import { OperativesPanel } from './OperativesPanel.js';
 
 export interface OperativesDrawerProps {
   isOpen: boolean;
@@ -41,28 +34,45 @@ export function OperativesDrawer({
         data-testid="operatives-aside"
         className="w-64 shrink-0 overflow-y-auto border-l border-border bg-surface"
       >
-        <Suspense fallback={null}>
-          <OperativesPanel
-            users={users}
-            currentNodeId={currentNodeId}
-            memberMenu={memberMenu}
-            toolbar={toolbar}
-          />
-        </Suspense>
+        <OperativesPanel
+          users={users}
+          currentNodeId={currentNodeId}
+          memberMenu={memberMenu}
+          toolbar={toolbar}
+        />
       </aside>
     ) : null;
   }
-  if (!isOpen) return null;
   return (
-    <Suspense fallback={null}>
-      <OperativesDrawerDialog
-        isOpen
-        onClose={onClose}
-        users={users}
-        currentNodeId={currentNodeId}
-        memberMenu={memberMenu}
-        toolbar={toolbar}
-      />
-    </Suspense>
+    <Dialog.Root open={isOpen} onOpenChange={(open) => (open ? undefined : onClose())}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-background/70" />
+        <Dialog.Content
+          data-testid="operatives-drawer"
+          className="fixed inset-y-0 right-0 z-50 flex w-[min(20rem,85vw)] flex-col border-l border-border bg-surface font-mono text-fg outline-none"
+        >
+          <div className="flex items-center justify-between border-b border-border px-3 py-2">
+            <Dialog.Title className="text-xs font-bold tracking-widest text-primary">
+              OPERATIVES
+            </Dialog.Title>
+            <Dialog.Close className="px-1 text-xs text-muted hover:text-primary">
+              <span aria-hidden="true">[x]</span>
+              <span className="sr-only">Close operatives list</span>
+            </Dialog.Close>
+          </div>
+          <Dialog.Description className="sr-only">
+            The operatives connected to this channel.
+          </Dialog.Description>
+          <div className="min-h-0 flex-1 overflow-y-auto">
+            <OperativesPanel
+              users={users}
+              currentNodeId={currentNodeId}
+              memberMenu={memberMenu}
+              toolbar={toolbar}
+            />
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
 }
