@@ -8,7 +8,6 @@
  * had stopped a join (the server drops the frame that raised the challenge).
  */
 import { useCallback, useEffect, useEffectEvent, useReducer, useState } from 'react';
-import { solvePowChallenge } from '../../../shared/crypto/proof-of-work.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { toast } from '../../ui/use-toast.js';
 import { type OnFrame, type SendFrame } from './admin-socket.js';
@@ -87,17 +86,22 @@ export function useBotChallenge(
     if (!pending) return;
     const controller = new AbortController();
     const { challengeId } = pending;
-    void solvePowChallenge(pending, {
-      signal: controller.signal,
-      onProgress: (share) => setProgress({ id: challengeId, share, isSubmitted: false }),
-    }).then(
-      (number) => {
-        if (number === null || controller.signal.aborted) return;
-        setProgress({ id: challengeId, share: 1, isSubmitted: true });
-        answer(challengeId, number);
-      },
-      () => undefined, // aborted: a newer challenge or the page took over
-    );
+    // The solver (SHA-256) is fetched with the first challenge, not before the page paints.
+    void import('../../../shared/crypto/proof-of-work.js')
+      .then(({ solvePowChallenge }) =>
+        solvePowChallenge(pending, {
+          signal: controller.signal,
+          onProgress: (share) => setProgress({ id: challengeId, share, isSubmitted: false }),
+        }),
+      )
+      .then(
+        (number) => {
+          if (number === null || controller.signal.aborted) return;
+          setProgress({ id: challengeId, share: 1, isSubmitted: true });
+          answer(challengeId, number);
+        },
+        () => undefined, // aborted: a newer challenge or the page took over
+      );
     return () => controller.abort();
     // `pending` is the same object while the challenge is shown, hidden or failed, so only a new
     // challenge restarts the work.

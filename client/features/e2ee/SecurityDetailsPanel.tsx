@@ -8,7 +8,7 @@ import { PFS_KEY_ROTATION_MS, SIGNATURE_KEY_ROTATION_MS } from '../../../shared/
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { secureIdOf } from './e2ee-status.js';
 import { CERTIFICATE_TEXT, formatAge, TRUST_TEXT } from './security-text.js';
-import { type MemberTrust } from './room-members.js';
+import type { MemberTrust } from './room-members.js';
 import { type RoomE2ee } from './use-room-e2ee.js';
 import { useNow } from './use-now.js';
 import { describePrivacy } from '../privacy/connection-privacy.js';
@@ -63,6 +63,17 @@ export function SecurityDetailsPanel({ id, e2ee, identity, keyAuth }: SecurityDe
         <Row term="SECURITY LEVEL" testId="details-level">
           {e2ee.level}
         </Row>
+        {e2ee.engine !== 'ready' ? (
+          <Row term="ENCRYPTION" testId="details-engine">
+            {e2ee.engine === 'failed' ? (
+              <span className="text-danger">
+                the encryption code did not load: messages are not sent. Reload the page.
+              </span>
+            ) : (
+              <span className="text-warning">loading the encryption code...</span>
+            )}
+          </Row>
+        ) : null}
         <Row term="CERTIFICATE" testId="details-certificate">
           <span className={isCertFail ? 'font-bold text-danger' : ''}>
             {CERTIFICATE_TEXT[transport.certificate]}

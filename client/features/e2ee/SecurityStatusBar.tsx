@@ -4,15 +4,22 @@
  * zero-knowledge key and authentication on one line, then the newest crypto status message
  * (cleared after 10 s, spec 000 §9); DETAILS opens the panel, LOG the crypto process log. A certificate failure and a key substitution are shown in red whatever is open.
  */
-import { useId, useState } from 'react';
+import { Suspense, useId, useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { currentStatusMessage, type CryptoLogLevel } from './crypto-log.js';
-import { CryptoLogPanel } from './CryptoLogPanel.js';
-import { SecurityDetailsPanel, type KeyAuthDetails } from './SecurityDetailsPanel.js';
+import { lazyComponent } from '../../lib/lazy-component.js';
+import type { KeyAuthDetails } from './SecurityDetailsPanel.js';
 import { type SecurityLevelLabel } from './security-level.js';
 import { CERTIFICATE_TEXT, unverifiedReadersText } from './security-text.js';
 import { type RoomE2ee } from './use-room-e2ee.js';
 import { useNow } from './use-now.js';
+
+// The panels open on demand: their code loads with the first opening.
+const SecurityDetailsPanel = lazyComponent(
+  () => import('./SecurityDetailsPanel.js'),
+  'SecurityDetailsPanel',
+);
+const CryptoLogPanel = lazyComponent(() => import('./CryptoLogPanel.js'), 'CryptoLogPanel');
 
 const LEVEL_CLASS: Record<SecurityLevelLabel, string> = {
   MAXIMUM: 'text-primary',
@@ -41,6 +48,8 @@ const STATUS_MESSAGE_CLASS: Record<CryptoLogLevel, string> = {
 
 /** What the E2E field says: ACTIVE once keys are agreed, else why not. */
 function e2eText(e2ee: RoomE2ee): { text: string; className: string } {
+  if (e2ee.engine === 'failed') return { text: 'UNAVAILABLE (NOT SENT)', className: 'text-danger' };
+  if (e2ee.engine !== 'ready') return { text: 'LOADING...', className: 'text-warning' };
   if (e2ee.status.phase === 'failed')
     return { text: 'FAILED (PLAINTEXT)', className: 'text-danger' };
   if (e2ee.status.phase === 'ready' && e2ee.status.roomId === null) {
@@ -149,15 +158,17 @@ export function SecurityStatusBar({ e2ee, identity, keyAuth }: SecurityStatusBar
           {unverifiedReadersText(status.unverifiedReaders)}
         </p>
       ) : null}
-      {isDetailsOpen ? (
-        <SecurityDetailsPanel
-          id={`${ids}-details`}
-          e2ee={e2ee}
-          identity={identity}
-          keyAuth={keyAuth}
-        />
-      ) : null}
-      {isLogOpen ? <CryptoLogPanel id={`${ids}-log`} entries={e2ee.log} /> : null}
+      <Suspense fallback={null}>
+        {isDetailsOpen ? (
+          <SecurityDetailsPanel
+            id={`${ids}-details`}
+            e2ee={e2ee}
+            identity={identity}
+            keyAuth={keyAuth}
+          />
+        ) : null}
+        {isLogOpen ? <CryptoLogPanel id={`${ids}-log`} entries={e2ee.log} /> : null}
+      </Suspense>
     </section>
   );
 }

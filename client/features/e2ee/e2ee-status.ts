@@ -3,7 +3,7 @@
  * Security Protocols modal and the per-message badges. Plain data: no keys, no text.
  */
 import { secureIdForKey } from '../../../shared/ids.js';
-import { type MemberTrust } from './room-members.js';
+import type { MemberTrust } from './room-members.js';
 
 /** initializing: keys being made; ready: messages leave encrypted; failed: key generation failed. */
 export type E2eePhase = 'initializing' | 'ready' | 'failed';

@@ -4,7 +4,7 @@
  */
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type CertificateStatus } from '../privacy/pins.js';
-import { type MemberTrust } from './room-members.js';
+import type { MemberTrust } from './room-members.js';
 
 /** The certificate status as the status bar shows it (spec 000 §4 "Certificate status"). */
 export const CERTIFICATE_TEXT: Record<CertificateStatus, string> = {

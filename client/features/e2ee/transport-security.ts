@@ -8,7 +8,7 @@ import { type CertificateStatus, type PinnedCertificate } from '../privacy/pins.
 import { getServerTrust, type ServerTrust } from '../privacy/server-trust.js';
 import { type CryptoLog } from './crypto-log.js';
 import { describeError } from './e2ee-status.js';
-import { exchangePfsKey, type PfsKey } from './pfs-exchange.js';
+import type { PfsKey } from './pfs-exchange.js';
 
 export interface TransportSecurityState {
   certificate: CertificateStatus;
@@ -25,9 +25,17 @@ export interface TransportSecurityDeps {
   exchangePfs: () => Promise<PfsKey>;
 }
 
-/** The browser's defaults: the page's ServerTrust and the PFS exchange over fetch. */
+/**
+ * The browser's defaults: the page's ServerTrust and the PFS exchange over fetch, whose ECDH and
+ * HKDF code is fetched with the first exchange rather than before the page paints.
+ */
 export function browserTransportDeps(log: CryptoLog): TransportSecurityDeps {
-  return { log, now: Date.now, trust: getServerTrust(), exchangePfs: () => exchangePfsKey() };
+  return {
+    log,
+    now: Date.now,
+    trust: getServerTrust(),
+    exchangePfs: async () => (await import('./pfs-exchange.js')).exchangePfsKey(),
+  };
 }
 
 export class TransportSecurity {

@@ -3,20 +3,24 @@
  * out, the room joined, members leaving, the key file (identity), the key registry, periodic
  * rotation, and the link checks (certificate pin, PFS exchange). Returns everything the security
  * indicators show. A failed certificate check aborts the connection (spec 000 §4).
+ *
+ * The manager arrives with the room's crypto after the first paint (LazyRoomCipher): this hook
+ * starts loading it, listens to the socket from the start, and hands every frame to the manager
+ * through the cipher's queue, so frames that arrive before it has loaded are processed in order
+ * once it has. Until then the status is "loading" (`engine`).
  */
 import { useEffect, useEffectEvent, useState, useSyncExternalStore } from 'react';
 import { PFS_KEY_ROTATION_MS } from '../../../shared/constants.js';
-import { type KeyFile } from '../../../shared/crypto/key-file-schema.js';
+import type { KeyFile } from '../../../shared/crypto/key-file-schema.js';
 import { type Room } from '../../../shared/protocol/http/rooms.js';
 import { type ChatSocket, type ServerFrameOf } from '../../lib/realtime/chat-socket.js';
 import { accessCodeFor, isRoomLocked } from './access-codes.js';
-import { identitySignerFromKeyFile } from './bundle-identity.js';
 import { isCertificateOk } from '../privacy/pins.js';
 import { type CryptoLogEntry } from './crypto-log.js';
 import { KEY_MAINTENANCE_INTERVAL_MS } from './e2ee-constants.js';
-import { type E2eeMessageCipher } from './e2ee-message-cipher.js';
 import { type E2eeStatus } from './e2ee-status.js';
-import { httpIdentityRegistry } from './identity-trust.js';
+import { type CipherLoadState, type LazyRoomCipher } from './lazy-room-cipher.js';
+import type { RoomKeyManager } from './room-key-manager.js';
 import {
   authenticationLabel,
   securityLevelLabel,
@@ -30,7 +34,7 @@ import {
 } from './transport-security.js';
 
 export interface UseRoomE2eeOptions {
-  cipher: E2eeMessageCipher;
+  cipher: LazyRoomCipher;
   socket: ChatSocket;
   room: Room | null;
   /** The key file of this tab's login (null for visitors, and for key holders after a reload). */
@@ -40,6 +44,8 @@ export interface UseRoomE2eeOptions {
 }
 
 export interface RoomE2ee {
+  /** Whether the room's encryption code has loaded (it is fetched right after the first paint). */
+  engine: CipherLoadState;
   status: E2eeStatus;
   transport: TransportSecurityState;
   log: readonly CryptoLogEntry[];
@@ -59,72 +65,94 @@ export function useRoomE2ee({
   keyFile,
   sessionToken,
 }: UseRoomE2eeOptions): RoomE2ee {
-  const { manager } = cipher;
-  const [transport] = useState(() => new TransportSecurity(browserTransportDeps(manager.log)));
+  const [transport] = useState(() => new TransportSecurity(browserTransportDeps(cipher.log)));
 
   useEffect(() => {
-    void manager.initialize();
-    manager.setTransport({
-      announce: (bundle) => socket.send({ type: 'key_announce', bundle }),
-      sendSenderKey: (targetNodeId, envelope) =>
-        socket.send({ type: 'sender_key', targetNodeId, envelope }),
+    void cipher.load();
+  }, [cipher]);
+
+  useEffect(() => {
+    let isCurrent = true;
+    cipher.withEngine(({ manager }) => {
+      if (!isCurrent) return;
+      void manager.initialize();
+      manager.setTransport({
+        announce: (bundle) => socket.send({ type: 'key_announce', bundle }),
+        sendSenderKey: (targetNodeId, envelope) =>
+          socket.send({ type: 'sender_key', targetNodeId, envelope }),
+      });
     });
-    return () => manager.setTransport(null);
-  }, [manager, socket]);
+    return () => {
+      isCurrent = false;
+      cipher.withEngine(({ manager }) => manager.setTransport(null));
+    };
+  }, [cipher, socket]);
 
   const onJoined = useEffectEvent((frame: ServerFrameOf<'room_joined'>) => {
     if (!room || frame.roomId !== room.id) return;
-    void manager.joinRoom({
+    const join = {
       roomId: room.id,
       secureId: room.secureId,
       nodeId: frame.nodeId,
       accessCode: accessCodeFor(room.id),
       isLocked: isRoomLocked(room),
-    });
+    };
+    cipher.withEngine(({ manager }) => void manager.joinRoom(join));
   });
   const isThisRoom = useEffectEvent((roomId: string) => room?.id === roomId);
 
   useEffect(() => {
+    // Each frame is handed over as it arrives (or queued, in order, until the manager is there).
+    const toManager = (task: (manager: RoomKeyManager) => Promise<void>) =>
+      cipher.withEngine(({ manager }) => void task(manager));
     const offs = [
       socket.on('room_joined', onJoined),
-      socket.on('key_bundles', (frame) => void manager.handleBundles(frame.bundles)),
+      socket.on('key_bundles', (frame) => toManager((m) => m.handleBundles(frame.bundles))),
       socket.on('key_announce', (frame) => {
-        void manager.handleAnnounce(frame.fromNodeId, frame.username, frame.bundle);
+        toManager((m) => m.handleAnnounce(frame.fromNodeId, frame.username, frame.bundle));
       }),
       socket.on('sender_key', (frame) => {
-        void manager.handleSenderKey(frame.fromNodeId, frame.envelope);
+        toManager((m) => m.handleSenderKey(frame.fromNodeId, frame.envelope));
       }),
       socket.on('user_joined', (frame) => {
-        if (isThisRoom(frame.roomId) && frame.user) void manager.handleMemberJoined(frame.user);
+        const { user } = frame;
+        if (isThisRoom(frame.roomId) && user) toManager((m) => m.handleMemberJoined(user));
       }),
       socket.on('user_left', (frame) => {
-        if (isThisRoom(frame.roomId)) void manager.handleMemberLeft(frame.nodeId);
+        if (isThisRoom(frame.roomId)) toManager((m) => m.handleMemberLeft(frame.nodeId));
       }),
       socket.on('user_list_update', (frame) => {
-        if (isThisRoom(frame.roomId)) void manager.setRoster(frame.users);
+        if (isThisRoom(frame.roomId)) toManager((m) => m.setRoster(frame.users));
       }),
       // A closed connection leaves the room on the server: wipe the room's keys at once.
       socket.onStatusChange((status) => {
-        if (status !== 'connected') void manager.leaveRoom();
+        if (status !== 'connected') toManager((m) => m.leaveRoom());
       }),
     ];
     return () => {
       for (const off of offs) off();
     };
-  }, [socket, manager]);
+  }, [socket, cipher]);
 
   useEffect(() => {
-    void manager.setIdentity(keyFile ? identitySignerFromKeyFile(keyFile) : null);
-  }, [manager, keyFile]);
+    cipher.withEngine((engine) => {
+      void engine.manager.setIdentity(keyFile ? engine.signerFor(keyFile) : null);
+    });
+  }, [cipher, keyFile]);
 
   useEffect(() => {
-    manager.setRegistry(sessionToken ? httpIdentityRegistry(sessionToken) : null);
-  }, [manager, sessionToken]);
+    cipher.withEngine((engine) => {
+      engine.manager.setRegistry(sessionToken ? engine.registryFor(sessionToken) : null);
+    });
+  }, [cipher, sessionToken]);
 
   useEffect(() => {
-    const timer = window.setInterval(() => void manager.maintain(), KEY_MAINTENANCE_INTERVAL_MS);
+    const timer = window.setInterval(
+      () => cipher.withEngine(({ manager }) => void manager.maintain()),
+      KEY_MAINTENANCE_INTERVAL_MS,
+    );
     return () => window.clearInterval(timer);
-  }, [manager]);
+  }, [cipher]);
 
   useEffect(() => {
     let isCancelled = false;
@@ -139,11 +167,13 @@ export function useRoomE2ee({
     };
   }, [transport, socket]);
 
-  const status = useSyncExternalStore(manager.subscribe, manager.getStatus);
+  const engine = useSyncExternalStore(cipher.subscribe, cipher.getLoadState);
+  const status = useSyncExternalStore(cipher.subscribe, cipher.getStatus);
   const transportState = useSyncExternalStore(transport.subscribe, transport.getState);
-  const log = useSyncExternalStore(manager.log.subscribe, manager.log.getEntries);
+  const log = useSyncExternalStore(cipher.log.subscribe, cipher.log.getEntries);
 
   return {
+    engine,
     status,
     transport: transportState,
     log,

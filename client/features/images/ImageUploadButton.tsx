@@ -3,11 +3,17 @@
  * Without a way to send an end-to-end encrypted payload (`onSendImage` null) it stays disabled
  * and says why: an image key must never travel in a plaintext message.
  */
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
+import { lazyComponent } from '../../lib/lazy-component.js';
 import { Tooltip } from '../../ui/Tooltip.js';
-import { SecureImageUploadModal } from './SecureImageUploadModal.js';
-import { type UploadedImage } from './upload-secure-image.js';
+import type { UploadedImage } from './upload-secure-image.js';
+
+// The modal, the upload and the image encryption load right after the room paints.
+const SecureImageUploadModal = lazyComponent(
+  () => import('./SecureImageUploadModal.js'),
+  'SecureImageUploadModal',
+);
 
 export interface ImageUploadButtonProps {
   /** The room the image goes to (its grant authorises the upload); null until one is loaded. */
@@ -55,12 +61,14 @@ export function ImageUploadButton({ roomId, isDisabled, onSendImage }: ImageUplo
         <span aria-hidden="true">▣</span>
         IMAGE
       </button>
-      <SecureImageUploadModal
-        open={isOpen}
-        onOpenChange={setOpen}
-        roomId={roomId}
-        onUploaded={onSendImage}
-      />
+      <Suspense fallback={null}>
+        <SecureImageUploadModal
+          open={isOpen}
+          onOpenChange={setOpen}
+          roomId={roomId}
+          onUploaded={onSendImage}
+        />
+      </Suspense>
     </>
   );
 }

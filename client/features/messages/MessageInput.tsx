@@ -6,7 +6,7 @@
  */
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { ImageUploadButton } from '../images/ImageUploadButton.js';
-import { type UploadedImage } from '../images/upload-secure-image.js';
+import type { UploadedImage } from '../images/upload-secure-image.js';
 
 export interface MessageInputProps {
   isDisabled: boolean;

@@ -4,11 +4,17 @@
  * MESSAGE_WARNING_SECONDS or less, SELF_DESTRUCT_ACTIVE and fading at MESSAGE_CRITICAL_SECONDS.
  * An image in the decrypted payload is shown by ImageMessage (spec 000 §4 "Image").
  */
+import { Suspense } from 'react';
 import { MESSAGE_CRITICAL_SECONDS, MESSAGE_WARNING_SECONDS } from '../../../shared/constants.js';
-import { ImageMessage } from '../images/ImageMessage.js';
+import { lazyComponent } from '../../lib/lazy-component.js';
+import { ImageLoading } from '../images/ImageStates.js';
 import { secondsLeft, type MessageLine } from './chat-line.js';
 import { type MessageSignatureState } from './message-cipher.js';
 import { StealthText } from './StealthText.js';
+
+// An image arrives only inside a decrypted payload, so its viewer (download, decryption, full
+// view) loads after the room has painted, like the room's encryption.
+const ImageMessage = lazyComponent(() => import('../images/ImageMessage.js'), 'ImageMessage');
 
 const SIGNATURE_BADGE: Record<
   MessageSignatureState,
@@ -131,12 +137,14 @@ export function MessageRow({ line, now }: { line: MessageLine; now: number }) {
         <MessageBody line={line} />
       </div>
       {line.display.payload?.image ? (
-        <ImageMessage
-          image={line.display.payload.image}
-          roomId={message.roomId}
-          expiresAtMs={line.expiresAtMs}
-          now={now}
-        />
+        <Suspense fallback={<ImageLoading />}>
+          <ImageMessage
+            image={line.display.payload.image}
+            roomId={message.roomId}
+            expiresAtMs={line.expiresAtMs}
+            now={now}
+          />
+        </Suspense>
       ) : null}
     </li>
   );

@@ -4,14 +4,16 @@
  * list), direct messages for key holders, the security indicator, the theme switch, the
  * collapse/expand toggle and More Options. Collapsed, it keeps one slim line.
  */
+import { Suspense } from 'react';
 import { Link } from 'wouter';
+import { lazyComponent } from '../../lib/lazy-component.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { roomLabel, type Room } from '../../../shared/protocol/http/rooms.js';
 import { type ChatConnectionStatus } from '../../lib/realtime/chat-socket.js';
 import { ThemeSelector } from '../themes/ThemeSelector.js';
 import { THEMES, nextThemeId } from '../themes/themes.js';
 import { useTheme } from '../themes/use-theme.js';
-import { MoreOptionsMenu, type MoreOptionsMenuProps } from './MoreOptionsMenu.js';
+import type { MoreOptionsMenuProps } from './MoreOptionsMenu.js';
 import { SecurityIndicator, type SecurityIndicatorProps } from './SecurityIndicator.js';
 import { formatSessionTime } from './session-time.js';
 
@@ -38,6 +40,20 @@ export interface ChatHeaderProps {
   /** The voice call button: joins or leaves the room's call; disabled until the room is joined. */
   voice: { isInCall: boolean; isAvailable: boolean; callSize: number; onToggle: () => void };
 }
+
+// The menu (Radix dropdown) loads right after the room paints; its button is there meanwhile.
+const MoreOptionsMenu = lazyComponent(() => import('./MoreOptionsMenu.js'), 'MoreOptionsMenu');
+
+const MENU_PLACEHOLDER = (
+  <button
+    type="button"
+    disabled
+    aria-label="More options"
+    className="rounded border border-border px-2 py-1 text-primary"
+  >
+    ⋮
+  </button>
+);
 
 const STATUS_TEXT: Record<ChatConnectionStatus, (count: number) => string> = {
   connected: (count) => `${count} ${count === 1 ? 'node' : 'nodes'} active`,
@@ -82,7 +98,11 @@ function useMenuItems(props: ChatHeaderProps): NonNullable<MoreOptionsMenuProps[
 
 export function ChatHeader(props: ChatHeaderProps) {
   const { room, status, memberCount, isCollapsed } = props;
-  const menu = <MoreOptionsMenu items={useMenuItems(props)} forgetKey={props.forgetKey} />;
+  const menu = (
+    <Suspense fallback={MENU_PLACEHOLDER}>
+      <MoreOptionsMenu items={useMenuItems(props)} forgetKey={props.forgetKey} />
+    </Suspense>
+  );
   const name = room ? room.name.toUpperCase() : TEXT.loading;
   const statusLine = (
     <p className="flex min-w-0 items-center gap-2 text-[11px] tracking-wider whitespace-nowrap">

@@ -21,7 +21,6 @@ import { useCallsign } from '../identity/use-callsign.js';
 import { resolveChatCommand } from '../messages/chat-commands.js';
 import { describeSimulation } from '../messages/simulation.js';
 import { memberActions } from '../moderation/member-actions.js';
-import { MemberMenu } from '../moderation/MemberMenu.js';
 import { resolveModerationCommand } from '../moderation/moderation-commands.js';
 import { ModerationToolbar } from '../moderation/ModerationToolbar.js';
 import { useModeration } from '../moderation/use-moderation.js';
@@ -33,7 +32,7 @@ import { PlaintextWarning } from '../messages/PlaintextWarning.js';
 import { TypingIndicator } from '../messages/TypingIndicator.js';
 import { useTypingSignal } from '../messages/use-typing-signal.js';
 import { describeThemeDebug } from '../themes/theme-debug.js';
-import { AccessTerminal } from './AccessTerminal.js';
+import type { AccessTerminalProps } from './AccessTerminal.js';
 import { roomKeys } from './api.js';
 import { AuthStatusLine } from './AuthStatusLine.js';
 import type { ChatDialog } from './ChatDialogs.js';
@@ -41,8 +40,6 @@ import { ChannelList } from './ChannelList.js';
 import { ChatControls } from './ChatControls.js';
 import { ChatHeader } from './ChatHeader.js';
 import { ConnectionBanner } from './ConnectionBanner.js';
-import { CountdownBanner } from './CountdownBanner.js';
-import { InviteLinkPanel } from './InviteLinkPanel.js';
 import { OperativesDrawer } from './OperativesDrawer.js';
 import { useAdminCommand } from './use-admin-command.js';
 import { useChatRoom, type ChatRoom } from './use-chat-room.js';
@@ -72,6 +69,15 @@ const ModerationLogDialog = lazyComponent(
   'ModerationLogDialog',
 );
 const TorAdminOverlay = lazyComponent(() => import('../tor/TorAdminOverlay.js'), 'TorAdminOverlay');
+// So do the parts of the first screen that are not the conversation: the access code terminal,
+// the invite link and self-destruct banners, and the members' menus (Radix dropdown).
+const AccessTerminal = lazyComponent<'AccessTerminal', AccessTerminalProps>(
+  () => import('./AccessTerminal.js'),
+  'AccessTerminal',
+);
+const CountdownBanner = lazyComponent(() => import('./CountdownBanner.js'), 'CountdownBanner');
+const InviteLinkPanel = lazyComponent(() => import('./InviteLinkPanel.js'), 'InviteLinkPanel');
+const MemberMenu = lazyComponent(() => import('../moderation/MemberMenu.js'), 'MemberMenu');
 
 /**
  * Top-secret rooms show the invite-link panel "for a flagged user" (spec 000 §2; the exact
@@ -108,10 +114,13 @@ export function ChatRoomPage() {
     keyFile,
     sessionToken: isKeyHolder ? sessionToken : null,
   });
+  // A call's keys travel over the room's key channel: the call opens once it has loaded.
+  const voiceKeys = e2ee.engine === 'ready' ? cipher.engine?.manager : undefined;
   const isEncrypting = e2ee.status.phase === 'ready';
   // Joined, but this browser's keys for the room are not ready: messages sent now are held.
   const isKeyAgreementPending =
     chat.isJoined &&
+    e2ee.engine !== 'failed' &&
     !e2ee.status.hasKeyAgreementFailed &&
     !(e2ee.status.isReadyToSend && e2ee.status.roomId === room?.id);
   const sessionSeconds = useSessionTimer(chat.status === 'connected');
@@ -240,7 +249,9 @@ export function ChatRoomPage() {
           }
         />
         {room?.destructionAt ? (
-          <CountdownBanner key={room.destructionAt} destructionAt={room.destructionAt} />
+          <Suspense fallback={null}>
+            <CountdownBanner key={room.destructionAt} destructionAt={room.destructionAt} />
+          </Suspense>
         ) : null}
         {chat.status === 'disconnected' ? <ConnectionBanner onReconnect={chat.reconnect} /> : null}
         <ChatControls
@@ -265,7 +276,11 @@ export function ChatRoomPage() {
             aria-label="Conversation"
             data-testid="conversation"
           >
-            {room && showsInviteLink(room, isKeyHolder) ? <InviteLinkPanel room={room} /> : null}
+            {room && showsInviteLink(room, isKeyHolder) ? (
+              <Suspense fallback={null}>
+                <InviteLinkPanel room={room} />
+              </Suspense>
+            ) : null}
             <MessageList
               lines={chat.lines}
               now={chat.now}
@@ -311,11 +326,13 @@ export function ChatRoomPage() {
                     onNotice={(text) => chat.addLocalLine(text, 'info')}
                   />
                 ) : null}
-                <MemberMenu
-                  username={member.username}
-                  actions={memberActions(moderation.role, member, member.nodeId === chat.nodeId)}
-                  onAction={(action) => moderation.act(action, member.nodeId)}
-                />
+                <Suspense fallback={null}>
+                  <MemberMenu
+                    username={member.username}
+                    actions={memberActions(moderation.role, member, member.nodeId === chat.nodeId)}
+                    onAction={(action) => moderation.act(action, member.nodeId)}
+                  />
+                </Suspense>
               </>
             )}
             toolbar={
@@ -373,12 +390,12 @@ export function ChatRoomPage() {
           ) : null}
           <TorAdminOverlay open={isTorAdminOpen} onOpenChange={setTorAdminOpen} />
         </Suspense>
-        {isInCall && callRoomId !== null && callNodeId !== null ? (
+        {isInCall && callRoomId !== null && callNodeId !== null && voiceKeys ? (
           <Suspense fallback={null}>
             <VoiceCallOverlay
               key={currentCallKey}
               socket={chat.socket}
-              keys={cipher.manager}
+              keys={voiceKeys}
               roomId={callRoomId}
               selfNodeId={callNodeId}
               username={user?.username ?? callsign}
