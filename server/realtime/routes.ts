@@ -20,7 +20,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { LIMITS } from '../../shared/constants.js';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { errorForLog } from '../lib/log-error.js';
-import { onionCircuitOf, rateLimitKey } from '../lib/onion-socket.js';
+import { onionCircuitOf } from '../lib/onion-socket.js';
 import { ADMISSION_TEXT, isOriginAllowed, socketBuckets, SocketCounter } from './admission.js';
 import type { Hub } from './hub.js';
 
