@@ -182,7 +182,9 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
     // The newcomer learns every current member's public keys and then announces its own.
     connection.send({ type: 'key_bundles', bundles: await deps.bundles.list(room.id) });
     deps.joined?.(connection, room, admission);
-    await channels.publish(
+    // The room hears of joins within a short window, several at once when many arrive
+    // (RoomChannels.publishSoon); anything else published to the room goes out after them.
+    channels.publishSoon(
       room.id,
       {
         type: 'user_joined',
@@ -219,6 +221,8 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
   hub.on('request_user_list', async (connection) => {
     const roomId = connection.roomId;
     if (!roomId) throw new AppError('NOT_IN_ROOM', 400, 'Join a room first');
+    // The joins the room has not heard of yet go out first.
+    await channels.flush(roomId);
     sendUserList(connection, roomId, await presence.list(roomId));
   });
 
