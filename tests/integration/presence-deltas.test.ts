@@ -182,6 +182,32 @@ describe('joins heard within a short window (several at once)', () => {
   });
 });
 
+describe('the member list a socket asks for', () => {
+  it('shows each entry as it is now (typing, then online again)', async () => {
+    const server = await startServer();
+    try {
+      const roomId = (await server.rooms.defaultRoom()).secureId;
+      const alice = await join(server.wsUrl(), roomId, 'Agent360');
+      const bob = await join(server.wsUrl(), roomId, 'Agent361');
+      const statusOf = async (name: string) =>
+        ((await settle(alice)).users as { username: string; status: string }[]).find(
+          (user) => user.username === name,
+        )?.status;
+      expect(await statusOf('Agent361')).toBe('online');
+      bob.send({ type: 'typing_start' });
+      await alice.next((f) => f.type === 'typing_start');
+      expect(await statusOf('Agent361')).toBe('typing');
+      bob.send({ type: 'typing_stop' });
+      await alice.next((f) => f.type === 'typing_stop');
+      expect(await statusOf('Agent361')).toBe('online');
+      alice.close();
+      bob.close();
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('member list deltas across two processes on Redis', () => {
   let servers: ServerProcess[] = [];
   let drop: () => Promise<void>;

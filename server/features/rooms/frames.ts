@@ -11,7 +11,7 @@ import type { Connection, ConnectionIdentity } from '../../realtime/connection.j
 import type { Hub } from '../../realtime/hub.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
 import type { KeyBundleStore } from './key-relay.js';
-import { toRoomUser, type PresenceMember, type PresenceStore } from './presence.js';
+import { roomUserJson, toRoomUser, type PresenceMember, type PresenceStore } from './presence.js';
 import { ROOM_TEXT, type RoomService } from './service.js';
 import type { RoomRow } from './store.js';
 
@@ -67,12 +67,13 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
 
   /** The whole member list, to one connection (a newcomer, or `request_user_list`). */
   const sendUserList = (connection: Connection, roomId: string, members: PresenceMember[]) => {
-    connection.send({
-      type: 'user_list_update',
-      roomId,
-      users: members.map(toUser),
-      timestamp: new Date(deps.now()).toISOString(),
-    });
+    // Written out by hand around each entry's kept JSON (roomUserJson): the same text as
+    // JSON.stringify of the frame.
+    const timestamp = new Date(deps.now()).toISOString();
+    connection.sendRaw(
+      `{"type":"user_list_update","roomId":${JSON.stringify(roomId)},` +
+        `"users":[${members.map(roomUserJson).join(',')}],"timestamp":"${timestamp}"}`,
+    );
   };
 
   /**
