@@ -97,21 +97,8 @@ describe('member list deltas on one process', () => {
     expect(lists(alice)).toHaveLength(1);
     expect(lists(carol)).toHaveLength(1);
   });
-});
 
-describe('joins heard within a short window (several at once)', () => {
-  let server: TestServer;
-  let roomId: string;
-  const sockets: TestSocket[] = [];
-  beforeAll(async () => {
-    server = await startServer();
-    roomId = (await server.rooms.defaultRoom()).secureId;
-  });
-  afterAll(async () => {
-    for (const socket of sockets) socket.close();
-    await server.stop();
-  });
-
+  // Joins reach the room within a short window, several at once (RoomChannels.publishSoon).
   /** Joins; the socket and the nodeId the server gave it. */
   async function joinAs(username: string): Promise<{ socket: TestSocket; nodeId: unknown }> {
     const socket = await TestSocket.connect(server.wsUrl());
