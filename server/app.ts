@@ -199,6 +199,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     allowedOrigins: config.allowedOrigins,
     maxSocketsPerAddress: config.maxSocketsPerAddress,
     maxOnionSockets: config.maxOnionSockets,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
   });
   await registerSpa(app, config.clientDist);
 

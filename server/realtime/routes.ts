@@ -1,14 +1,33 @@
-/** Mounts the hub on `/chat-ws` and `/ws` (both accept every frame type, DESIGN.md). */
-import websocket from '@fastify/websocket';
-import type { FastifyInstance } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { WebSocket } from 'ws';
+/**
+ * Takes WebSocket upgrades on `/chat-ws` and `/ws` (both accept every frame type, DESIGN.md)
+ * straight from the HTTP(S) server's `upgrade` event, before Fastify: routing, hooks and a
+ * request object per upgrade cost about 70 µs of CPU per socket, a third of a join's cost
+ * (docs/benchmarks.md, "Connect and join"). What Fastify did for an upgrade is done here:
+ * - the origin check and the per-address (per-circuit) socket cap (admission.ts), refused as a
+ *   plain HTTP answer with `{error}` (403, 429);
+ * - the global HTTP limit of 1000 requests a minute per address, which counts upgrades too: the
+ *   same limiter and store as every other request (@fastify/rate-limit's `createRateLimit`, in
+ *   Redis when there is one), keyed the same way (server/lib/onion-socket.ts), 429 with
+ *   `Retry-After` past it;
+ * - the client address as Fastify's `request.ip` reads it under TRUST_PROXY.
+ */
+import proxyAddr from '@fastify/proxy-addr';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { LIMITS } from '../../shared/constants.js';
+import { TEXT } from '../../shared/protocol/errors.js';
+import { errorForLog } from '../lib/log-error.js';
 import { onionCircuitOf } from '../lib/onion-socket.js';
 import { ADMISSION_TEXT, isOriginAllowed, socketBuckets, SocketCounter } from './admission.js';
 import type { Hub } from './hub.js';
 
 export const REALTIME_PATHS = ['/chat-ws', '/ws'] as const;
+
+/** An upgrade anywhere else: as the app answers an unknown path (server/plugins/spa.ts). */
+const NOT_FOUND = 'Not found';
 
 /**
  * Sockets are pinged this often; one that has not answered the previous ping is terminated, so
@@ -16,11 +35,51 @@ export const REALTIME_PATHS = ['/chat-ws', '/ws'] as const;
  */
 export const KEEPALIVE_INTERVAL_MS = 30_000;
 
+/** Which proxies' X-Forwarded-For is believed: what Fastify's `trustProxy` was given. */
+export type TrustedProxies = boolean | string[] | ((address: string, hop: number) => boolean);
+
 /** Who may open a socket (server/realtime/admission.ts). */
 export interface RealtimeAdmission {
   allowedOrigins: readonly string[];
   maxSocketsPerAddress: number;
   maxOnionSockets: number;
+  /** As given to Fastify, so that a socket's address is the one `request.ip` reports. */
+  trustProxy: TrustedProxies;
+}
+
+/** The client address of `request` as Fastify's `request.ip` computes it with `trust`. */
+export function clientAddressReader(trust: TrustedProxies): (request: IncomingMessage) => string {
+  if (trust === false) return (request) => request.socket.remoteAddress ?? '';
+  const trusts =
+    trust === true ? () => true : typeof trust === 'function' ? trust : proxyAddr.compile(trust);
+  return (request) => {
+    const addresses = proxyAddr.all(request, trusts);
+    return addresses[addresses.length - 1] ?? '';
+  };
+}
+
+/** A refused upgrade: a complete HTTP answer with a `{error}` body, then the connection closed. */
+export function refuseUpgrade(
+  socket: Duplex,
+  status: number,
+  error: string,
+  headers: Record<string, string> = {},
+): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify({ error });
+  const lines = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
+    'Connection: close',
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'X-Content-Type-Options: nosniff',
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  socket.once('finish', () => socket.destroy());
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
 }
 
 export async function registerRealtime(
@@ -32,24 +91,78 @@ export async function registerRealtime(
     perAddress: admission.maxSocketsPerAddress,
     onion: admission.maxOnionSockets,
   });
-  const alive = new WeakMap<WebSocket, boolean>();
-  const upgradeResponses = new WeakMap<IncomingMessage, ServerResponse>();
-  await app.register(websocket, {
+  const clientAddress = clientAddressReader(admission.trustProxy);
+  // The global limiter of server/app.ts with its store; upgrades count against it as requests.
+  const countRequest = app.createRateLimit();
+  const websockets = new WebSocketServer({
+    noServer: true,
     // Frames above the soft limit get an error frame from the hub; this hard cap stops anything
     // larger before it is buffered, closing with 1009.
     // Compression stays off: room frames are encoded once and written to the TCP socket beside
     // `ws` (ws-frame.ts), which is only in order while `ws` queues nothing of its own.
-    options: { maxPayload: LIMITS.wsHardFrameBytes, perMessageDeflate: false },
-    // On shutdown every socket hears "going away" (1001), so clients know to reconnect elsewhere.
-    preClose(done) {
-      clearInterval(keepalive);
-      hub.closeAll(1001, 'Server shutting down');
-      this.websocketServer.close();
-      done();
-    },
+    maxPayload: LIMITS.wsHardFrameBytes,
+    perMessageDeflate: false,
   });
+  const alive = new WeakMap<WebSocket, boolean>();
+  let closing = false;
+
+  const accept = (request: IncomingMessage, socket: Duplex, head: Buffer, address: string) => {
+    const path = pathOf(request.url);
+    websockets.handleUpgrade(request, socket, head, (websocket) => {
+      socket.off('error', destroyOnError);
+      alive.set(websocket, true);
+      websocket.on('pong', () => alive.set(websocket, true));
+      hub.attach(websocket, address, path, socket as Socket);
+    });
+  };
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node removes its own listeners from an upgraded connection: until `ws` adds its own, a
+    // reset must not become an uncaught error.
+    socket.on('error', destroyOnError);
+    const path = pathOf(request.url);
+    if (!(REALTIME_PATHS as readonly string[]).includes(path)) {
+      refuseUpgrade(socket, 404, NOT_FOUND);
+      return;
+    }
+    if (closing) {
+      refuseUpgrade(socket, 503, TEXT.serviceUnavailable);
+      return;
+    }
+    const { origin, host } = request.headers;
+    if (!isOriginAllowed(origin, host, admission.allowedOrigins)) {
+      refuseUpgrade(socket, 403, ADMISSION_TEXT.badOrigin);
+      return;
+    }
+    const address = clientAddress(request);
+    const circuit = onionCircuitOf(request.socket);
+    if (!sockets.tryAcquire(socketBuckets(address, host, circuit), request.socket)) {
+      refuseUpgrade(socket, 429, ADMISSION_TEXT.tooManySockets);
+      return;
+    }
+    // Only what the limiter reads: the key (rateLimitKey) and the route's config (none here).
+    const asRequest = { ip: address, raw: request, routeOptions: { config: {} } };
+    countRequest(asRequest as unknown as FastifyRequest).then(
+      (limit) => {
+        if (!limit.isAllowed && limit.isExceeded) {
+          refuseUpgrade(socket, 429, TEXT.tooManyRequests, {
+            'Retry-After': String(limit.ttlInSeconds),
+          });
+          return;
+        }
+        if (closing) refuseUpgrade(socket, 503, TEXT.serviceUnavailable);
+        else accept(request, socket, head, address);
+      },
+      (error: unknown) => {
+        app.log.error({ err: errorForLog(error) }, 'rate limit store failed for an upgrade');
+        refuseUpgrade(socket, 500, TEXT.internalError);
+      },
+    );
+  };
+  app.server.on('upgrade', onUpgrade);
+
   const keepalive = setInterval(() => {
-    for (const socket of app.websocketServer.clients) {
+    for (const socket of websockets.clients) {
       if (alive.get(socket) === false) {
         socket.terminate();
         continue;
@@ -60,41 +173,25 @@ export async function registerRealtime(
   }, KEEPALIVE_INTERVAL_MS);
   keepalive.unref();
 
-  for (const path of REALTIME_PATHS) {
-    app.get(
-      path,
-      {
-        websocket: true,
-        schema: { hide: true },
-        // Refused before the upgrade, as a plain HTTP answer with `{error}`.
-        onRequest: (request, reply, done) => {
-          const { origin, host } = request.headers;
-          if (!isOriginAllowed(origin, host, admission.allowedOrigins)) {
-            void reply.code(403).send({ error: ADMISSION_TEXT.badOrigin });
-            return;
-          }
-          const buckets = socketBuckets(request.ip, host, onionCircuitOf(request.raw.socket));
-          if (!sockets.tryAcquire(buckets, request.raw.socket)) {
-            void reply.code(429).send({ error: ADMISSION_TEXT.tooManySockets });
-            return;
-          }
-          upgradeResponses.set(request.raw, reply.raw);
-          done();
-        },
-      },
-      (socket, request) => {
-        // The upgrade's HTTP objects are done with. @fastify/websocket leaves an error listener
-        // whose closure holds the request, the reply and their logger, and Node leaves the
-        // response attached to the TCP socket: together about 3 KB kept for every open
-        // connection. The hub installs its own error listener below.
-        socket.removeAllListeners('error');
-        upgradeResponses.get(request.raw)?.detachSocket(request.raw.socket);
-        upgradeResponses.delete(request.raw);
-        alive.set(socket, true);
-        socket.on('pong', () => alive.set(socket, true));
-        hub.attach(socket, request.ip, path, request.raw.socket);
-      },
-    );
-  }
+  // On shutdown every socket hears "going away" (1001), so clients know to reconnect elsewhere.
+  app.addHook('preClose', (done) => {
+    closing = true;
+    clearInterval(keepalive);
+    app.server.off('upgrade', onUpgrade);
+    hub.closeAll(1001, 'Server shutting down');
+    websockets.close();
+    done();
+  });
   return sockets;
+}
+
+/** The path of a request target, without its query. */
+function pathOf(url: string | undefined): string {
+  const target = url ?? '/';
+  const query = target.indexOf('?');
+  return query === -1 ? target : target.slice(0, query);
+}
+
+function destroyOnError(this: Duplex): void {
+  this.destroy();
 }

@@ -97,6 +97,107 @@ describe('member list deltas on one process', () => {
     expect(lists(alice)).toHaveLength(1);
     expect(lists(carol)).toHaveLength(1);
   });
+
+  // Joins reach the room within a short window, several at once (RoomChannels.publishSoon).
+  /** Joins; the socket and the nodeId the server gave it. */
+  async function joinAs(username: string): Promise<{ socket: TestSocket; nodeId: unknown }> {
+    const socket = await TestSocket.connect(server.wsUrl());
+    sockets.push(socket);
+    socket.send({ type: 'join_room', roomId, username });
+    return { socket, nodeId: (await socket.nextOfType('room_joined')).nodeId };
+  }
+
+  /** Every frame `socket` receives from now on, in order of arrival (nothing is consumed). */
+  function record(socket: TestSocket): Frame[] {
+    const seen: Frame[] = [];
+    socket.socket.on('message', (data) => seen.push(JSON.parse(data.toString()) as Frame));
+    return seen;
+  }
+
+  /** The types of the frames in `seen` about `nodeId` (its presence or its messages). */
+  const about = (seen: Frame[], nodeId: unknown) =>
+    seen
+      .filter((f) => f.nodeId === nodeId || (f.message as Frame | undefined)?.senderId === nodeId)
+      .map((f) => f.type);
+
+  it('tells the room of each of many concurrent joins once, never a newcomer of its own', async () => {
+    const { socket: first } = await joinAs('Agent320');
+    const seen = record(first);
+    const usernames = Array.from({ length: 12 }, (_, i) => `Agent${321 + i}`);
+    const members = await Promise.all(usernames.map((name) => joinAs(name)));
+    // Members of earlier tests are in the room too.
+    const everyone = ['Agent320', ...usernames];
+    const hasEveryone = (roster: ReadonlyMap<string, { username: string }>) => {
+      const present = new Set([...roster.values()].map((user) => user.username));
+      return everyone.every((name) => present.has(name));
+    };
+    for (const member of [first, ...members.map((m) => m.socket)]) {
+      await member.waitForRoster(hasEveryone);
+    }
+    const joins = seen.filter((f) => f.type === 'user_joined');
+    expect(joins.map((f) => f.username).sort()).toEqual(usernames);
+    for (const { socket, nodeId } of members) {
+      expect(socket.frames.filter((f) => f.type === 'user_joined' && f.nodeId === nodeId)).toEqual(
+        [],
+      );
+    }
+  });
+
+  it("keeps a newcomer's join before its first message and before its leave", async () => {
+    const { socket: watcher } = await joinAs('Agent340');
+    await settle(watcher);
+    const seen = record(watcher);
+
+    const speaker = await joinAs('Agent341');
+    speaker.socket.send({ type: 'send_message', content: 'hello', encryptionType: 'PLAINTEXT' });
+    await expect.poll(() => about(seen, speaker.nodeId).length).toBe(2);
+    expect(about(seen, speaker.nodeId)).toEqual(['user_joined', 'new_message']);
+
+    const brief = await joinAs('Agent342');
+    brief.socket.close();
+    await expect.poll(() => about(seen, brief.nodeId).length).toBe(2);
+    expect(about(seen, brief.nodeId)).toEqual(['user_joined', 'user_left']);
+    await watcher.waitForRoster(
+      (roster) => ![...roster.values()].some((u) => u.username === 'Agent342'),
+    );
+  });
+
+  it('answers request_user_list after the joins the room has not heard yet', async () => {
+    const { socket: asker } = await joinAs('Agent350');
+    await settle(asker);
+    const seen = record(asker);
+    const late = await joinAs('Agent351');
+    await settle(asker);
+    const order = seen.map((f) => f.type);
+    expect(about(seen, late.nodeId)).toEqual(['user_joined']);
+    expect(order.indexOf('user_joined')).toBeLessThan(order.indexOf('user_list_update'));
+  });
+});
+
+describe('the member list a socket asks for', () => {
+  it('shows each entry as it is now (typing, then online again)', async () => {
+    const server = await startServer();
+    try {
+      const roomId = (await server.rooms.defaultRoom()).secureId;
+      const alice = await join(server.wsUrl(), roomId, 'Agent360');
+      const bob = await join(server.wsUrl(), roomId, 'Agent361');
+      const statusOf = async (name: string) =>
+        ((await settle(alice)).users as { username: string; status: string }[]).find(
+          (user) => user.username === name,
+        )?.status;
+      expect(await statusOf('Agent361')).toBe('online');
+      bob.send({ type: 'typing_start' });
+      await alice.next((f) => f.type === 'typing_start');
+      expect(await statusOf('Agent361')).toBe('typing');
+      bob.send({ type: 'typing_stop' });
+      await alice.next((f) => f.type === 'typing_stop');
+      expect(await statusOf('Agent361')).toBe('online');
+      alice.close();
+      bob.close();
+    } finally {
+      await server.stop();
+    }
+  });
 });
 
 describe('member list deltas across two processes on Redis', () => {

@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type MemoryAccessGrantStore } from '../../server/features/rooms/index.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { TestSocket } from '../support/ws-client.js';
+import { deletePrefix, REDIS_TEST_URL, testPrefix } from '../support/redis.js';
+import { connectRedis } from '../../server/redis/connect.js';
 
 const servers: TestServer[] = [];
 const sockets: TestSocket[] = [];
@@ -148,5 +150,102 @@ describe('anonymous room creation', () => {
     expect(
       (await server.rooms.listRooms({ includeLocked: false })).map((room) => room.name),
     ).not.toContain('one-too-many');
+  });
+});
+
+describe('upgrades taken before the HTTP framework', () => {
+  /** What the global limit has left for this client, as an HTTP answer reports it. */
+  async function remaining(baseUrl: string): Promise<number> {
+    const response = await fetch(`${baseUrl}/api/service-status`);
+    await response.arrayBuffer();
+    return Number(response.headers.get('x-ratelimit-remaining'));
+  }
+
+  it('counts every upgrade against the global request limit, in the same store as HTTP', async () => {
+    const server = await start();
+    const before = await remaining(server.baseUrl);
+    for (let i = 0; i < 2; i += 1) sockets.push(await TestSocket.connect(server.wsUrl()));
+    // Two upgrades and the request itself.
+    expect(await remaining(server.baseUrl)).toBe(before - 3);
+  });
+
+  it('refuses an upgrade past the global request limit with 429, {error} and Retry-After', async () => {
+    const server = await start();
+    let left = await remaining(server.baseUrl);
+    while (left > 0) {
+      const batch = Math.min(left, 50);
+      await Promise.all(
+        Array.from({ length: batch }, () =>
+          fetch(`${server.baseUrl}/api/service-status`).then((r) => r.arrayBuffer()),
+        ),
+      );
+      left -= batch;
+    }
+    const socket = new WebSocket(server.wsUrl());
+    const response = await new Promise<{ status: number; retryAfter: string | null; body: string }>(
+      (resolve, reject) => {
+        socket.once('open', () => reject(new Error('opened past the limit')));
+        socket.once('unexpected-response', (_request, answer) => {
+          let body = '';
+          answer.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          answer.on('end', () =>
+            resolve({
+              status: answer.statusCode ?? 0,
+              retryAfter: answer.headers['retry-after'] ?? null,
+              body,
+            }),
+          );
+        });
+        socket.once('error', reject);
+      },
+    );
+    expect(response.status).toBe(429);
+    expect(JSON.parse(response.body)).toEqual({ error: 'Too many requests' });
+    expect(Number(response.retryAfter)).toBeGreaterThan(0);
+    expect(server.hub.connectionCount()).toBe(0);
+  });
+
+  it('shares the count with every process on Redis', async () => {
+    const prefix = testPrefix();
+    const env = { REDIS_URL: REDIS_TEST_URL, REDIS_PREFIX: prefix };
+    const [one, two] = [await start(env), await start(env)] as [TestServer, TestServer];
+    try {
+      const before = await remaining(two.baseUrl);
+      sockets.push(await TestSocket.connect(one.wsUrl()));
+      expect(await remaining(two.baseUrl)).toBe(before - 2);
+    } finally {
+      const redis = await connectRedis(REDIS_TEST_URL, prefix);
+      await deletePrefix(redis, prefix);
+      await redis.close();
+    }
+  });
+
+  it('counts sockets per forwarded address when the proxy is trusted, as HTTP sees it', async () => {
+    const server = await start({ MAX_SOCKETS_PER_ADDRESS: '1', TRUST_PROXY: 'loopback' });
+    const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
+    sockets.push(await TestSocket.connect(server.wsUrl(), from('203.0.113.1')));
+    sockets.push(await TestSocket.connect(server.wsUrl(), from('203.0.113.2')));
+    expect((await upgradeStatus(server.wsUrl(), from('203.0.113.1'))).status).toBe(429);
+    expect(server.hub.connectionCount()).toBe(2);
+  });
+
+  it('ignores forwarding headers from a client that is not a trusted proxy', async () => {
+    const server = await start({ MAX_SOCKETS_PER_ADDRESS: '1' });
+    sockets.push(
+      await TestSocket.connect(server.wsUrl(), { headers: { 'x-forwarded-for': '203.0.113.1' } }),
+    );
+    const refused = await upgradeStatus(server.wsUrl(), {
+      headers: { 'x-forwarded-for': '203.0.113.2' },
+    });
+    expect(refused.status).toBe(429);
+  });
+
+  it('answers an upgrade to any other path with 404 and accepts a query on a realtime path', async () => {
+    const server = await start();
+    const other = await upgradeStatus(server.wsUrl('/api/service-status'));
+    expect(other.status).toBe(404);
+    expect(JSON.parse(other.body)).toEqual({ error: 'Not found' });
+    expect((await upgradeStatus(server.wsUrl('/ws?v=1'))).status).toBe(101);
+    expect(server.hub.connectionCount()).toBeLessThanOrEqual(1);
   });
 });

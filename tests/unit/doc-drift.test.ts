@@ -18,6 +18,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../server/config.js';
+import { REALTIME_PATHS } from '../../server/realtime/routes.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const read = (relative: string) => readFileSync(path.join(ROOT, relative), 'utf8');
@@ -148,8 +149,6 @@ describe('documentation drift', () => {
       expect.arrayContaining([
         'GET /api/ping',
         'POST /api/auth/challenge',
-        'GET /chat-ws',
-        'GET /ws',
         'POST /api/tor/start',
         'GET /api/service-status',
       ]),
@@ -170,6 +169,11 @@ describe('documentation drift', () => {
       registeredRoutes().unresolved,
       'route registrations whose path the scan cannot tell',
     ).toEqual([]);
+  });
+
+  it('documents the realtime paths (upgrades, not Fastify routes) in docs/protocol.md', () => {
+    const protocol = read('docs/protocol.md');
+    for (const realtimePath of REALTIME_PATHS) expect(protocol).toContain(`\`${realtimePath}\``);
   });
 
   it('documents every HTTP route in docs/protocol.md', () => {

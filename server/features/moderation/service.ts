@@ -23,6 +23,9 @@ import type { PresenceMember, PresenceStore, RoomRow } from '../rooms/index.js';
 import type { ModerationEvent } from './events.js';
 import type { ModerationStore, SanctionRow } from './store.js';
 
+/** How many address tags are kept before the kept ones are dropped and counting starts over. */
+const ADDRESS_TAGS_KEPT = 4096;
+
 /** Texts members read: errors to the actor, notices to the target, system messages to the room. */
 export const MODERATION_TEXT = {
   notInRoom: 'Join a room first',
@@ -117,8 +120,23 @@ export class ModerationService {
   /** The keyed hash that names an anonymous visitor's address in sanctions (never the address). */
   async addressTag(address: string): Promise<string> {
     const key = await this.deps.store.addressKey();
-    return createHmac('sha256', key).update(address).digest('hex').slice(0, 32);
+    // Every anonymous join asks (an HMAC is about 15 µs); the recent answers are kept.
+    if (this.tags.key !== key || this.tags.byAddress.size >= ADDRESS_TAGS_KEPT) {
+      this.tags = { key, byAddress: new Map() };
+    }
+    let tag = this.tags.byAddress.get(address);
+    if (tag === undefined) {
+      tag = createHmac('sha256', key).update(address).digest('hex').slice(0, 32);
+      this.tags.byAddress.set(address, tag);
+    }
+    return tag;
   }
+
+  /** Address tags computed with `key`, until there are ADDRESS_TAGS_KEPT of them. */
+  private tags: { key: Buffer | null; byAddress: Map<string, string> } = {
+    key: null,
+    byAddress: new Map(),
+  };
 
   /**
    * Whether a member may enter: refuses a banned key or address and one in a kick cool-down;

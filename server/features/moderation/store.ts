@@ -44,22 +44,32 @@ export interface ModerationStore {
 const ADDRESS_KEY_SETTING = 'moderation_address_key';
 
 export function createModerationStore(db: Db): ModerationStore {
-  let addressKey: Buffer | null = null;
+  // One read for every caller, those arriving while it runs included (a burst of joins at start
+  // used to read it once each); a failed read is not kept.
+  let addressKey: Promise<Buffer> | null = null;
+  const readAddressKey = async () => {
+    // Every process must hash addresses alike: the first one to start stores the key.
+    await db
+      .insert(settings)
+      .values({ key: ADDRESS_KEY_SETTING, value: randomBytes(32).toString('hex') })
+      .onConflictDoNothing();
+    const [row] = await db
+      .select()
+      .from(settings)
+      .where(eq(settings.key, ADDRESS_KEY_SETTING))
+      .limit(1);
+    if (typeof row?.value !== 'string') throw new Error('Moderation address key missing');
+    return Buffer.from(row.value, 'hex');
+  };
   return {
-    addressKey: async () => {
-      if (addressKey) return addressKey;
-      // Every process must hash addresses alike: the first one to start stores the key.
-      await db
-        .insert(settings)
-        .values({ key: ADDRESS_KEY_SETTING, value: randomBytes(32).toString('hex') })
-        .onConflictDoNothing();
-      const [row] = await db
-        .select()
-        .from(settings)
-        .where(eq(settings.key, ADDRESS_KEY_SETTING))
-        .limit(1);
-      if (typeof row?.value !== 'string') throw new Error('Moderation address key missing');
-      addressKey = Buffer.from(row.value, 'hex');
+    addressKey: () => {
+      if (!addressKey) {
+        const reading = readAddressKey();
+        reading.catch(() => {
+          if (addressKey === reading) addressKey = null;
+        });
+        addressKey = reading;
+      }
       return addressKey;
     },
     isModerator: async (roomId, keyId) =>

@@ -11,7 +11,7 @@ import type { Connection, ConnectionIdentity } from '../../realtime/connection.j
 import type { Hub } from '../../realtime/hub.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
 import type { KeyBundleStore } from './key-relay.js';
-import { toRoomUser, type PresenceMember, type PresenceStore } from './presence.js';
+import { roomUserJson, toRoomUser, type PresenceMember, type PresenceStore } from './presence.js';
 import { ROOM_TEXT, type RoomService } from './service.js';
 import type { RoomRow } from './store.js';
 
@@ -67,12 +67,13 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
 
   /** The whole member list, to one connection (a newcomer, or `request_user_list`). */
   const sendUserList = (connection: Connection, roomId: string, members: PresenceMember[]) => {
-    connection.send({
-      type: 'user_list_update',
-      roomId,
-      users: members.map(toUser),
-      timestamp: new Date(deps.now()).toISOString(),
-    });
+    // Written out by hand around each entry's kept JSON (roomUserJson): the same text as
+    // JSON.stringify of the frame.
+    const timestamp = new Date(deps.now()).toISOString();
+    connection.sendRaw(
+      `{"type":"user_list_update","roomId":${JSON.stringify(roomId)},` +
+        `"users":[${members.map(roomUserJson).join(',')}],"timestamp":"${timestamp}"}`,
+    );
   };
 
   /**
@@ -182,7 +183,9 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
     // The newcomer learns every current member's public keys and then announces its own.
     connection.send({ type: 'key_bundles', bundles: await deps.bundles.list(room.id) });
     deps.joined?.(connection, room, admission);
-    await channels.publish(
+    // The room hears of joins within a short window, several at once when many arrive
+    // (RoomChannels.publishSoon); anything else published to the room goes out after them.
+    channels.publishSoon(
       room.id,
       {
         type: 'user_joined',
@@ -219,6 +222,8 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
   hub.on('request_user_list', async (connection) => {
     const roomId = connection.roomId;
     if (!roomId) throw new AppError('NOT_IN_ROOM', 400, 'Join a room first');
+    // The joins the room has not heard of yet go out first.
+    await channels.flush(roomId);
     sendUserList(connection, roomId, await presence.list(roomId));
   });
 

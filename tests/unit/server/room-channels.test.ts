@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Connection } from '../../../server/realtime/connection.js';
 import { LocalFanout } from '../../../server/realtime/fanout.js';
 import { RoomChannels } from '../../../server/realtime/room-channels.js';
@@ -50,5 +50,63 @@ describe('RoomChannels', () => {
     await channels.add('r', alice);
     await channels.remove('r', alice);
     expect(channels.localRooms()).toEqual([]);
+  });
+
+  describe('news held for a moment (publishSoon)', () => {
+    afterEach(() => vi.useRealTimers());
+
+    async function room() {
+      vi.useFakeTimers();
+      const channels = new RoomChannels(new LocalFanout(), 50);
+      const a = fakeSocket();
+      const b = fakeSocket();
+      const alice = new Connection(a.socket, '127.0.0.1', '/ws');
+      const bob = new Connection(b.socket, '127.0.0.1', '/ws');
+      await channels.add('r', alice);
+      await channels.add('r', bob);
+      return { channels, alice, bob, a, b };
+    }
+    const types = (sent: string[]) =>
+      sent.map((text) => (JSON.parse(text) as { type: string }).type);
+
+    it("publishes the window's frames together, in order, each with its own exclusion", async () => {
+      const { channels, alice, bob, a, b } = await room();
+      channels.publishSoon('r', { type: 'user_joined', nodeId: 'n1' }, { exclude: alice });
+      channels.publishSoon('r', { type: 'user_joined', nodeId: 'n2' }, { exclude: bob });
+      channels.publishSoon('r', { type: 'user_joined', nodeId: 'n3' });
+      expect(a.sent).toEqual([]);
+      expect(b.sent).toEqual([]);
+      await vi.advanceTimersByTimeAsync(50);
+      expect(a.sent.map((t) => JSON.parse(t) as { nodeId: string })).toMatchObject([
+        { nodeId: 'n2' },
+        { nodeId: 'n3' },
+      ]);
+      expect(b.sent.map((t) => JSON.parse(t) as { nodeId: string })).toMatchObject([
+        { nodeId: 'n1' },
+        { nodeId: 'n3' },
+      ]);
+      // Published once: nothing more when the next window passes.
+      await vi.advanceTimersByTimeAsync(100);
+      expect(a.sent).toHaveLength(2);
+    });
+
+    it('publishes what is held before anything else published to the same room', async () => {
+      const { channels, a } = await room();
+      channels.publishSoon('r', { type: 'user_joined', nodeId: 'n1' });
+      channels.publishSoon('other', { type: 'user_joined', nodeId: 'x' });
+      await channels.publish('r', { type: 'user_left', nodeId: 'n1' });
+      expect(types(a.sent)).toEqual(['user_joined', 'user_left']);
+      await vi.advanceTimersByTimeAsync(50);
+      expect(types(a.sent)).toEqual(['user_joined', 'user_left']);
+    });
+
+    it('publishes on demand with flush', async () => {
+      const { channels, a } = await room();
+      channels.publishSoon('r', { type: 'user_joined', nodeId: 'n1' });
+      await channels.flush('r');
+      expect(types(a.sent)).toEqual(['user_joined']);
+      await channels.flush('r');
+      expect(a.sent).toHaveLength(1);
+    });
   });
 });
