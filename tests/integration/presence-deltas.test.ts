@@ -264,4 +264,47 @@ describe('member list deltas across two processes on Redis', () => {
       expect(lists(member)).toHaveLength(1);
     }
   }, 60_000);
+
+  it("keeps a newcomer's join before its first message when the message goes through Redis", async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const wsUrl = (server: ServerProcess) => `${server.url.replace('http', 'ws')}/chat-ws`;
+    const room = (
+      (await (
+        await fetch(`${a.url}/api/rooms`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'join-then-speak' }),
+        })
+      ).json()) as { secureId: string }
+    ).secureId;
+    const watchers = [
+      await join(wsUrl(a), room, 'Agent370'),
+      await join(wsUrl(b), room, 'Agent371'),
+    ];
+    sockets.push(...watchers);
+    for (const watcher of watchers) await settle(watcher);
+    const seen = watchers.map((watcher) => {
+      const frames: Frame[] = [];
+      watcher.socket.on('message', (data) => frames.push(JSON.parse(data.toString()) as Frame));
+      return frames;
+    });
+
+    // The newcomer speaks at once: its join is still held in the room's window on its process.
+    const speaker = await TestSocket.connect(wsUrl(a));
+    sockets.push(speaker);
+    speaker.send({ type: 'join_room', roomId: room, username: 'Agent372' });
+    const { nodeId } = await speaker.nextOfType('room_joined');
+    speaker.send({ type: 'send_message', content: 'hello', encryptionType: 'PLAINTEXT' });
+
+    for (const frames of seen) {
+      const about = () =>
+        frames
+          .filter(
+            (f) => f.nodeId === nodeId || (f.message as Frame | undefined)?.senderId === nodeId,
+          )
+          .map((f) => f.type);
+      await expect.poll(() => about().length, { timeout: 10_000 }).toBe(2);
+      expect(about()).toEqual(['user_joined', 'new_message']);
+    }
+  }, 60_000);
 });
