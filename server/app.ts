@@ -23,6 +23,8 @@ import {
   DEFAULT_LOGIN_ADMISSION,
   LoginAdmission,
   VerifyPool,
+  refuseBusyLoginsEarly,
+  socketPeer,
   type LoginAdmissionLimits,
 } from './features/auth/index.js';
 import type { PrivacyLookup } from './features/privacy/index.js';
@@ -141,7 +143,16 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
 
   // Cross-cutting plugins first, in a fixed order.
   // Security headers on every response (CSP, Permissions-Policy, helmet's others).
-  registerSecurityHeaders(app, { tls: config.tls !== null, allowedOrigins: config.allowedOrigins });
+  const writeSecurityHeaders = registerSecurityHeaders(app, {
+    tls: config.tls !== null,
+    allowedOrigins: config.allowedOrigins,
+  });
+  // A verification past the queue's bound is refused before Fastify sees it (login-refusal.ts).
+  refuseBusyLoginsEarly(app.server, {
+    admission: loginAdmission,
+    writeSecurityHeaders,
+    visitorOf: config.trustProxy === false ? socketPeer : () => null,
+  });
   // After the headers, so that its 400 answers carry them too.
   registerInputGuard(app);
   await app.register(rateLimit, {

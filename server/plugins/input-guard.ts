@@ -30,14 +30,20 @@ export function containsNul(value: unknown, depth = 0): boolean {
 }
 
 export function registerInputGuard(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks, not async ones: every request passes here, and a promise per hook per request
+  // is measurable on the cheapest routes.
+  app.addHook('onRequest', (request, reply, done) => {
     if (CONTROL_IN_URL.test(request.url)) {
-      return reply.code(400).send({ error: CONTROL_CHARACTERS_REFUSED });
+      reply.code(400).send({ error: CONTROL_CHARACTERS_REFUSED });
+      return;
     }
+    done();
   });
-  app.addHook('preValidation', async (request, reply) => {
+  app.addHook('preValidation', (request, reply, done) => {
     if (containsNul(request.body)) {
-      return reply.code(400).send({ error: CONTROL_CHARACTERS_REFUSED });
+      reply.code(400).send({ error: CONTROL_CHARACTERS_REFUSED });
+      return;
     }
+    done();
   });
 }

@@ -5,7 +5,7 @@
  * from its headers on, so the test holds places by sending headers and only part of a body; the
  * bounds are tiny (1 per visitor, 2 in all) so that every answer is determined, with no timing.
  */
-import { request, type ClientRequest } from 'node:http';
+import { request, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { login, makeRegisteredKey } from '../support/keys.js';
@@ -14,6 +14,7 @@ import { startServer, type TestServer } from '../support/server.js';
 interface Answer {
   status: number;
   retryAfter: string | undefined;
+  headers: IncomingHttpHeaders;
   body: string;
 }
 
@@ -61,6 +62,7 @@ describe('login verification queue', () => {
             resolve({
               status: response.statusCode ?? 0,
               retryAfter: response.headers['retry-after'],
+              headers: response.headers,
               body: text,
             }),
           );
@@ -110,6 +112,12 @@ describe('login verification queue', () => {
     const refused = await refusedFrom('127.0.0.1');
     expect(refused.retryAfter).toMatch(/^[1-9]\d*$/);
     expect(JSON.parse(refused.body)).toEqual({ error: TEXT.loginBusy });
+    // Refused in front of Fastify, with the headers every answer carries.
+    expect(refused.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(refused.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(refused.headers['permissions-policy']).toContain('camera=()');
+    expect(refused.headers['x-content-type-options']).toBe('nosniff');
+    expect(refused.headers['x-frame-options']).toBe('SAMEORIGIN');
 
     // Another visitor still has room under the global bound.
     expect((await verifyFrom('127.0.0.2')).status).toBe(400);

@@ -24,6 +24,7 @@ export {
   DEFAULT_LOGIN_ADMISSION,
   type LoginAdmissionLimits,
 } from './login-admission.js';
+export { refuseBusyLoginsEarly, socketPeer } from './login-refusal.js';
 export { hasPermission } from './permissions.js';
 export { hashToken, newToken, bearerToken } from './tokens.js';
 export type { Guards, Principal } from './guards.js';

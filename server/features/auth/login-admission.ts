@@ -61,12 +61,9 @@ export class LoginAdmission {
    * the pool's own jobs (which may outlive a request whose client went away) reach the bound.
    */
   admit(visitor: string): Admission {
+    const retryAfterSeconds = this.refusal(visitor);
+    if (retryAfterSeconds !== null) return { admitted: false, retryAfterSeconds };
     const mine = this.perVisitor.get(visitor) ?? 0;
-    const full =
-      this.pendingTotal >= this.limits.maxPending ||
-      this.queue.pending >= this.limits.maxPending ||
-      mine >= this.limits.maxPendingPerVisitor;
-    if (full) return { admitted: false, retryAfterSeconds: this.retryAfterSeconds() };
     this.pendingTotal += 1;
     this.perVisitor.set(visitor, mine + 1);
     let released = false;
@@ -83,6 +80,19 @@ export class LoginAdmission {
         },
       },
     };
+  }
+
+  /**
+   * The `Retry-After` seconds when a verification would be refused now, for everyone or for
+   * `visitor` (null: the global bound only); null when it would be admitted. Takes no place: the
+   * early refusal in front of Fastify asks this, and `admit` asks it again (login-refusal.ts).
+   */
+  refusal(visitor: string | null): number | null {
+    const full =
+      this.pendingTotal >= this.limits.maxPending ||
+      this.queue.pending >= this.limits.maxPending ||
+      (visitor !== null && (this.perVisitor.get(visitor) ?? 0) >= this.limits.maxPendingPerVisitor);
+    return full ? this.retryAfterSeconds() : null;
   }
 
   /** The time the work already admitted takes the pool, rounded up to whole seconds. */

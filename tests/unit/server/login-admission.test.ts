@@ -25,6 +25,19 @@ describe('login admission', () => {
     expect(admission.pending).toBe(3);
   });
 
+  it('says when a verification would be refused without taking a place', () => {
+    const admission = new LoginAdmission(pool(), { maxPending: 2, maxPendingPerVisitor: 1 });
+    expect(admission.refusal('a')).toBeNull();
+    ticketOf(admission.admit('a'));
+    expect(admission.refusal('a')).toBeGreaterThanOrEqual(1);
+    // Without a visitor only the global bound counts.
+    expect(admission.refusal(null)).toBeNull();
+    expect(admission.refusal('b')).toBeNull();
+    expect(admission.pending).toBe(1);
+    ticketOf(admission.admit('b'));
+    expect(admission.refusal(null)).toBeGreaterThanOrEqual(1);
+  });
+
   it('gives a place back once, however often it is released', () => {
     const admission = new LoginAdmission(pool(), { maxPending: 2, maxPendingPerVisitor: 2 });
     const first = ticketOf(admission.admit('a'));
