@@ -9,7 +9,11 @@
  *
  * V8 flags are process-wide, so the flag is set only while a PGlite instance opens (counted, for
  * instances opening at once) and cleared afterwards: WebAssembly compiled later in the process
- * (a login verifier, say) gets V8's normal tiering.
+ * (a login verifier, say) gets V8's normal tiering. Clearing `--liftoff-only` is not enough for
+ * that: setting it also turned off the flags it implies (`--wasm-tier-up`,
+ * `--wasm-dynamic-tiering`), and V8 does not turn them back on. Left off, every later module in the
+ * process, the login verify workers' liboqs included, stayed at Liftoff's speed: ML-DSA-65
+ * verification took 0.55 ms instead of 0.13 ms (docs/benchmarks.md, "Key logins").
  */
 import v8 from 'node:v8';
 
@@ -22,6 +26,10 @@ export async function withLiftoffOnly<T>(open: () => Promise<T>): Promise<T> {
     return await open();
   } finally {
     opening -= 1;
-    if (opening === 0) v8.setFlagsFromString('--no-liftoff-only');
+    if (opening === 0) {
+      v8.setFlagsFromString('--no-liftoff-only');
+      v8.setFlagsFromString('--wasm-tier-up');
+      v8.setFlagsFromString('--wasm-dynamic-tiering');
+    }
   }
 }
