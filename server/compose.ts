@@ -112,6 +112,7 @@ export async function composeFeatures(deps: ComposeDeps) {
 
   const auth = createAuthFeature({
     db: database.db,
+    isOnlyProcess: shared.kind === 'memory',
     challenges: shared.challenges,
     verifier: deps.verifier,
     keyFailures: shared.attempts(

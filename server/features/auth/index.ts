@@ -5,7 +5,7 @@ import { createGuards } from './guards.js';
 import { authRoutes, type AuthRouteOptions } from './routes.js';
 import { AuthService } from './service.js';
 import type { ChallengeStore } from './challenges.js';
-import { createAuthStore } from './store.js';
+import { cachingKeyRows, createAuthStore } from './store.js';
 import type { SignatureVerifier } from './verify-pool.js';
 import type { LoginAdmission } from './login-admission.js';
 
@@ -32,6 +32,8 @@ export { actorName } from './routes.js';
 
 export interface AuthFeatureDeps {
   db: Db;
+  /** True when this process is the only server on its database (no Redis): key rows are kept. */
+  isOnlyProcess: boolean;
   challenges: ChallengeStore;
   verifier: SignatureVerifier;
   keyFailures: AttemptCounter;
@@ -45,7 +47,7 @@ export interface AuthFeatureDeps {
 
 export function createAuthFeature(deps: AuthFeatureDeps) {
   const service = new AuthService({
-    store: createAuthStore(deps.db),
+    store: deps.isOnlyProcess ? cachingKeyRows(createAuthStore(deps.db)) : createAuthStore(deps.db),
     challenges: deps.challenges,
     verifier: deps.verifier,
     keyFailures: deps.keyFailures,

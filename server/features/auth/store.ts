@@ -147,3 +147,55 @@ export function createAuthStore(db: Db): AuthStore {
     },
   };
 }
+
+/** Key rows one process keeps (about 2.5 KB each, the two public keys). */
+export const KEY_ROW_CACHE_SIZE = 1024;
+
+/**
+ * `store` with the key rows it finds kept in memory, for a process that is the only server on its
+ * database (no Redis): a login looks its key up twice (challenge, verify), and each lookup was a
+ * statement on the embedded database. Only keys found are kept (a key registered meanwhile by
+ * `npm run keygen` is found on its first use), every key write of this process goes through
+ * `insertKey` and `revokeKey`, which drop the key's row before and after writing, and expiry is read
+ * from the row at each use. With several processes a revocation on one must be seen at once by
+ * all, so they do not keep rows (server/compose.ts).
+ */
+export function cachingKeyRows(store: AuthStore, maxKeys = KEY_ROW_CACHE_SIZE): AuthStore {
+  const rows = new Map<string, KeyRow>();
+  /** Bumped by every write, so that a lookup that raced a write does not keep what it read. */
+  let writes = 0;
+  const forget = (keyId: string) => {
+    writes += 1;
+    rows.delete(keyId);
+  };
+  return {
+    ...store,
+    insertKey: async (row) => {
+      forget(row.keyId);
+      try {
+        return await store.insertKey(row);
+      } finally {
+        forget(row.keyId);
+      }
+    },
+    revokeKey: async (keyId, at) => {
+      forget(keyId);
+      try {
+        return await store.revokeKey(keyId, at);
+      } finally {
+        forget(keyId);
+      }
+    },
+    findKey: async (keyId) => {
+      const kept = rows.get(keyId);
+      if (kept) return kept;
+      const writesBefore = writes;
+      const row = await store.findKey(keyId);
+      if (row && writes === writesBefore) {
+        if (rows.size >= maxKeys) rows.delete(rows.keys().next().value as string);
+        rows.set(keyId, row);
+      }
+      return row;
+    },
+  };
+}
