@@ -333,6 +333,18 @@ describe('ChatSocket while its frame schema loads', () => {
   const presence = (type: string, username: string) =>
     JSON.stringify({ type, roomId: 'r', username, nodeId: 'n', memberCount: 1 });
 
+  /** A connected socket whose schema is still loading, recording who joined. */
+  function connectedWhileLoading() {
+    const schema = pendingSchema();
+    const socket = setup(schema.promise);
+    const seen: unknown[] = [];
+    socket.chat.on('user_joined', (frame) => seen.push(frame.username));
+    socket.chat.start();
+    vi.advanceTimersByTime(100);
+    socket.last().accept();
+    return { ...socket, schema, seen };
+  }
+
   it('connects at once and hands the queued frames over in arrival order once it loads', async () => {
     const schema = pendingSchema();
     const { chat, last } = setup(schema.promise);
@@ -357,14 +369,8 @@ describe('ChatSocket while its frame schema loads', () => {
 
   it('still refuses a malformed frame that waited, and hands over the ones around it', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const schema = pendingSchema();
-    const { chat, last } = setup(schema.promise);
-    const seen: unknown[] = [];
-    chat.on('user_joined', (frame) => seen.push(frame.username));
+    const { chat, last, schema, seen } = connectedWhileLoading();
     chat.on('new_message', (frame) => seen.push(frame));
-    chat.start();
-    vi.advanceTimersByTime(100);
-    last().accept();
     last().receive(presence('user_joined', 'Agent1'));
     last().receive(JSON.stringify({ type: 'new_message', message: { content: 'secret-words' } }));
     last().receive(presence('user_joined', 'Agent2'));
@@ -377,13 +383,7 @@ describe('ChatSocket while its frame schema loads', () => {
 
   it('hands nothing over and disconnects when the schema cannot be loaded; RECONNECT loads it again', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const schema = pendingSchema();
-    const { chat, sockets, last } = setup(schema.promise);
-    const seen: unknown[] = [];
-    chat.on('user_joined', (frame) => seen.push(frame.username));
-    chat.start();
-    vi.advanceTimersByTime(100);
-    last().accept();
+    const { chat, sockets, last, schema, seen } = connectedWhileLoading();
     last().receive(presence('user_joined', 'Agent1'));
 
     schema.reject(new Error('chunk failed'));
@@ -404,13 +404,7 @@ describe('ChatSocket while its frame schema loads', () => {
   });
 
   it('drops the frames still waiting when the room is left', async () => {
-    const schema = pendingSchema();
-    const { chat, last } = setup(schema.promise);
-    const seen: unknown[] = [];
-    chat.on('user_joined', (frame) => seen.push(frame.username));
-    chat.start();
-    vi.advanceTimersByTime(100);
-    last().accept();
+    const { chat, last, schema, seen } = connectedWhileLoading();
     last().receive(presence('user_joined', 'Agent1'));
     chat.stop();
     schema.resolve(ServerFrameSchema);
