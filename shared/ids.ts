@@ -3,8 +3,14 @@
  * Generators draw from `globalThis.crypto`, which Node 20 and every browser provide.
  */
 import { z } from 'zod';
-import { CALLSIGN_MAX_NUMBER, CALLSIGN_PREFIXES } from './constants.js';
 import { toHex } from './crypto/bytes.js';
+import {
+  CALLSIGN_PATTERN,
+  ROOM_SECURE_ID_PATTERN,
+  generateCallsign,
+  isRoomSecureId,
+  secureIdForKey,
+} from './id-shapes.js';
 
 const HEX_32 = /^[0-9a-f]{32}$/;
 
@@ -19,13 +25,11 @@ export function randomBytes(count: number): Uint8Array {
 }
 
 /** A room's secure id: 64 lowercase hex digits (32 random bytes). */
-export const RoomSecureIdSchema = z.string().regex(/^[0-9a-f]{64}$/, 'Invalid secure id');
+export const RoomSecureIdSchema = z.string().regex(ROOM_SECURE_ID_PATTERN, 'Invalid secure id');
 export type RoomSecureId = z.infer<typeof RoomSecureIdSchema>;
 
-/** True when `value` has the shape of a room secure id; only such ids are looked up (spec 000 §4). */
-export function isRoomSecureId(value: string): boolean {
-  return RoomSecureIdSchema.safeParse(value).success;
-}
+/** Whether a value has a room secure id's shape (defined in `shared/id-shapes.ts`). */
+export { isRoomSecureId };
 
 /** A new room secure id. */
 export function generateRoomSecureId(): RoomSecureId {
@@ -57,13 +61,8 @@ export function generateUserId(): UserId {
   return `USR${toHex(randomBytes(16))}`;
 }
 
-/**
- * A key holder's secure id: `SCK_` and characters 3 to 10 of the key id, upper-cased
- * (spec 001 §2: "SCK_ plus the upper-cased characters 3 to 10 of keyId").
- */
-export function secureIdForKey(keyId: string): string {
-  return `SCK_${keyId.slice(3, 11).toUpperCase()}`;
-}
+/** A key holder's secure id (defined in `shared/id-shapes.ts`). */
+export { secureIdForKey };
 
 /** The normalized form of a secure id: `SCK_` kept, the rest lowercased (spec 001 §5). */
 export function normalizeSecureId(secureId: string): string {
@@ -73,15 +72,7 @@ export function normalizeSecureId(secureId: string): string {
 }
 
 /** A public visitor's callsign: one of the prefixes followed by 1 to 9999 (spec 000 §1). */
-export const CallsignSchema = z
-  .string()
-  .regex(new RegExp(`^(${CALLSIGN_PREFIXES.join('|')})([1-9][0-9]{0,3})$`), 'Invalid callsign');
+export const CallsignSchema = z.string().regex(CALLSIGN_PATTERN, 'Invalid callsign');
 
-/** A uniformly random callsign. */
-export function generateCallsign(): string {
-  const values = new Uint32Array(2);
-  globalThis.crypto.getRandomValues(values);
-  const prefix = CALLSIGN_PREFIXES[values[0]! % CALLSIGN_PREFIXES.length]!;
-  const number = (values[1]! % CALLSIGN_MAX_NUMBER) + 1;
-  return `${prefix}${number}`;
-}
+/** A uniformly random callsign (defined in `shared/id-shapes.ts`). */
+export { generateCallsign };

@@ -4,7 +4,6 @@
  * time; the AudioContext is created on first use, because browsers only let a page start audio
  * after a user gesture.
  */
-import { z } from 'zod';
 import { STORAGE_KEYS, readStorage, writeStorage } from './storage-keys.js';
 
 export type SoundKind = 'message' | 'system' | 'auth';
@@ -18,15 +17,40 @@ export const DEFAULT_SOUND_SETTINGS = {
   authSound: true,
 } as const;
 
-/** Stored settings; a missing or malformed field falls back to its default, extras are dropped. */
-export const SoundSettingsSchema = z.object({
-  enabled: z.boolean().catch(DEFAULT_SOUND_SETTINGS.enabled),
-  volume: z.number().min(0).max(1).catch(DEFAULT_SOUND_SETTINGS.volume),
-  messageSound: z.boolean().catch(DEFAULT_SOUND_SETTINGS.messageSound),
-  systemSound: z.boolean().catch(DEFAULT_SOUND_SETTINGS.systemSound),
-  authSound: z.boolean().catch(DEFAULT_SOUND_SETTINGS.authSound),
-});
-export type SoundSettings = z.infer<typeof SoundSettingsSchema>;
+export interface SoundSettings {
+  enabled: boolean;
+  volume: number;
+  messageSound: boolean;
+  systemSound: boolean;
+  authSound: boolean;
+}
+
+function booleanOr(value: unknown, fallback: boolean): boolean {
+  return typeof value === 'boolean' ? value : fallback;
+}
+
+/**
+ * Settings from any value: a missing or malformed field falls back to its default, extras are
+ * dropped; the volume is a finite number from 0 to 1. Written out rather than as a zod schema so
+ * that the chat room paints without zod (issue 22, target 5).
+ */
+export function toSoundSettings(value: unknown): SoundSettings {
+  const record: Record<string, unknown> =
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  const { volume } = record;
+  return {
+    enabled: booleanOr(record.enabled, DEFAULT_SOUND_SETTINGS.enabled),
+    volume:
+      typeof volume === 'number' && Number.isFinite(volume) && volume >= 0 && volume <= 1
+        ? volume
+        : DEFAULT_SOUND_SETTINGS.volume,
+    messageSound: booleanOr(record.messageSound, DEFAULT_SOUND_SETTINGS.messageSound),
+    systemSound: booleanOr(record.systemSound, DEFAULT_SOUND_SETTINGS.systemSound),
+    authSound: booleanOr(record.authSound, DEFAULT_SOUND_SETTINGS.authSound),
+  };
+}
 
 /** Window event fired when this tab saves new settings. */
 export const SOUND_SETTINGS_EVENT = 'securechannel:sound-settings';
@@ -40,8 +64,7 @@ export function parseSoundSettings(raw: string | null): SoundSettings {
   } catch {
     return { ...DEFAULT_SOUND_SETTINGS };
   }
-  const parsed = SoundSettingsSchema.safeParse(value);
-  return parsed.success ? parsed.data : { ...DEFAULT_SOUND_SETTINGS };
+  return toSoundSettings(value);
 }
 
 export function readSoundSettings(): SoundSettings {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { STORAGE_KEYS } from './storage-keys.js';
 import {
   SOUND_SETTINGS_EVENT,
-  SoundSettingsSchema,
+  toSoundSettings,
   playSound,
   readSoundSettings,
   writeSoundSettings,
@@ -36,8 +36,8 @@ export function useSoundSettings(): SoundSettingsState {
   }, []);
 
   const updateSettings = useCallback((change: Partial<SoundSettings>) => {
-    // The schema clamps whatever the caller passed back to valid values.
-    const next = SoundSettingsSchema.parse({ ...readSoundSettings(), ...change });
+    // toSoundSettings brings whatever the caller passed back to valid values.
+    const next = toSoundSettings({ ...readSoundSettings(), ...change });
     writeSoundSettings(next);
     setSettings(next);
   }, []);

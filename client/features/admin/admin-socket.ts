@@ -3,7 +3,7 @@
  * hands these two functions to the admin panel and the bot-check hook, so those stay testable and
  * never open a second connection. `ChatSocket.send` and `ChatSocket.on` fit them as they are.
  */
-import { type ClientFrame } from '../../../shared/protocol/ws/index.js';
+import type { ClientFrame } from '../../../shared/protocol/ws/index.js';
 import { type ServerFrameOf, type ServerFrameType } from '../../lib/realtime/chat-socket.js';
 
 /** Sends a frame; false (nothing sent) when the socket is not open. */

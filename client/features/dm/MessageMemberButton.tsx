@@ -4,7 +4,7 @@
  * Anonymous members have no key and so no secure id: the button says so instead of opening a
  * dialog that could never send.
  */
-import { type RoomUser } from '../../../shared/protocol/ws/chat.js';
+import type { RoomUser } from '../../../shared/protocol/ws/chat.js';
 import { STORAGE_KEYS, writeStorage } from '../../lib/storage-keys.js';
 
 /** Why a direct message to this member is impossible; shown as a line in the chat. */

@@ -2,7 +2,7 @@
  * What the room's end-to-end encryption looks like from this browser, for the status bar, the
  * Security Protocols modal and the per-message badges. Plain data: no keys, no text.
  */
-import { secureIdForKey } from '../../../shared/ids.js';
+import { secureIdForKey } from '../../../shared/id-shapes.js';
 import type { MemberTrust } from './room-members.js';
 
 /** initializing: keys being made; ready: messages leave encrypted; failed: key generation failed. */

@@ -17,8 +17,8 @@
  * plaintext), encrypted messages show their `[ENCRYPTED: type]` marker, and the crypto log says
  * so.
  */
-import { type Message } from '../../../shared/protocol/ws/chat.js';
-import { type MessagePayload } from '../../../shared/protocol/message-payload.js';
+import type { Message } from '../../../shared/protocol/ws/chat.js';
+import type { MessagePayload } from '../../../shared/protocol/message-payload.js';
 import {
   PlaintextCipher,
   SendCancelledError,

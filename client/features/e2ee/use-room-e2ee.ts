@@ -12,8 +12,8 @@
 import { useEffect, useEffectEvent, useState, useSyncExternalStore } from 'react';
 import { PFS_KEY_ROTATION_MS } from '../../../shared/constants.js';
 import type { KeyFile } from '../../../shared/crypto/key-file-schema.js';
-import { type Room } from '../../../shared/protocol/http/rooms.js';
-import { type ChatSocket, type ServerFrameOf } from '../../lib/realtime/chat-socket.js';
+import type { Room } from '../../../shared/protocol/http/rooms.js';
+import type { ChatSocket, ServerFrameOf } from '../../lib/realtime/chat-socket.js';
 import { accessCodeFor, isRoomLocked } from './access-codes.js';
 import { isCertificateOk } from '../privacy/pins.js';
 import { type CryptoLogEntry } from './crypto-log.js';

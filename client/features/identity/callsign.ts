@@ -2,13 +2,14 @@
  * Public visitors' callsign (spec 000 §1): stored under `chat-username`, one of the prefixes and a
  * number from 1 to 9999. A missing or malformed stored value is replaced by a fresh one.
  */
-import { CallsignSchema, generateCallsign } from '../../../shared/ids.js';
+import { CALLSIGN_PATTERN, generateCallsign } from '../../../shared/id-shapes.js';
 import { STORAGE_KEYS, readStorage, writeStorage } from '../../lib/storage-keys.js';
 
 /** The stored callsign, created and stored on first use. */
 export function getOrCreateCallsign(): string {
-  const stored = CallsignSchema.safeParse(readStorage(STORAGE_KEYS.callsign));
-  if (stored.success) return stored.data;
+  // The pattern of CallsignSchema, without zod: the chat room reads this before it paints.
+  const stored = readStorage(STORAGE_KEYS.callsign);
+  if (stored !== null && CALLSIGN_PATTERN.test(stored)) return stored;
   const callsign = generateCallsign();
   writeStorage(STORAGE_KEYS.callsign, callsign);
   return callsign;

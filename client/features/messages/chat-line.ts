@@ -3,7 +3,7 @@
  * the screen on this browser's clock (spec 000 §4 "Message display": the client ticks every 1 s
  * and drops a line when its time is up).
  */
-import { type Message } from '../../../shared/protocol/ws/chat.js';
+import type { Message } from '../../../shared/protocol/ws/chat.js';
 import { type DecryptedMessage } from './message-cipher.js';
 
 /** `security`: a breach or screenshot alert, shown as a security notice (SecurityNoticeRow). */

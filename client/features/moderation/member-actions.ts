@@ -8,7 +8,7 @@ import {
   type ModerationAction,
   type ModerationRole,
 } from '../../../shared/moderation/permissions.js';
-import { type RoomUser } from '../../../shared/protocol/ws/chat.js';
+import type { RoomUser } from '../../../shared/protocol/ws/chat.js';
 
 /** One entry of the member menu. */
 export interface MemberAction {

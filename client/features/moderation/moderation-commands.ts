@@ -5,8 +5,8 @@
  * is sent. The server decides in the end: a refusal comes back as an error.
  */
 import { BAN_MAX_MINUTES, MUTE_MAX_MINUTES } from '../../../shared/constants.js';
-import { type RoomUser } from '../../../shared/protocol/ws/chat.js';
-import { type ClientFrame } from '../../../shared/protocol/ws/index.js';
+import type { RoomUser } from '../../../shared/protocol/ws/chat.js';
+import type { ClientFrame } from '../../../shared/protocol/ws/index.js';
 
 /** What the help command shows, one command a line. */
 export const MODERATION_HELP = [

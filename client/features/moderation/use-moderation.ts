@@ -4,8 +4,8 @@
  * (`removed_from_room`) is handled by the chat room itself (use-chat-room.ts).
  */
 import { useEffect, useState } from 'react';
-import { type ModerationRole } from '../../../shared/moderation/permissions.js';
-import { type ClientFrame } from '../../../shared/protocol/ws/index.js';
+import type { ModerationRole } from '../../../shared/moderation/permissions.js';
+import type { ClientFrame } from '../../../shared/protocol/ws/index.js';
 import { type ChatSocket } from '../../lib/realtime/chat-socket.js';
 import { type MemberAction } from './member-actions.js';
 

@@ -11,7 +11,8 @@ import {
   ACCESS_TERMINAL_SUCCESS_DELAY_MS,
 } from '../../../shared/constants.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { roomLabel, type Room } from '../../../shared/protocol/http/rooms.js';
+import type { Room } from '../../../shared/protocol/http/rooms.js';
+import { roomLabel } from '../../../shared/protocol/room-label.js';
 import { rememberAccessCode } from '../e2ee/access-codes.js';
 import { isAccessCodeFilled, sha256Hex } from './access-code.js';
 import { serverErrorText, verifyRoomAccessCode } from './channel-api.js';

@@ -1,7 +1,8 @@
 /** The channel list panel: each row shows name, a security icon and badge, and opens the room. */
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { roomLabel, type Room } from '../../../shared/protocol/http/rooms.js';
+import type { Room } from '../../../shared/protocol/http/rooms.js';
+import { roomLabel } from '../../../shared/protocol/room-label.js';
 import { fetchRooms, roomKeys } from './api.js';
 
 const LEVEL_ICON: Record<Room['securityLevel'], string> = {

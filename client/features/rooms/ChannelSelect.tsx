@@ -2,7 +2,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useLocation } from 'wouter';
-import { roomLabel, type Room } from '../../../shared/protocol/http/rooms.js';
+import type { Room } from '../../../shared/protocol/http/rooms.js';
+import { roomLabel } from '../../../shared/protocol/room-label.js';
 import { fetchRooms, roomKeys } from './api.js';
 
 export function ChannelSelect({ room }: { room: Room | null }) {

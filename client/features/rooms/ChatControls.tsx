@@ -2,7 +2,7 @@
  * The control row under the header (spec 000 §2): CHANNELS, OPERATIVES, CREATE, AUDIO and, once
  * a room is loaded, TIMER; on narrow screens a channel selector takes the channel list's place.
  */
-import { type Room } from '../../../shared/protocol/http/rooms.js';
+import type { Room } from '../../../shared/protocol/http/rooms.js';
 import { ChannelSelect } from './ChannelSelect.js';
 
 export interface ChatControlsProps {

@@ -8,7 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { type Room } from '../../../shared/protocol/http/rooms.js';
+import type { Room } from '../../../shared/protocol/http/rooms.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { lazyComponent } from '../../lib/lazy-component.js';
 import { useBotChallenge } from '../admin/use-bot-challenge.js';

@@ -5,7 +5,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { MOBILE_BREAKPOINT_PX } from '../../../shared/constants.js';
 import { type ReactNode } from 'react';
-import { type RoomUser } from '../../../shared/protocol/ws/chat.js';
+import type { RoomUser } from '../../../shared/protocol/ws/chat.js';
 import { useMediaQuery } from '../../lib/use-media-query.js';
 import { OperativesPanel } from './OperativesPanel.js';
 

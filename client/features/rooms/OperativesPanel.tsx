@@ -4,7 +4,7 @@
  * admin badge), a key mark for key holders, and "(you)" for this tab's node.
  */
 import { useId, useState, type ReactNode } from 'react';
-import { type RoomUser } from '../../../shared/protocol/ws/chat.js';
+import type { RoomUser } from '../../../shared/protocol/ws/chat.js';
 import { filterOperatives } from './operatives.js';
 
 export interface OperativesPanelProps {

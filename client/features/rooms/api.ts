@@ -1,12 +1,5 @@
 /** Room calls of the client, each answer parsed by its shared schema. */
-import {
-  DefaultRoomSchema,
-  RoomListSchema,
-  RoomSchema,
-  type DefaultRoom,
-  type Room,
-  type RoomList,
-} from '../../../shared/protocol/http/rooms.js';
+import type { DefaultRoom, Room, RoomList } from '../../../shared/protocol/http/rooms.js';
 import { apiRequest } from '../../lib/http.js';
 
 export const roomKeys = {
@@ -15,14 +8,32 @@ export const roomKeys = {
   room: (secureId: string) => ['rooms', 'by-secure-id', secureId] as const,
 };
 
+/**
+ * The room calls' schemas (and zod) are fetched with the first call, in parallel with its
+ * request, so that the chat room paints without zod (issue 22, target 5); every answer is still
+ * parsed before use, and a schema that fails to load fails the call.
+ */
+function roomSchemas() {
+  return import('../../../shared/protocol/http/rooms.js');
+}
+
 export function fetchDefaultRoom(): Promise<DefaultRoom> {
-  return apiRequest('/api/default-room', DefaultRoomSchema);
+  return apiRequest(
+    '/api/default-room',
+    roomSchemas().then((m) => m.DefaultRoomSchema),
+  );
 }
 
 export function fetchRooms(): Promise<RoomList> {
-  return apiRequest('/api/rooms', RoomListSchema);
+  return apiRequest(
+    '/api/rooms',
+    roomSchemas().then((m) => m.RoomListSchema),
+  );
 }
 
 export function fetchRoom(secureId: string): Promise<Room> {
-  return apiRequest(`/api/rooms/${encodeURIComponent(secureId)}`, RoomSchema);
+  return apiRequest(
+    `/api/rooms/${encodeURIComponent(secureId)}`,
+    roomSchemas().then((m) => m.RoomSchema),
+  );
 }

@@ -12,7 +12,7 @@ import {
   SIMULATION_MESSAGE_DISPLAY_SECONDS,
   SYSTEM_MESSAGE_DISPLAY_SECONDS,
 } from '../../../shared/constants.js';
-import { type Message, type RoomUser } from '../../../shared/protocol/ws/chat.js';
+import type { Message, RoomUser } from '../../../shared/protocol/ws/chat.js';
 import { type ServerFrameOf } from '../../lib/realtime/chat-socket.js';
 import { type ChatLine, type MessageLine, type SystemLevel } from '../messages/chat-line.js';
 import { PENDING_DISPLAY, type DecryptedMessage } from '../messages/message-cipher.js';

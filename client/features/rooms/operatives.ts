@@ -1,5 +1,5 @@
 /** The participant list's search and order (spec 000 §2 "Room participant list"). */
-import { type RoomUser } from '../../../shared/protocol/ws/chat.js';
+import type { RoomUser } from '../../../shared/protocol/ws/chat.js';
 
 /**
  * Members whose callsign contains `search` (case-insensitive, trimmed), this tab's node first,

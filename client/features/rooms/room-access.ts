@@ -3,17 +3,14 @@
  * and the timer call present instead of the code. Kept in sessionStorage, so it lives as long as
  * the tab and never reaches other tabs or a later visit; the server's grant expires on its own.
  */
-import { z } from 'zod';
-
 /** sessionStorage key prefix; the room's id follows the colon. */
 export const ROOM_ACCESS_STORAGE_PREFIX = 'securechannel_room_access:';
 
-/** The server issues 24 random bytes as base64url; anything else in storage is ignored. */
-const RoomAccessTokenSchema = z
-  .string()
-  .min(1)
-  .max(200)
-  .regex(/^[A-Za-z0-9_-]+$/);
+/**
+ * The server issues 24 random bytes as base64url; anything else in storage is ignored. A pattern
+ * rather than a zod schema, so that the room paints without zod (issue 22, target 5).
+ */
+const ROOM_ACCESS_TOKEN_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;
 
 /** The storage key of one room's token. */
 export function roomAccessStorageKey(roomId: string): string {
@@ -23,8 +20,7 @@ export function roomAccessStorageKey(roomId: string): string {
 /** A stored value as a token, or null when it is missing or not token-shaped. */
 export function parseRoomAccessToken(raw: string | null): string | null {
   if (raw === null) return null;
-  const parsed = RoomAccessTokenSchema.safeParse(raw);
-  return parsed.success ? parsed.data : null;
+  return ROOM_ACCESS_TOKEN_PATTERN.test(raw) ? raw : null;
 }
 
 /** This tab's access token for the room, or null (none stored, storage unavailable, garbage). */

@@ -17,10 +17,10 @@ import { useLocation } from 'wouter';
 import { navigate as navigateBrowser } from 'wouter/use-browser-location';
 import { rememberReturnPath } from '../service-state/service-status.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { type Room } from '../../../shared/protocol/http/rooms.js';
-import { type MessagePayload } from '../../../shared/protocol/message-payload.js';
-import { type Message } from '../../../shared/protocol/ws/chat.js';
-import { type ClientFrame } from '../../../shared/protocol/ws/index.js';
+import type { Room } from '../../../shared/protocol/http/rooms.js';
+import type { MessagePayload } from '../../../shared/protocol/message-payload.js';
+import type { Message } from '../../../shared/protocol/ws/chat.js';
+import type { ClientFrame } from '../../../shared/protocol/ws/index.js';
 import {
   ChatSocket,
   chatSocketUrl,

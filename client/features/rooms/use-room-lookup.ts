@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation } from 'wouter';
-import { isRoomSecureId } from '../../../shared/ids.js';
+import { isRoomSecureId } from '../../../shared/id-shapes.js';
 import { HttpError } from '../../lib/http.js';
 import { fetchRoom, roomKeys } from './api.js';
 

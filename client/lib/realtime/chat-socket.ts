@@ -8,7 +8,11 @@
  *   waiting WS_RECONNECT_BASE_MS + WS_RECONNECT_STEP_MS × attempt (3 s, then 5 s); a connection
  *   that opens resets the count, and so does a manual reconnect() (the RECONNECT button);
  * - every incoming frame is parsed with ServerFrameSchema; what does not parse is logged without
- *   its content and ignored;
+ *   its content and ignored. The schema (and zod with it) is fetched when the socket is made, in
+ *   parallel with the connection, so that the pages holding a socket paint without zod (issue 22,
+ *   target 5): frames that arrive before it has loaded wait, in arrival order, and are parsed and
+ *   handed over once it is there. If it cannot be loaded, no frame is ever handed over: the
+ *   socket closes and stays disconnected (`hasProtocolFailed`) until a reconnect() loads it again;
  * - emergency_shutdown_notice and maintenance_mode hand their route to `onServiceRedirect`.
  */
 import {
@@ -18,8 +22,16 @@ import {
   WS_RECONNECT_BASE_MS,
   WS_RECONNECT_STEP_MS,
 } from '../../../shared/constants.js';
-import { type ClientFrame } from '../../../shared/protocol/ws/index.js';
-import { ServerFrameSchema, type ServerFrame } from '../../../shared/protocol/ws/server-frames.js';
+import type { ClientFrame } from '../../../shared/protocol/ws/index.js';
+import type { ServerFrame, ServerFrameSchema } from '../../../shared/protocol/ws/server-frames.js';
+
+/** The schema every incoming frame is parsed with. */
+export type FrameSchema = typeof ServerFrameSchema;
+
+/** Fetches the frame schema module (and zod): the socket's first frames wait for it. */
+export function loadFrameSchema(): Promise<FrameSchema> {
+  return import('../../../shared/protocol/ws/server-frames.js').then((m) => m.ServerFrameSchema);
+}
 
 export type ChatConnectionStatus = 'connecting' | 'connected' | 'disconnected';
 
@@ -81,6 +93,8 @@ export interface ChatSocketOptions {
    * its check). Nothing is sent until it answers.
    */
   beforeOpen?: () => Promise<boolean>;
+  /** The frame schema, or its loading (default: {@link loadFrameSchema}, started at once). */
+  frameSchema?: FrameSchema | Promise<FrameSchema>;
 }
 
 /** `ws://host/chat-ws` on plain HTTP (localhost), `wss://host/chat-ws` on HTTPS. */
@@ -98,7 +112,7 @@ function isNormalClose(code: number): boolean {
   return (WS_NORMAL_CLOSE_CODES as readonly number[]).includes(code);
 }
 
-function parseFrame(data: unknown): ServerFrame | null {
+function parseFrame(schema: FrameSchema, data: unknown): ServerFrame | null {
   if (typeof data !== 'string') return null;
   let json: unknown;
   try {
@@ -106,7 +120,7 @@ function parseFrame(data: unknown): ServerFrame | null {
   } catch {
     return null;
   }
-  const parsed = ServerFrameSchema.safeParse(json);
+  const parsed = schema.safeParse(json);
   return parsed.success ? parsed.data : null;
 }
 
@@ -122,9 +136,49 @@ export class ChatSocket {
   private readonly statusListeners = new Set<(status: ChatConnectionStatus) => void>();
   private readonly frameListeners = new Map<ServerFrameType, Set<AnyFrameListener>>();
   private readonly createSocket: (url: string) => WebSocketLike;
+  /** The frame schema once loaded; until then incoming frames wait in `unparsed`. */
+  private schema: FrameSchema | null = null;
+  private schemaLoading: Promise<void> | null = null;
+  private unparsed: unknown[] = [];
+  private protocolFailed = false;
 
   constructor(private readonly options: ChatSocketOptions) {
     this.createSocket = options.createSocket ?? openBrowserSocket;
+    const { frameSchema } = options;
+    if (frameSchema && !(frameSchema instanceof Promise)) this.schema = frameSchema;
+    else this.loadSchema(frameSchema);
+  }
+
+  /** True when the frame schema could not be loaded: nothing is handed over, no connection. */
+  hasProtocolFailed(): boolean {
+    return this.protocolFailed;
+  }
+
+  private loadSchema(pending?: Promise<FrameSchema>): void {
+    this.protocolFailed = false;
+    const loading = (pending ?? loadFrameSchema()).then(
+      (schema) => {
+        if (this.schemaLoading !== loading) return;
+        this.schema = schema;
+        this.schemaLoading = null;
+        // In arrival order, before any frame that comes after the schema is there.
+        const waiting = this.unparsed;
+        this.unparsed = [];
+        for (const data of waiting) this.handle(schema, data);
+      },
+      () => {
+        if (this.schemaLoading !== loading) return;
+        this.schemaLoading = null;
+        this.unparsed = [];
+        this.protocolFailed = true;
+        // eslint-disable-next-line no-console -- the socket cannot read any frame: say why it closed.
+        console.error('[chat-socket] the protocol schemas could not be loaded');
+        this.clearTimer();
+        this.dropSocket(1000, 'Protocol unavailable');
+        this.setStatus('disconnected');
+      },
+    );
+    this.schemaLoading = loading;
   }
 
   getStatus(): ChatConnectionStatus {
@@ -142,6 +196,7 @@ export class ChatSocket {
 
   /** The RECONNECT button: a fresh connection now, with a fresh allowance of automatic tries. */
   reconnect(): void {
+    if (this.protocolFailed) this.loadSchema();
     this.isStarted = true;
     this.reconnectAttempts = 0;
     this.clearTimer();
@@ -156,6 +211,8 @@ export class ChatSocket {
   stop(): void {
     this.isStarted = false;
     this.openAttempt += 1;
+    // Frames still waiting for the schema belong to a room being left: never handed over.
+    this.unparsed = [];
     this.clearTimer();
     this.dropSocket(1000, 'Leaving');
     this.setStatus('disconnected');
@@ -189,6 +246,10 @@ export class ChatSocket {
   }
 
   private open(): void {
+    if (this.protocolFailed) {
+      this.setStatus('disconnected');
+      return;
+    }
     this.setStatus('connecting');
     const { beforeOpen } = this.options;
     if (!beforeOpen) {
@@ -245,7 +306,12 @@ export class ChatSocket {
   }
 
   private receive(data: unknown): void {
-    const frame = parseFrame(data);
+    if (this.schema) this.handle(this.schema, data);
+    else if (!this.protocolFailed) this.unparsed.push(data);
+  }
+
+  private handle(schema: FrameSchema, data: unknown): void {
+    const frame = parseFrame(schema, data);
     if (!frame) {
       // eslint-disable-next-line no-console -- spec 000 §7: unparseable socket messages are logged and ignored; the content is never logged.
       console.warn('[chat-socket] ignored a frame that does not match the protocol');

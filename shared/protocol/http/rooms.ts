@@ -38,13 +38,8 @@ export const RoomLookupParamsSchema = z.object({
 });
 export type RoomLookupParams = z.infer<typeof RoomLookupParamsSchema>;
 
-/** The label a room shows (spec 000 §3): private non-public rooms by level, else PRIVATE or PUBLIC. */
-export function roomLabel(room: Pick<Room, 'isPrivate' | 'securityLevel'>): string {
-  if (room.isPrivate && room.securityLevel !== 'public') {
-    return room.securityLevel === 'top_secret' ? 'TOP SECRET' : room.securityLevel.toUpperCase();
-  }
-  return room.isPrivate ? 'PRIVATE' : 'PUBLIC';
-}
+/** The label a room shows (defined in `shared/protocol/room-label.ts`). */
+export { roomLabel } from '../room-label.js';
 
 const timerOf = (options: readonly (number | null)[]) =>
   z

@@ -9,8 +9,10 @@ import {
   chatSocketUrl,
   reconnectDelayMs,
   type ChatConnectionStatus,
+  type FrameSchema,
   type WebSocketLike,
 } from '../../../client/lib/realtime/chat-socket.js';
+import { ServerFrameSchema } from '../../../shared/protocol/ws/server-frames.js';
 
 class FakeSocket implements WebSocketLike {
   readyState = 0;
@@ -45,7 +47,8 @@ class FakeSocket implements WebSocketLike {
   }
 }
 
-function setup() {
+/** A socket whose frame schema is `frameSchema` (default: already loaded). */
+function setup(frameSchema: FrameSchema | Promise<FrameSchema> = ServerFrameSchema) {
   const sockets: FakeSocket[] = [];
   const statuses: ChatConnectionStatus[] = [];
   const redirects: string[] = [];
@@ -57,6 +60,7 @@ function setup() {
       return socket;
     },
     onServiceRedirect: (path) => redirects.push(path),
+    frameSchema,
   });
   chat.onStatusChange((status) => statuses.push(status));
   const last = () => sockets[sockets.length - 1]!;
@@ -305,5 +309,107 @@ describe('chatSocketUrl and reconnectDelayMs', () => {
 
   it('waits 3 s before the first retry and 5 s before the second', () => {
     expect([reconnectDelayMs(0), reconnectDelayMs(1)]).toEqual([3000, 5000]);
+  });
+});
+
+/** A frame schema whose loading the test settles by hand. */
+function pendingSchema() {
+  let resolve!: (schema: FrameSchema) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<FrameSchema>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+describe('ChatSocket while its frame schema loads', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  const presence = (type: string, username: string) =>
+    JSON.stringify({ type, roomId: 'r', username, nodeId: 'n', memberCount: 1 });
+
+  /** A connected socket whose schema is still loading, recording who joined. */
+  function connectedWhileLoading() {
+    const schema = pendingSchema();
+    const socket = setup(schema.promise);
+    const seen: unknown[] = [];
+    socket.chat.on('user_joined', (frame) => seen.push(frame.username));
+    socket.chat.start();
+    vi.advanceTimersByTime(100);
+    socket.last().accept();
+    return { ...socket, schema, seen };
+  }
+
+  it('connects at once and hands the queued frames over in arrival order once it loads', async () => {
+    const schema = pendingSchema();
+    const { chat, last } = setup(schema.promise);
+    const seen: string[] = [];
+    chat.on('room_joined', (frame) => seen.push(`joined ${frame.memberCount}`));
+    chat.on('user_joined', (frame) => seen.push(`+${frame.username}`));
+    chat.on('user_left', (frame) => seen.push(`-${frame.username}`));
+    chat.start();
+    vi.advanceTimersByTime(100);
+    last().accept();
+    expect(chat.getStatus()).toBe('connected');
+    last().receive(joined);
+    last().receive(presence('user_joined', 'Agent1'));
+    last().receive(presence('user_left', 'Agent1'));
+    expect(seen).toEqual([]);
+
+    schema.resolve(ServerFrameSchema);
+    await vi.waitFor(() => expect(seen).toHaveLength(3));
+    last().receive(presence('user_joined', 'Agent2'));
+    expect(seen).toEqual(['joined 2', '+Agent1', '-Agent1', '+Agent2']);
+  });
+
+  it('still refuses a malformed frame that waited, and hands over the ones around it', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { chat, last, schema, seen } = connectedWhileLoading();
+    chat.on('new_message', (frame) => seen.push(frame));
+    last().receive(presence('user_joined', 'Agent1'));
+    last().receive(JSON.stringify({ type: 'new_message', message: { content: 'secret-words' } }));
+    last().receive(presence('user_joined', 'Agent2'));
+
+    schema.resolve(ServerFrameSchema);
+    await vi.waitFor(() => expect(seen).toEqual(['Agent1', 'Agent2']));
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(JSON.stringify(warn.mock.calls)).not.toContain('secret-words');
+  });
+
+  it('hands nothing over and disconnects when the schema cannot be loaded; RECONNECT loads it again', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { chat, sockets, last, schema, seen } = connectedWhileLoading();
+    last().receive(presence('user_joined', 'Agent1'));
+
+    schema.reject(new Error('chunk failed'));
+    await vi.waitFor(() => expect(chat.hasProtocolFailed()).toBe(true));
+    expect(chat.getStatus()).toBe('disconnected');
+    expect(last().closedWith).toBe(1000);
+    vi.advanceTimersByTime(10_000);
+    expect(sockets).toHaveLength(1);
+    expect(seen).toEqual([]);
+
+    // The RECONNECT button fetches the real module this time.
+    chat.reconnect();
+    expect(chat.hasProtocolFailed()).toBe(false);
+    expect(sockets).toHaveLength(2);
+    last().accept();
+    last().receive(presence('user_joined', 'Agent2'));
+    await vi.waitFor(() => expect(seen).toEqual(['Agent2']));
+  });
+
+  it('drops the frames still waiting when the room is left', async () => {
+    const { chat, last, schema, seen } = connectedWhileLoading();
+    last().receive(presence('user_joined', 'Agent1'));
+    chat.stop();
+    schema.resolve(ServerFrameSchema);
+    await schema.promise;
+    await Promise.resolve();
+    expect(seen).toEqual([]);
   });
 });
