@@ -17,7 +17,19 @@ export default defineConfig({
       output: {
         // zod in one chunk: no page's first paint from the entry needs it, and the pages that do
         // would otherwise load it as several small chunks (issue 22, target 5).
-        codeSplitting: { groups: [{ name: 'zod', test: /node_modules[\\/]zod[\\/]/ }] },
+        // The socket frames' schemas in one chunk as well: loaded together after the room paints,
+        // as one request rather than six (every request counts against the per-address limit).
+        codeSplitting: {
+          groups: [
+            { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
+            {
+              name: 'frame-schemas',
+              test: /shared[\/]protocol[\/]ws[\/]/,
+              // Not the modules they import: the entry shares some (texts, constants).
+              includeDependenciesRecursively: false,
+            },
+          ],
+        },
       },
     },
   },

@@ -84,6 +84,20 @@ interface ServerCore {
   config: Config;
 }
 
+/** Requests one address (or onion circuit) may make in a minute, WebSocket upgrades included. */
+export const HTTP_REQUESTS_PER_MINUTE = 1000;
+/**
+ * Requests for the client's hashed files (`/assets/…`) one address may make in a minute, counted
+ * apart from the others: with the client split per route and action (issue 22), one page load
+ * fetches up to about a hundred of them, and browsers keep them (immutable) afterwards.
+ */
+export const ASSET_REQUESTS_PER_MINUTE = 10_000;
+
+function isAssetRequest(request: { raw: { method?: string; url?: string } }): boolean {
+  const { method, url } = request.raw;
+  return (method === 'GET' || method === 'HEAD') && url !== undefined && url.startsWith('/assets/');
+}
+
 export async function buildServer(config: Config, deps: ServerDeps = {}): Promise<Server> {
   const logger = pino(
     {
@@ -158,10 +172,13 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   await app.register(rateLimit, {
     ...httpRateLimitStore(shared),
     global: true,
-    max: 1000,
+    // The client's hashed files have their own count: a page load fetches dozens of chunks.
+    max: (request) =>
+      isAssetRequest(request) ? ASSET_REQUESTS_PER_MINUTE : HTTP_REQUESTS_PER_MINUTE,
     timeWindow: '1 minute',
     // Per circuit for onion visitors (server/lib/onion-socket.ts), per address for the rest.
-    keyGenerator: rateLimitKey,
+    keyGenerator: (request) =>
+      isAssetRequest(request) ? `${rateLimitKey(request)}|assets` : rateLimitKey(request),
     errorResponseBuilder: (_request, context) => ({
       statusCode: context.statusCode,
       error: 'Too many requests',
