@@ -24,7 +24,7 @@ export default defineConfig({
             { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
             {
               name: 'frame-schemas',
-              test: /shared[\/]protocol[\/]ws[\/]/,
+              test: /shared[\\/]protocol[\\/]ws[\\/]/,
               // Not the modules they import: the entry shares some (texts, constants).
               includeDependenciesRecursively: false,
             },

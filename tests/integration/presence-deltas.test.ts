@@ -200,6 +200,18 @@ describe('the member list a socket asks for', () => {
   });
 });
 
+const wsUrl = (server: ServerProcess) => `${server.url.replace('http', 'ws')}/chat-ws`;
+
+/** Creates a public room through `server`'s HTTP API; its secureId. */
+async function createRoom(server: ServerProcess, name: string): Promise<string> {
+  const response = await fetch(`${server.url}/api/rooms`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  return ((await response.json()) as { secureId: string }).secureId;
+}
+
 describe('member list deltas across two processes on Redis', () => {
   let servers: ServerProcess[] = [];
   let drop: () => Promise<void>;
@@ -232,16 +244,7 @@ describe('member list deltas across two processes on Redis', () => {
 
   it('keeps every member list equal to the server list through concurrent joins and leaves', async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
-    const wsUrl = (server: ServerProcess) => `${server.url.replace('http', 'ws')}/chat-ws`;
-    const room = (
-      (await (
-        await fetch(`${a.url}/api/rooms`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'deltas' }),
-        })
-      ).json()) as { secureId: string }
-    ).secureId;
+    const room = await createRoom(a, 'deltas');
     const usernames = Array.from({ length: 8 }, (_, i) => `Agent${310 + i}`);
     // All at once, alternating between the processes.
     const members = await Promise.all(
@@ -267,16 +270,7 @@ describe('member list deltas across two processes on Redis', () => {
 
   it("keeps a newcomer's join before its first message when the message goes through Redis", async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
-    const wsUrl = (server: ServerProcess) => `${server.url.replace('http', 'ws')}/chat-ws`;
-    const room = (
-      (await (
-        await fetch(`${a.url}/api/rooms`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'join-then-speak' }),
-        })
-      ).json()) as { secureId: string }
-    ).secureId;
+    const room = await createRoom(a, 'join-then-speak');
     const watchers = [
       await join(wsUrl(a), room, 'Agent370'),
       await join(wsUrl(b), room, 'Agent371'),
