@@ -21,6 +21,7 @@ import {
   type DecryptedMessage,
 } from '../../../../client/features/messages/message-cipher.js';
 import { type Message } from '../../../../shared/protocol/ws/chat.js';
+import { messageFixture } from '../../../support/message-fixture.js';
 
 /** An engine with real classes and no room: its cipher holds every send until keys exist. */
 function testEngine(log: CryptoLog): RoomEngine {
@@ -57,24 +58,16 @@ function heldLoader(onEngine: (engine: RoomEngine) => void = () => undefined) {
 }
 
 function message(id: string, encryptionType: Message['encryptionType']): Message {
-  return {
+  const plain = encryptionType === 'PLAINTEXT';
+  return messageFixture({
     id,
     senderId: 'node_0000000000000002',
     senderUsername: 'bravo',
     roomId: 'room-under-test',
-    content: encryptionType === 'PLAINTEXT' ? 'in clear' : '',
-    encryptedContent: encryptionType === 'PLAINTEXT' ? null : 'AAAA',
+    content: plain ? 'in clear' : '',
+    encryptedContent: plain ? null : 'AAAA',
     encryptionType,
-    signature: null,
-    isStealthMode: false,
-    hasImage: false,
-    imageUrl: null,
-    thumbnailUrl: null,
-    imageMetadata: null,
-    createdAt: '2030-01-01T00:00:00.000Z',
-    expiresAt: '2030-01-01T00:00:30.000Z',
-    isSystem: false,
-  };
+  });
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));

@@ -3,27 +3,11 @@
  * fallback and never pretends to decrypt a message of any other type.
  */
 import { describe, expect, it } from 'vitest';
-import { EncryptionTypeSchema, type Message } from '../../../../shared/protocol/ws/chat.js';
+import { EncryptionTypeSchema } from '../../../../shared/protocol/ws/chat.js';
 import { PlaintextCipher } from '../../../../client/features/messages/message-cipher.js';
+import { messageFixture } from '../../../support/message-fixture.js';
 
-const base: Message = {
-  id: 'm1',
-  senderId: 'n1',
-  senderUsername: 'Agent1',
-  roomId: 'r1',
-  content: 'hello',
-  encryptedContent: null,
-  encryptionType: 'PLAINTEXT',
-  signature: null,
-  isStealthMode: false,
-  hasImage: false,
-  imageUrl: null,
-  thumbnailUrl: null,
-  imageMetadata: null,
-  createdAt: '2030-01-01T00:00:00.000Z',
-  expiresAt: '2030-01-01T00:00:30.000Z',
-  isSystem: false,
-};
+const base = messageFixture();
 
 describe('PlaintextCipher', () => {
   const cipher = new PlaintextCipher();
