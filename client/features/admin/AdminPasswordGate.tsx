@@ -3,7 +3,7 @@
  * exchanged at once for a ten-minute admin session (admin-session.ts, memory only); a wrong
  * password clears the field; the server's lockout text (3 failures, 5 minutes) shows with a live
  * countdown and the button stays disabled until it ends. Used by the emergency panel and the
- * admin console.
+ * admin console, and by the chat room's Tor overlay (which logs each failure, spec 001 §8).
  */
 import { useId, useState, type FormEvent } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
@@ -14,7 +14,13 @@ import { FIELD, HINT, LABEL } from './admin-styles.js';
 import { formatRemaining, lockoutSecondsFromMessage } from './lockout.js';
 import { useNow } from './use-now.js';
 
-export function AdminPasswordGate({ testIdPrefix }: { testIdPrefix: string }) {
+export interface AdminPasswordGateProps {
+  testIdPrefix: string;
+  /** Told of each refused attempt, after the field is cleared. */
+  onFailure?: () => void;
+}
+
+export function AdminPasswordGate({ testIdPrefix, onFailure }: AdminPasswordGateProps) {
   const ids = useId();
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -44,6 +50,7 @@ export function AdminPasswordGate({ testIdPrefix }: { testIdPrefix: string }) {
       if (seconds !== null) setLockedUntil(Date.now() + seconds * 1000);
       else if (caught instanceof AdminApiError && caught.isLockedOut)
         setLockedUntil(Date.now() + 5 * 60_000);
+      onFailure?.();
     } finally {
       setBusy(false);
     }

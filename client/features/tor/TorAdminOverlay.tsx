@@ -9,12 +9,12 @@
  * session of admin-session.ts (memory only), which every Tor call then carries as its bearer.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
-import { TEXT } from '../../../shared/protocol/errors.js';
-import { authenticateAdmin, type AdminCredential } from '../admin/admin-api.js';
-import { setAdminSession, useAdminSession } from '../admin/admin-session.js';
-import { FIELD, LABEL, SECTION_TITLE } from '../admin/admin-styles.js';
-import { Bracketed, DIALOG_BUTTON, TerminalDialog } from '../rooms/TerminalDialog.js';
+import { useState } from 'react';
+import { type AdminCredential } from '../admin/admin-api.js';
+import { AdminPasswordGate } from '../admin/AdminPasswordGate.js';
+import { useAdminSession } from '../admin/admin-session.js';
+import { SECTION_TITLE } from '../admin/admin-styles.js';
+import { TerminalDialog } from '../rooms/TerminalDialog.js';
 import { BridgeConfigCard } from './BridgeConfigCard.js';
 import {
   connectTor,
@@ -54,63 +54,16 @@ export function TorAdminOverlay({ open, onOpenChange }: TorAdminOverlayProps) {
       {session ? (
         <TorCommands credential={{ kind: 'admin-session', token: session.sessionToken }} />
       ) : (
-        <OverlayPasswordGate />
+        <AdminPasswordGate testIdPrefix="tor-overlay" onFailure={logFailedAuthentication} />
       )}
     </TerminalDialog>
   );
 }
 
-function OverlayPasswordGate() {
-  const ids = useId();
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [isBusy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (isBusy) return;
-    if (password === '') {
-      setError(TEXT.adminPasswordRequired);
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      setAdminSession(await authenticateAdmin(password));
-    } catch (caught) {
-      // eslint-disable-next-line no-console -- spec 001 §8: the overlay logs '[ADMIN] ... failed'
-      console.warn('[ADMIN] authentication failed');
-      setError(caught instanceof Error ? caught.message : TEXT.adminAuthenticationError);
-      setPassword(''); // a wrong password clears the field (spec 001 §4)
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <form className="space-y-4" onSubmit={(event) => void submit(event)} noValidate>
-      <div>
-        <label htmlFor={`${ids}-password`} className={LABEL}>
-          Admin password
-        </label>
-        <input
-          id={`${ids}-password`}
-          type="password"
-          className={FIELD}
-          value={password}
-          autoFocus
-          autoComplete="current-password"
-          onChange={(event) => setPassword(event.target.value)}
-        />
-      </div>
-      {error ? (
-        <p role="alert" className="text-xs text-danger">
-          {error}
-        </p>
-      ) : null}
-      <button type="submit" className={DIALOG_BUTTON} disabled={isBusy}>
-        <Bracketed>{isBusy ? 'AUTHENTICATING…' : 'AUTHENTICATE'}</Bracketed>
-      </button>
-    </form>
-  );
+/** spec 001 §8: the overlay logs '[ADMIN] ... failed' lines. */
+function logFailedAuthentication(): void {
+  // eslint-disable-next-line no-console -- the spec's console line, without the password or reason
+  console.warn('[ADMIN] authentication failed');
 }
 
 type Command = 'status' | 'connect' | 'disconnect' | 'restart' | 'logs' | 'test';
