@@ -6,12 +6,7 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import {
-  Bracketed,
-  DIALOG_BUTTON,
-  DIALOG_BUTTON_SECONDARY,
-  TerminalDialog,
-} from '../rooms/TerminalDialog.js';
+import { CancelSubmitRow, TerminalDialog } from '../rooms/TerminalDialog.js';
 import { DM_MESSAGE_MAX_CHARS } from './dm-constants.js';
 import { FIELD, FIELD_LABEL } from './dm-styles.js';
 import { toRecipientInput } from './recipient-match.js';
@@ -113,24 +108,17 @@ function NewConversationForm({
         </label>
         <TimerSelect id={`${ids}-timer`} value={timer} onChange={setTimer} testId="dm-new-timer" />
       </div>
-      <div className="flex flex-wrap justify-end gap-2 pt-1">
-        <button
-          type="button"
-          className={DIALOG_BUTTON_SECONDARY}
-          onClick={() => onOpenChange(false)}
-          data-testid="dm-new-cancel"
-        >
-          <Bracketed>CANCEL</Bracketed>
-        </button>
-        <button
-          type="submit"
-          className={DIALOG_BUTTON}
-          disabled={!canSend}
-          data-testid="dm-new-send"
-        >
-          <Bracketed>{isSending ? 'SENDING...' : 'SEND MESSAGE'}</Bracketed>
-        </button>
-      </div>
+      <CancelSubmitRow
+        onCancel={() => onOpenChange(false)}
+        cancelLabel="CANCEL"
+        submitLabel="SEND MESSAGE"
+        busyLabel="SENDING..."
+        isBusy={isSending}
+        canSubmit={canSend}
+        cancelTestId="dm-new-cancel"
+        submitTestId="dm-new-send"
+        className="pt-1"
+      />
     </form>
   );
 }

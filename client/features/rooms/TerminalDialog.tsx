@@ -116,3 +116,52 @@ export function Bracketed({ children }: { children: ReactNode }) {
     </>
   );
 }
+
+export interface CancelSubmitRowProps {
+  onCancel: () => void;
+  cancelLabel?: string;
+  /** The submit button's text, and while `isBusy` the text that replaces it. */
+  submitLabel: string;
+  busyLabel: string;
+  isBusy: boolean;
+  /** Disables the submit button beyond `isBusy` (e.g. an incomplete form). */
+  canSubmit?: boolean;
+  cancelTestId?: string;
+  submitTestId?: string;
+  /** Extra classes of the row (spacing above it). */
+  className?: string;
+}
+
+/** A form dialog's action row: a cancel button, then the submit button that names the action. */
+export function CancelSubmitRow({
+  onCancel,
+  cancelLabel = 'Cancel',
+  submitLabel,
+  busyLabel,
+  isBusy,
+  canSubmit = true,
+  cancelTestId,
+  submitTestId,
+  className = 'pt-2',
+}: CancelSubmitRowProps) {
+  return (
+    <div className={`flex flex-wrap justify-end gap-2 ${className}`}>
+      <button
+        type="button"
+        className={DIALOG_BUTTON_SECONDARY}
+        onClick={onCancel}
+        data-testid={cancelTestId}
+      >
+        <Bracketed>{cancelLabel}</Bracketed>
+      </button>
+      <button
+        type="submit"
+        className={DIALOG_BUTTON}
+        disabled={isBusy || !canSubmit}
+        data-testid={submitTestId}
+      >
+        <Bracketed>{isBusy ? busyLabel : submitLabel}</Bracketed>
+      </button>
+    </div>
+  );
+}

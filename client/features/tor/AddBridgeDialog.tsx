@@ -13,12 +13,7 @@ import {
 import { toast } from '../../ui/use-toast.js';
 import { FIELD, HINT, LABEL } from '../admin/admin-styles.js';
 import type { AdminCredential } from '../admin/admin-api.js';
-import {
-  Bracketed,
-  DIALOG_BUTTON,
-  DIALOG_BUTTON_SECONDARY,
-  TerminalDialog,
-} from '../rooms/TerminalDialog.js';
+import { CancelSubmitRow, TerminalDialog } from '../rooms/TerminalDialog.js';
 import { addBridge } from './tor-api.js';
 
 export interface AddBridgeDialogProps {
@@ -166,18 +161,12 @@ export function AddBridgeDialog({ open, onOpenChange, credential, onAdded }: Add
             onChange={(event) => setCountry(event.target.value)}
           />
         </div>
-        <div className="flex flex-wrap justify-end gap-2 pt-2">
-          <button
-            type="button"
-            className={DIALOG_BUTTON_SECONDARY}
-            onClick={() => onOpenChange(false)}
-          >
-            <Bracketed>Cancel</Bracketed>
-          </button>
-          <button type="submit" className={DIALOG_BUTTON} disabled={isBusy}>
-            <Bracketed>{isBusy ? 'Adding…' : 'Add bridge'}</Bracketed>
-          </button>
-        </div>
+        <CancelSubmitRow
+          onCancel={() => onOpenChange(false)}
+          submitLabel="Add bridge"
+          busyLabel="Adding…"
+          isBusy={isBusy}
+        />
       </form>
     </TerminalDialog>
   );

@@ -8,12 +8,7 @@ import { parseBridgeImport, TOR_TEXT, type Bridge } from '../../../shared/protoc
 import { toast } from '../../ui/use-toast.js';
 import { FIELD, HINT, LABEL } from '../admin/admin-styles.js';
 import type { AdminCredential } from '../admin/admin-api.js';
-import {
-  Bracketed,
-  DIALOG_BUTTON,
-  DIALOG_BUTTON_SECONDARY,
-  TerminalDialog,
-} from '../rooms/TerminalDialog.js';
+import { CancelSubmitRow, TerminalDialog } from '../rooms/TerminalDialog.js';
 import { importBridges } from './tor-api.js';
 
 export interface ImportBridgesDialogProps {
@@ -92,18 +87,12 @@ export function ImportBridgesDialog({
             skipped)
           </p>
         </div>
-        <div className="flex flex-wrap justify-end gap-2 pt-2">
-          <button
-            type="button"
-            className={DIALOG_BUTTON_SECONDARY}
-            onClick={() => onOpenChange(false)}
-          >
-            <Bracketed>Cancel</Bracketed>
-          </button>
-          <button type="submit" className={DIALOG_BUTTON} disabled={isBusy}>
-            <Bracketed>{isBusy ? 'Importing…' : 'Import'}</Bracketed>
-          </button>
-        </div>
+        <CancelSubmitRow
+          onCancel={() => onOpenChange(false)}
+          submitLabel="Import"
+          busyLabel="Importing…"
+          isBusy={isBusy}
+        />
       </form>
     </TerminalDialog>
   );
