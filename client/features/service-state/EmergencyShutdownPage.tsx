@@ -12,10 +12,9 @@
  */
 import { useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { EmergencyAdminPanel } from '../admin/EmergencyAdminPanel.js';
-import { ServiceRestoredBanner } from '../admin/ServiceRestoredBanner.js';
 import { useServiceRestored } from '../admin/use-service-restored.js';
 import { StillDownNote, useRetryCheck } from './RetryCheck.js';
+import { ServiceDownFrame } from './ServiceDownFrame.js';
 
 /** A warning triangle drawn with CSS, so it follows the theme's danger colour. */
 function AlertGlyph() {
@@ -36,83 +35,71 @@ export function EmergencyShutdownPage({ returnTo = null }: { returnTo?: string |
   const [isAdminOpen, setAdminOpen] = useState(false);
   const check = useRetryCheck(retry);
   return (
-    <div className="flex min-h-screen flex-col bg-background font-mono text-fg">
-      <header className="flex items-center justify-between border-b border-danger/50 px-4 py-3 text-xs uppercase tracking-[0.25em] sm:px-6">
-        <span className="font-bold text-primary">SecureChannel</span>
-        <span className="flex items-center gap-2 text-danger">
-          <span aria-hidden="true" className="size-2 animate-pulse rounded-full bg-danger" />
-          Lockdown
-        </span>
-      </header>
-
-      <main className="flex flex-1 flex-col items-center justify-center gap-6 px-4 py-10 sm:px-6">
-        {restoredMessage !== null ? (
-          <div className="w-full max-w-xl">
-            <ServiceRestoredBanner message={restoredMessage} />
-          </div>
-        ) : null}
-        <div
-          data-testid="emergency-shutdown-notice"
-          className="w-full max-w-xl border border-danger/70 bg-surface p-6 text-center shadow-[0_0_60px_-20px_var(--sc-danger)] sm:p-10"
-        >
-          <AlertGlyph />
-          <p className="mt-6 text-[0.65rem] uppercase tracking-[0.35em] text-muted sm:text-xs">
-            Emergency protocol active
-          </p>
-          <h1 className="mt-2 text-2xl font-bold uppercase tracking-[0.15em] text-danger [text-shadow:0_0_16px_color-mix(in_srgb,var(--sc-danger)_60%,transparent)] sm:text-3xl">
-            Emergency shutdown
-          </h1>
-
-          <div className="mx-auto mt-6 max-w-sm space-y-1 border-y border-danger/40 py-4 text-left text-xs sm:text-sm">
-            <p className="text-danger">
-              <span aria-hidden="true">&gt; </span>
-              {TEXT.connectionTerminated}
-            </p>
-            <p className="text-warning">
-              <span aria-hidden="true">&gt; </span>
-              {TEXT.allChannelsClosed}
-            </p>
-          </div>
-
-          <p className="mt-6 text-sm leading-relaxed text-fg">
-            An administrator has shut the service down. Open sessions were disconnected and no
-            channel accepts messages until service is restored. {TEXT.tryAgainInFewMinutes}
-          </p>
-
+    <ServiceDownFrame
+      tone="danger"
+      status="Lockdown"
+      restoredMessage={restoredMessage}
+      widthClass="max-w-xl"
+      isAdminOpen={isAdminOpen}
+      onAdminOpenChange={setAdminOpen}
+      afterRestorePath={destination}
+      footer={
+        <footer className="flex flex-wrap items-center justify-between gap-2 border-t border-border px-4 py-3 text-[0.65rem] uppercase tracking-[0.25em] text-muted sm:px-6">
+          <span>Status: emergency · channels closed</span>
           <button
             type="button"
-            onClick={() => void check.run()}
-            disabled={check.isChecking}
-            data-testid="emergency-shutdown-retry"
-            className="mt-8 inline-flex min-h-11 items-center justify-center gap-2 border border-danger bg-danger/10 px-5 py-2 text-sm font-bold uppercase tracking-[0.2em] text-danger transition-colors hover:bg-danger hover:text-background disabled:opacity-60"
+            onClick={() => setAdminOpen(true)}
+            data-testid="admin-access"
+            className="min-h-9 border border-border px-3 py-1 tracking-[0.2em] text-muted transition-colors hover:border-danger hover:text-danger"
           >
             <span aria-hidden="true">[</span>
-            {check.isChecking ? 'Checking...' : 'Try again'}
+            {TEXT.adminAccess}
             <span aria-hidden="true">]</span>
           </button>
-          <StillDownNote checkedAt={check.stillDownAt} testId="emergency-still-down" />
-        </div>
-      </main>
+        </footer>
+      }
+    >
+      <div
+        data-testid="emergency-shutdown-notice"
+        className="w-full max-w-xl border border-danger/70 bg-surface p-6 text-center shadow-[0_0_60px_-20px_var(--sc-danger)] sm:p-10"
+      >
+        <AlertGlyph />
+        <p className="mt-6 text-[0.65rem] uppercase tracking-[0.35em] text-muted sm:text-xs">
+          Emergency protocol active
+        </p>
+        <h1 className="mt-2 text-2xl font-bold uppercase tracking-[0.15em] text-danger [text-shadow:0_0_16px_color-mix(in_srgb,var(--sc-danger)_60%,transparent)] sm:text-3xl">
+          Emergency shutdown
+        </h1>
 
-      <footer className="flex flex-wrap items-center justify-between gap-2 border-t border-border px-4 py-3 text-[0.65rem] uppercase tracking-[0.25em] text-muted sm:px-6">
-        <span>Status: emergency · channels closed</span>
+        <div className="mx-auto mt-6 max-w-sm space-y-1 border-y border-danger/40 py-4 text-left text-xs sm:text-sm">
+          <p className="text-danger">
+            <span aria-hidden="true">&gt; </span>
+            {TEXT.connectionTerminated}
+          </p>
+          <p className="text-warning">
+            <span aria-hidden="true">&gt; </span>
+            {TEXT.allChannelsClosed}
+          </p>
+        </div>
+
+        <p className="mt-6 text-sm leading-relaxed text-fg">
+          An administrator has shut the service down. Open sessions were disconnected and no channel
+          accepts messages until service is restored. {TEXT.tryAgainInFewMinutes}
+        </p>
+
         <button
           type="button"
-          onClick={() => setAdminOpen(true)}
-          data-testid="admin-access"
-          className="min-h-9 border border-border px-3 py-1 tracking-[0.2em] text-muted transition-colors hover:border-danger hover:text-danger"
+          onClick={() => void check.run()}
+          disabled={check.isChecking}
+          data-testid="emergency-shutdown-retry"
+          className="mt-8 inline-flex min-h-11 items-center justify-center gap-2 border border-danger bg-danger/10 px-5 py-2 text-sm font-bold uppercase tracking-[0.2em] text-danger transition-colors hover:bg-danger hover:text-background disabled:opacity-60"
         >
           <span aria-hidden="true">[</span>
-          {TEXT.adminAccess}
+          {check.isChecking ? 'Checking...' : 'Try again'}
           <span aria-hidden="true">]</span>
         </button>
-      </footer>
-      <EmergencyAdminPanel
-        open={isAdminOpen}
-        onOpenChange={setAdminOpen}
-        afterRestorePath={destination}
-        allowAdminKey
-      />
-    </div>
+        <StillDownNote checkedAt={check.stillDownAt} testId="emergency-still-down" />
+      </div>
+    </ServiceDownFrame>
   );
 }

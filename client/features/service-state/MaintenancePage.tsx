@@ -18,11 +18,10 @@ import {
   fetchServiceStatus,
 } from '../admin/admin-api.js';
 import { getAdminSession, setAdminSession } from '../admin/admin-session.js';
-import { EmergencyAdminPanel } from '../admin/EmergencyAdminPanel.js';
 import { createMaintenanceConsole, type MaintenanceConsole } from '../admin/maintenance-console.js';
-import { ServiceRestoredBanner } from '../admin/ServiceRestoredBanner.js';
 import { useServiceRestored } from '../admin/use-service-restored.js';
 import { StillDownNote, useRetryCheck } from './RetryCheck.js';
+import { ServiceDownFrame } from './ServiceDownFrame.js';
 
 /** The console commands this page puts on `window` while it is mounted. */
 type ConsoleCommands = Omit<MaintenanceConsole, 'dispose'>;
@@ -98,105 +97,93 @@ export function MaintenancePage() {
   }, [send, onFrame]);
 
   return (
-    <div className="flex min-h-screen flex-col bg-background font-mono text-fg">
-      <header className="flex items-center justify-between border-b border-warning/50 px-4 py-3 text-xs uppercase tracking-[0.25em] sm:px-6">
-        <span className="font-bold text-primary">SecureChannel</span>
-        <span className="flex items-center gap-2 text-warning">
-          <span aria-hidden="true" className="size-2 animate-pulse rounded-full bg-warning" />
-          Offline
-        </span>
-      </header>
-
-      <main className="flex flex-1 flex-col items-center justify-center gap-6 px-4 py-10 sm:px-6">
-        {restoredMessage !== null ? (
-          <div className="w-full max-w-2xl">
-            <ServiceRestoredBanner message={restoredMessage} />
-          </div>
-        ) : null}
+    <ServiceDownFrame
+      tone="warning"
+      status="Offline"
+      restoredMessage={restoredMessage}
+      widthClass="max-w-2xl"
+      isAdminOpen={isAdminOpen}
+      onAdminOpenChange={setAdminOpen}
+      afterRestorePath={destination}
+      footer={
+        <footer className="border-t border-border px-4 py-3 text-center text-[0.65rem] uppercase tracking-[0.25em] text-muted sm:px-6">
+          Status: maintenance · service offline
+        </footer>
+      }
+    >
+      <div
+        data-testid="maintenance-notice"
+        className="w-full max-w-2xl border border-warning/60 bg-surface shadow-[0_0_60px_-24px_var(--sc-warning)]"
+      >
         <div
-          data-testid="maintenance-notice"
-          className="w-full max-w-2xl border border-warning/60 bg-surface shadow-[0_0_60px_-24px_var(--sc-warning)]"
-        >
-          <div
-            aria-hidden="true"
-            className="h-2 bg-[repeating-linear-gradient(135deg,var(--sc-warning)_0_10px,transparent_10px_20px)] opacity-70"
-          />
-          <div className="p-6 sm:p-10">
-            <p className="text-[0.65rem] uppercase tracking-[0.35em] text-muted sm:text-xs">
-              <span aria-hidden="true">&gt; </span>
-              {TEXT.chatServiceOffline}
-            </p>
-            <h1 className="mt-2 text-2xl font-bold uppercase tracking-[0.15em] text-warning [text-shadow:0_0_16px_color-mix(in_srgb,var(--sc-warning)_50%,transparent)] sm:text-3xl">
-              Maintenance mode
-            </h1>
-            <p className="mt-5 text-sm leading-relaxed text-fg">
-              The chat service is offline while administrators work on it. No channel accepts
-              connections right now. {TEXT.tryAgainInFewMinutes}
-            </p>
+          aria-hidden="true"
+          className="h-2 bg-[repeating-linear-gradient(135deg,var(--sc-warning)_0_10px,transparent_10px_20px)] opacity-70"
+        />
+        <div className="p-6 sm:p-10">
+          <p className="text-[0.65rem] uppercase tracking-[0.35em] text-muted sm:text-xs">
+            <span aria-hidden="true">&gt; </span>
+            {TEXT.chatServiceOffline}
+          </p>
+          <h1 className="mt-2 text-2xl font-bold uppercase tracking-[0.15em] text-warning [text-shadow:0_0_16px_color-mix(in_srgb,var(--sc-warning)_50%,transparent)] sm:text-3xl">
+            Maintenance mode
+          </h1>
+          <p className="mt-5 text-sm leading-relaxed text-fg">
+            The chat service is offline while administrators work on it. No channel accepts
+            connections right now. {TEXT.tryAgainInFewMinutes}
+          </p>
 
-            <section
-              aria-labelledby="operator-note-heading"
-              className="mt-8 border border-dashed border-border bg-background p-4 sm:p-5"
+          <section
+            aria-labelledby="operator-note-heading"
+            className="mt-8 border border-dashed border-border bg-background p-4 sm:p-5"
+          >
+            <h2
+              id="operator-note-heading"
+              className="text-xs font-bold uppercase tracking-[0.25em] text-primary"
             >
-              <h2
-                id="operator-note-heading"
-                className="text-xs font-bold uppercase tracking-[0.25em] text-primary"
-              >
-                Operator note
-              </h2>
-              <p className="mt-2 text-xs leading-relaxed text-muted">
-                Administrators restore service from this page: open the browser&apos;s developer
-                console and use the commands below, or use ADMIN ACCESS.
-              </p>
-              <dl className="mt-4 space-y-3 text-xs sm:text-sm">
-                {CONSOLE_COMMANDS.map((command) => (
-                  <div key={command.name} className="sm:flex sm:gap-4">
-                    <dt className="shrink-0 sm:w-56">
-                      <code className="text-accent">{command.usage}</code>
-                    </dt>
-                    <dd className="text-fg">{command.purpose}</dd>
-                  </div>
-                ))}
-              </dl>
-            </section>
+              Operator note
+            </h2>
+            <p className="mt-2 text-xs leading-relaxed text-muted">
+              Administrators restore service from this page: open the browser&apos;s developer
+              console and use the commands below, or use ADMIN ACCESS.
+            </p>
+            <dl className="mt-4 space-y-3 text-xs sm:text-sm">
+              {CONSOLE_COMMANDS.map((command) => (
+                <div key={command.name} className="sm:flex sm:gap-4">
+                  <dt className="shrink-0 sm:w-56">
+                    <code className="text-accent">{command.usage}</code>
+                  </dt>
+                  <dd className="text-fg">{command.purpose}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
 
-            <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-              <button
-                type="button"
-                onClick={() => void check.run()}
-                disabled={check.isChecking}
-                data-testid="maintenance-retry"
-                className="inline-flex min-h-11 w-full items-center justify-center gap-2 border border-warning bg-warning/10 px-5 py-2 text-sm font-bold uppercase tracking-[0.2em] text-warning transition-colors hover:bg-warning hover:text-background disabled:opacity-60 sm:w-auto"
-              >
-                <span aria-hidden="true">[</span>
-                {check.isChecking ? 'Checking...' : 'Retry connection'}
-                <span aria-hidden="true">]</span>
-              </button>
-              <button
-                type="button"
-                onClick={() => setAdminOpen(true)}
-                data-testid="admin-access"
-                className="inline-flex min-h-11 w-full items-center justify-center gap-2 border border-border px-5 py-2 text-sm font-bold uppercase tracking-[0.2em] text-muted transition-colors hover:border-danger hover:text-danger sm:w-auto"
-              >
-                <span aria-hidden="true">[</span>
-                {TEXT.adminAccess}
-                <span aria-hidden="true">]</span>
-              </button>
-            </div>
-            <StillDownNote checkedAt={check.stillDownAt} testId="maintenance-still-down" />
+          <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+            <button
+              type="button"
+              onClick={() => void check.run()}
+              disabled={check.isChecking}
+              data-testid="maintenance-retry"
+              className="inline-flex min-h-11 w-full items-center justify-center gap-2 border border-warning bg-warning/10 px-5 py-2 text-sm font-bold uppercase tracking-[0.2em] text-warning transition-colors hover:bg-warning hover:text-background disabled:opacity-60 sm:w-auto"
+            >
+              <span aria-hidden="true">[</span>
+              {check.isChecking ? 'Checking...' : 'Retry connection'}
+              <span aria-hidden="true">]</span>
+            </button>
+            <button
+              type="button"
+              onClick={() => setAdminOpen(true)}
+              data-testid="admin-access"
+              className="inline-flex min-h-11 w-full items-center justify-center gap-2 border border-border px-5 py-2 text-sm font-bold uppercase tracking-[0.2em] text-muted transition-colors hover:border-danger hover:text-danger sm:w-auto"
+            >
+              <span aria-hidden="true">[</span>
+              {TEXT.adminAccess}
+              <span aria-hidden="true">]</span>
+            </button>
           </div>
+          <StillDownNote checkedAt={check.stillDownAt} testId="maintenance-still-down" />
         </div>
-      </main>
-
-      <footer className="border-t border-border px-4 py-3 text-center text-[0.65rem] uppercase tracking-[0.25em] text-muted sm:px-6">
-        Status: maintenance · service offline
-      </footer>
-      <EmergencyAdminPanel
-        open={isAdminOpen}
-        onOpenChange={setAdminOpen}
-        afterRestorePath={destination}
-        allowAdminKey
-      />
-    </div>
+      </div>
+    </ServiceDownFrame>
   );
 }
