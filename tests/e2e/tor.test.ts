@@ -117,8 +117,10 @@ describe('Tor in the browser', async () => {
       await overlay.open();
 
       await overlay.authenticate('not the password');
-      await overlay.root().getByRole('alert').waitFor();
+      // The alert region is always there (a live region); wait for the refusal in it.
+      await overlay.root().getByRole('alert').filter({ hasText: /\S/ }).waitFor();
       expect(await overlay.root().getByLabel('Admin password').inputValue()).toBe('');
+      await shot(dave.page, 'overlay-password-refused');
       await overlay.authenticate(TEST_ADMIN_PASSWORD);
       await overlay.root().getByTestId('tor-overlay-state').getByText('UNLOCKED').waitFor();
       await overlay.state().getByText('Disconnected').waitFor();
@@ -137,6 +139,7 @@ describe('Tor in the browser', async () => {
         .fill(
           `# bridges from a friend\nobfs4 192.0.2.10:443 ${'A'.repeat(40)} cert=abc iat-mode=0\nnot a bridge\nsnowflake 192.0.2.3:80 ${'B'.repeat(40)}\n`,
         );
+      await shot(dave.page, 'import-bridges-dialog');
       await importDialog.getByRole('button', { name: 'Import' }).click();
       // Exact: a toast's text is also read out by its live region, as one longer string.
       await dave.page.getByText(TOR_TEXT.bridgesImported, { exact: true }).waitFor();
