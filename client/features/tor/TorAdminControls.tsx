@@ -11,7 +11,7 @@ import { TOR, TOR_DISPLAY_CONFIG } from '../../../shared/constants.js';
 import { TOR_TEXT, type TorAdminStatus } from '../../../shared/protocol/http/tor.js';
 import { toast } from '../../ui/use-toast.js';
 import type { AdminCredential } from '../admin/admin-api.js';
-import { BADGE, BADGE_TONE, SECTION_TITLE, SMALL_BUTTON, TAG } from '../admin/admin-styles.js';
+import { BADGE, BADGE_TONE, SECTION_TITLE, TAG } from '../admin/admin-styles.js';
 import {
   fetchTorAdminStatus,
   fetchTorLogs,
@@ -20,7 +20,7 @@ import {
   torQueryKeys,
 } from './tor-api.js';
 import { formatUptime } from './tor-progress.js';
-import { useCopyOnion } from './use-copy-onion.js';
+import { OnionAddressCopy } from './OnionAddressCopy.js';
 
 export interface TorAdminControlsProps {
   credential: AdminCredential;
@@ -64,7 +64,6 @@ export function TorAdminControls({ credential, isActive }: TorAdminControlsProps
   });
   const [busy, setBusy] = useState<AdminAction | null>(null);
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
-  const copyOnion = useCopyOnion();
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
 
   const act = async (action: AdminAction) => {
@@ -148,20 +147,7 @@ export function TorAdminControls({ credential, isActive }: TorAdminControlsProps
         </ul>
         <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-6 gap-y-1.5 text-xs">
           <dt className="text-muted uppercase">Onion address</dt>
-          <dd className="flex min-w-0 flex-wrap items-center gap-2">
-            <code className="break-all text-fg" data-testid="tor-admin-onion">
-              {data?.onionAddress ?? '—'}
-            </code>
-            {data?.onionAddress ? (
-              <button
-                type="button"
-                className={SMALL_BUTTON}
-                onClick={() => void copyOnion(data.onionAddress!)}
-              >
-                Copy
-              </button>
-            ) : null}
-          </dd>
+          <OnionAddressCopy address={data?.onionAddress} testId="tor-admin-onion" />
           <dt className="text-muted uppercase">Circuits</dt>
           <dd className="text-fg">{data?.circuits ?? 0}</dd>
           <dt className="text-muted uppercase">Uptime</dt>

@@ -8,10 +8,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { TOR } from '../../../shared/constants.js';
 import type { AdminCredential } from '../admin/admin-api.js';
-import { BADGE, BADGE_TONE, SECTION_TITLE, SMALL_BUTTON } from '../admin/admin-styles.js';
+import { BADGE, BADGE_TONE, SECTION_TITLE } from '../admin/admin-styles.js';
 import { connectTor, runTorAction, torQueryKeys } from './tor-api.js';
 import { formatBytes, nextConnectingProgress, torStateLabel } from './tor-progress.js';
-import { useCopyOnion } from './use-copy-onion.js';
+import { OnionAddressCopy } from './OnionAddressCopy.js';
 import { useTorAdminStatus } from './use-tor-status.js';
 
 export interface TorStatusCardProps {
@@ -28,7 +28,6 @@ export function TorStatusCard({ credential }: TorStatusCardProps) {
   const queryClient = useQueryClient();
   const status = useTorAdminStatus(credential, TOR.cardPollMs);
   const [isBusy, setBusy] = useState(false);
-  const copyOnion = useCopyOnion();
   const data = status.data ?? null;
   const label = data ? torStateLabel(data.state) : 'Disconnected';
 
@@ -106,20 +105,7 @@ export function TorStatusCard({ credential }: TorStatusCardProps) {
           {data?.hiddenServiceReachable ? 'Reachable' : 'Not reachable'}
         </dd>
         <dt className="text-muted uppercase">Onion address</dt>
-        <dd className="flex min-w-0 flex-wrap items-center gap-2">
-          <code className="break-all text-fg" data-testid="tor-onion-address">
-            {data?.onionAddress ?? '—'}
-          </code>
-          {data?.onionAddress ? (
-            <button
-              type="button"
-              className={SMALL_BUTTON}
-              onClick={() => void copyOnion(data.onionAddress!)}
-            >
-              Copy
-            </button>
-          ) : null}
-        </dd>
+        <OnionAddressCopy address={data?.onionAddress} testId="tor-onion-address" />
       </dl>
 
       <div className="mt-4 flex flex-wrap gap-2">
