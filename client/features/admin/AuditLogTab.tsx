@@ -1,10 +1,10 @@
 /** The Audit Log tab: GET /api/admin/audit, newest first (time, actor, action, detail). */
 import { useQuery } from '@tanstack/react-query';
-import { Bracketed, DIALOG_BUTTON_SECONDARY } from '../rooms/TerminalDialog.js';
 import { fetchAuditLog } from './admin-api.js';
 import { adminQueryKeys } from './admin-queries.js';
 import { SECTION_TITLE } from './admin-styles.js';
 import { auditActionTone, formatAuditDetail, formatAuditTime } from './audit-format.js';
+import { AdminAlert, AdminTableHead, RefreshButton } from './AdminTable.js';
 
 /** Entries fetched per load. */
 export const AUDIT_PAGE_SIZE = 100;
@@ -38,19 +38,10 @@ export function AuditLogTab({ isActive }: { isActive: boolean }) {
               : `Latest ${entries.length} entries, newest first`}
           </p>
         </div>
-        <button
-          type="button"
-          className={DIALOG_BUTTON_SECONDARY}
-          disabled={query.isFetching}
-          onClick={() => void query.refetch()}
-        >
-          <Bracketed>{query.isFetching ? 'LOADING...' : 'REFRESH'}</Bracketed>
-        </button>
+        <RefreshButton isFetching={query.isFetching} onRefresh={() => void query.refetch()} />
       </div>
       {query.isError ? (
-        <p role="alert" className="border border-danger/70 bg-danger/10 p-3 text-xs text-danger">
-          Could not load the audit log: {query.error.message}
-        </p>
+        <AdminAlert>Could not load the audit log: {query.error.message}</AdminAlert>
       ) : null}
       {entries.length > 0 ? (
         <div className="max-h-[28rem] overflow-auto">
@@ -59,22 +50,10 @@ export function AuditLogTab({ isActive }: { isActive: boolean }) {
             data-testid="admin-audit-table"
           >
             <caption className="sr-only">Audit log</caption>
-            <thead className="sticky top-0 bg-surface">
-              <tr className="border-b border-border text-[0.65rem] tracking-[0.2em] text-muted uppercase">
-                <th scope="col" className="py-2 pr-3 font-normal">
-                  Time
-                </th>
-                <th scope="col" className="py-2 pr-3 font-normal">
-                  Actor
-                </th>
-                <th scope="col" className="py-2 pr-3 font-normal">
-                  Action
-                </th>
-                <th scope="col" className="py-2 font-normal">
-                  Detail
-                </th>
-              </tr>
-            </thead>
+            <AdminTableHead
+              className="sticky top-0 bg-surface"
+              columns={['Time', 'Actor', 'Action', 'Detail']}
+            />
             <tbody>
               {entries.map((entry) => (
                 <tr

@@ -17,6 +17,7 @@ import {
   type AdminKey,
   type KeyState,
 } from './key-list.js';
+import { AdminTableHead } from './AdminTable.js';
 
 const STATE_TONE: Record<KeyState, keyof typeof BADGE_TONE> = {
   active: 'primary',
@@ -69,28 +70,16 @@ export function KeyListTable({ keys, now, currentKeyId, onRevoked }: KeyListTabl
         data-testid="admin-key-table"
       >
         <caption className="sr-only">Registered keys</caption>
-        <thead>
-          <tr className="border-b border-border text-[0.65rem] tracking-[0.2em] text-muted uppercase">
-            <th scope="col" className="py-2 pr-3 font-normal">
-              Key ID
-            </th>
-            <th scope="col" className="py-2 pr-3 font-normal">
-              Username
-            </th>
-            <th scope="col" className="py-2 pr-3 font-normal">
-              Level
-            </th>
-            <th scope="col" className="py-2 pr-3 font-normal">
-              Expires
-            </th>
-            <th scope="col" className="py-2 pr-3 font-normal">
-              State
-            </th>
-            <th scope="col" className="w-56 py-2 text-right font-normal">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <AdminTableHead
+          columns={[
+            'Key ID',
+            'Username',
+            'Level',
+            'Expires',
+            'State',
+            { label: 'Actions', isHidden: true, className: 'w-56 text-right' },
+          ]}
+        />
         <tbody>
           {keys.map((key) => {
             const state = keyState(key, now);

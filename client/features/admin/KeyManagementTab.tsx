@@ -1,12 +1,12 @@
 /** The Key Management tab (spec 001 §2): generate a key, list and revoke registered keys. */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Bracketed, DIALOG_BUTTON_SECONDARY } from '../rooms/TerminalDialog.js';
 import { fetchAdminKeys } from './admin-api.js';
 import { adminQueryKeys } from './admin-queries.js';
 import { SECTION_TITLE } from './admin-styles.js';
 import { countKeyStates, sortKeysForDisplay } from './key-list.js';
 import { KeyGenerateForm } from './KeyGenerateForm.js';
 import { KeyListTable } from './KeyListTable.js';
+import { AdminAlert, RefreshButton } from './AdminTable.js';
 
 export interface KeyManagementTabProps {
   isActive: boolean;
@@ -49,19 +49,10 @@ export function KeyManagementTab({ isActive, currentKeyId }: KeyManagementTabPro
                 : `${keys.length} keys · ${counts.active} active · ${counts.expired} expired · ${counts.revoked} revoked`}
             </p>
           </div>
-          <button
-            type="button"
-            className={DIALOG_BUTTON_SECONDARY}
-            disabled={query.isFetching}
-            onClick={() => void query.refetch()}
-          >
-            <Bracketed>{query.isFetching ? 'LOADING...' : 'REFRESH'}</Bracketed>
-          </button>
+          <RefreshButton isFetching={query.isFetching} onRefresh={() => void query.refetch()} />
         </div>
         {query.isError ? (
-          <p role="alert" className="border border-danger/70 bg-danger/10 p-3 text-xs text-danger">
-            Could not load the keys: {query.error.message}
-          </p>
+          <AdminAlert>Could not load the keys: {query.error.message}</AdminAlert>
         ) : (
           <KeyListTable
             keys={keys}

@@ -8,12 +8,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { type z } from 'zod';
 import { type UserListFrameSchema } from '../../../shared/protocol/ws/admin.js';
-import { Bracketed, DIALOG_BUTTON_SECONDARY } from '../rooms/TerminalDialog.js';
 import { fetchRooms, roomKeys } from '../rooms/api.js';
 import { type OnFrame, type SendFrame } from './admin-socket.js';
 import { BADGE, BADGE_TONE, SECTION_TITLE } from './admin-styles.js';
 import { useNow } from './use-now.js';
 import { formatConnectedFor } from './user-list.js';
+import { AdminAlert, AdminTableHead, RefreshButton } from './AdminTable.js';
 
 type ConnectedUser = z.infer<typeof UserListFrameSchema>['users'][number];
 
@@ -93,20 +93,9 @@ export function UserManagementTab({
               : 'Requesting the user list...'}
           </p>
         </div>
-        <button
-          type="button"
-          className={DIALOG_BUTTON_SECONDARY}
-          onClick={refresh}
-          data-testid="admin-users-refresh"
-        >
-          <Bracketed>REFRESH</Bracketed>
-        </button>
+        <RefreshButton isFetching={false} onRefresh={refresh} testId="admin-users-refresh" />
       </div>
-      {problem ? (
-        <p role="alert" className="border border-danger/70 bg-danger/10 p-3 text-xs text-danger">
-          {problem}
-        </p>
-      ) : null}
+      {problem ? <AdminAlert>{problem}</AdminAlert> : null}
       {list && users.length === 0 ? (
         <p className="py-6 text-center text-xs text-muted">No one is connected.</p>
       ) : null}
@@ -117,25 +106,7 @@ export function UserManagementTab({
             data-testid="admin-user-table"
           >
             <caption className="sr-only">Connected users</caption>
-            <thead>
-              <tr className="border-b border-border text-[0.65rem] tracking-[0.2em] text-muted uppercase">
-                <th scope="col" className="py-2 pr-3 font-normal">
-                  Username
-                </th>
-                <th scope="col" className="py-2 pr-3 font-normal">
-                  Channel
-                </th>
-                <th scope="col" className="py-2 pr-3 font-normal">
-                  Role
-                </th>
-                <th scope="col" className="py-2 pr-3 font-normal">
-                  Identity
-                </th>
-                <th scope="col" className="py-2 font-normal">
-                  Connected
-                </th>
-              </tr>
-            </thead>
+            <AdminTableHead columns={['Username', 'Channel', 'Role', 'Identity', 'Connected']} />
             <tbody>
               {users.map((user) => (
                 <tr
