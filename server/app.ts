@@ -223,12 +223,17 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     anonymousRoomCreationsPerTenMinutes: deps.anonymousRoomCreationsPerTenMinutes,
     paymentCreationsPerTenMinutes: deps.paymentCreationsPerTenMinutes ?? 10,
   });
-  await registerRealtime(app, hub, {
-    allowedOrigins: config.allowedOrigins,
-    maxSocketsPerAddress: config.maxSocketsPerAddress,
-    maxOnionSockets: config.maxOnionSockets,
-    trustProxy: fastifyTrustProxy(config.trustProxy),
-  });
+  await registerRealtime(
+    app,
+    hub,
+    {
+      allowedOrigins: config.allowedOrigins,
+      maxSocketsPerAddress: config.maxSocketsPerAddress,
+      maxOnionSockets: config.maxOnionSockets,
+      trustProxy: fastifyTrustProxy(config.trustProxy),
+    },
+    writeSecurityHeaders,
+  );
   await registerSpa(app, config.clientDist);
 
   // Shutdown: the realtime plugin closes sockets with 1001, requests drain, then the timers stop

@@ -79,8 +79,14 @@ export function contentSecurityPolicy(
 /** Distinct Host headers whose Content-Security-Policy is kept; past this it is built each time. */
 const CSP_CACHE_SIZE = 64;
 
+/** What the headers are written onto: a response, or a list of them for an answer by hand. */
+export interface HeaderTarget {
+  setHeader(name: string, value: string | number | readonly string[]): unknown;
+  removeHeader(name: string): unknown;
+}
+
 /** Writes the security headers onto a response; `host` is the request's Host header. */
-export type SecurityHeaderWriter = (response: ServerResponse, host: string | undefined) => void;
+export type SecurityHeaderWriter = (response: HeaderTarget, host: string | undefined) => void;
 
 /**
  * helmet's headers for these options. None of them depends on the request, so helmet runs once,

@@ -4,7 +4,7 @@
  * request object per upgrade cost about 70 µs of CPU per socket, a third of a join's cost
  * (docs/benchmarks.md, "Connect and join"). What Fastify did for an upgrade is done here:
  * - the origin check and the per-address (per-circuit) socket cap (admission.ts), refused as a
- *   plain HTTP answer with `{error}` (403, 429);
+ *   plain HTTP answer with `{error}` and the security headers of any other answer (403, 429);
  * - the global HTTP limit of 1000 requests a minute per address, which counts upgrades too: the
  *   same limiter and store as every other request (@fastify/rate-limit's `createRateLimit`, in
  *   Redis when there is one), keyed the same way (server/lib/onion-socket.ts), 429 with
@@ -21,6 +21,7 @@ import { LIMITS } from '../../shared/constants.js';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { errorForLog } from '../lib/log-error.js';
 import { onionCircuitOf } from '../lib/onion-socket.js';
+import type { SecurityHeaderWriter } from '../plugins/security-headers.js';
 import { ADMISSION_TEXT, isOriginAllowed, socketBuckets, SocketCounter } from './admission.js';
 import type { Hub } from './hub.js';
 
@@ -58,25 +59,37 @@ export function clientAddressReader(trust: TrustedProxies): (request: IncomingMe
   };
 }
 
-/** A refused upgrade: a complete HTTP answer with a `{error}` body, then the connection closed. */
+/**
+ * A refused upgrade: a complete HTTP answer with a `{error}` body and the security headers every
+ * HTTP answer carries (server/plugins/security-headers.ts), then the connection closed.
+ */
 export function refuseUpgrade(
   socket: Duplex,
   status: number,
   error: string,
+  security: { write: SecurityHeaderWriter; host: string | undefined },
   headers: Record<string, string> = {},
 ): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
+  const written = new Map<string, string>();
+  security.write(
+    {
+      setHeader: (name, value) =>
+        written.set(name.toLowerCase(), typeof value === 'object' ? value.join(', ') : `${value}`),
+      removeHeader: (name) => written.delete(name.toLowerCase()),
+    },
+    security.host,
+  );
   const body = JSON.stringify({ error });
   const lines = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
     'Connection: close',
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
-    'X-Content-Type-Options: nosniff',
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ...[...written, ...Object.entries(headers)].map(([name, value]) => `${name}: ${value}`),
   ];
   socket.once('finish', () => socket.destroy());
   socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
@@ -86,6 +99,7 @@ export async function registerRealtime(
   app: FastifyInstance,
   hub: Hub,
   admission: RealtimeAdmission,
+  writeSecurityHeaders: SecurityHeaderWriter,
 ): Promise<SocketCounter> {
   const sockets = new SocketCounter({
     perAddress: admission.maxSocketsPerAddress,
@@ -116,28 +130,43 @@ export async function registerRealtime(
     });
   };
 
+  const refuse = (
+    request: IncomingMessage,
+    socket: Duplex,
+    status: number,
+    error: string,
+    headers?: Record<string, string>,
+  ) =>
+    refuseUpgrade(
+      socket,
+      status,
+      error,
+      { write: writeSecurityHeaders, host: request.headers.host },
+      headers,
+    );
+
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node removes its own listeners from an upgraded connection: until `ws` adds its own, a
     // reset must not become an uncaught error.
     socket.on('error', destroyOnError);
     const path = pathOf(request.url);
     if (!(REALTIME_PATHS as readonly string[]).includes(path)) {
-      refuseUpgrade(socket, 404, NOT_FOUND);
+      refuse(request, socket, 404, NOT_FOUND);
       return;
     }
     if (closing) {
-      refuseUpgrade(socket, 503, TEXT.serviceUnavailable);
+      refuse(request, socket, 503, TEXT.serviceUnavailable);
       return;
     }
     const { origin, host } = request.headers;
     if (!isOriginAllowed(origin, host, admission.allowedOrigins)) {
-      refuseUpgrade(socket, 403, ADMISSION_TEXT.badOrigin);
+      refuse(request, socket, 403, ADMISSION_TEXT.badOrigin);
       return;
     }
     const address = clientAddress(request);
     const circuit = onionCircuitOf(request.socket);
     if (!sockets.tryAcquire(socketBuckets(address, host, circuit), request.socket)) {
-      refuseUpgrade(socket, 429, ADMISSION_TEXT.tooManySockets);
+      refuse(request, socket, 429, ADMISSION_TEXT.tooManySockets);
       return;
     }
     // Only what the limiter reads: the key (rateLimitKey) and the route's config (none here).
@@ -145,17 +174,17 @@ export async function registerRealtime(
     countRequest(asRequest as unknown as FastifyRequest).then(
       (limit) => {
         if (!limit.isAllowed && limit.isExceeded) {
-          refuseUpgrade(socket, 429, TEXT.tooManyRequests, {
+          refuse(request, socket, 429, TEXT.tooManyRequests, {
             'Retry-After': String(limit.ttlInSeconds),
           });
           return;
         }
-        if (closing) refuseUpgrade(socket, 503, TEXT.serviceUnavailable);
+        if (closing) refuse(request, socket, 503, TEXT.serviceUnavailable);
         else accept(request, socket, head, address);
       },
       (error: unknown) => {
         app.log.error({ err: errorForLog(error) }, 'rate limit store failed for an upgrade');
-        refuseUpgrade(socket, 500, TEXT.internalError);
+        refuse(request, socket, 500, TEXT.internalError);
       },
     );
   };

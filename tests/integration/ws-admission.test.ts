@@ -3,6 +3,7 @@
  * one address cannot hold more than its share of sockets. Both are refused with an HTTP answer
  * before the upgrade.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MemoryAccessGrantStore } from '../../server/features/rooms/index.js';
@@ -24,21 +25,23 @@ async function start(env: Record<string, string> = {}) {
   return server;
 }
 
-/** The HTTP status and body of a refused upgrade, or 101 when the socket opened. */
+/** The HTTP status, headers and body of a refused upgrade, or 101 when the socket opened. */
 function upgradeStatus(
   url: string,
   options: WebSocket.ClientOptions = {},
-): Promise<{ status: number; body: string }> {
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, options);
     socket.once('open', () => {
       socket.close();
-      resolve({ status: 101, body: '' });
+      resolve({ status: 101, headers: {}, body: '' });
     });
     socket.once('unexpected-response', (_request, response) => {
       let body = '';
       response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+      );
     });
     socket.once('error', (error) => reject(error));
   });
@@ -68,6 +71,51 @@ describe('realtime origin check', () => {
       (await upgradeStatus(server.wsUrl(), { headers: { origin: 'https://chat.example.evil' } }))
         .status,
     ).toBe(403);
+  });
+});
+
+/** Headers of an answer that describe its transport, body or request count, not its security. */
+const NOT_SECURITY = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'content-type',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'retry-after',
+]);
+
+describe('refused upgrades', () => {
+  it('carry the security headers of an HTTP error answer, with the same {error} body', async () => {
+    const server = await start({ MAX_SOCKETS_PER_ADDRESS: '1' });
+    // An HTTP error answered by Fastify: its headers, but for transport and body, are the
+    // security headers (server/plugins/security-headers.ts).
+    const httpError = await fetch(`${server.baseUrl}/api/no-such-route`);
+    expect(httpError.status).toBe(404);
+    const expected = Object.fromEntries(
+      [...httpError.headers].filter(([name]) => !NOT_SECURITY.has(name)),
+    );
+    expect(expected).toHaveProperty('content-security-policy');
+    expect(expected).toHaveProperty('permissions-policy');
+    expect(expected).toHaveProperty('x-content-type-options', 'nosniff');
+
+    sockets.push(await TestSocket.connect(server.wsUrl()));
+    const refusals = [
+      await upgradeStatus(server.wsUrl(), { headers: { origin: 'https://evil.example' } }),
+      await upgradeStatus(server.wsUrl('/ws')),
+      await upgradeStatus(server.wsUrl('/elsewhere')),
+    ];
+    expect(refusals.map((refused) => refused.status)).toEqual([403, 429, 404]);
+    for (const refused of refusals) {
+      const security = Object.fromEntries(
+        Object.entries(refused.headers).filter(([name]) => !NOT_SECURITY.has(name)),
+      );
+      expect(security).toEqual(expected);
+      expect(refused.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(Object.keys(JSON.parse(refused.body) as object)).toEqual(['error']);
+    }
   });
 });
 

@@ -88,6 +88,8 @@ export function VoiceCallWindow(props: VoiceCallWindowProps) {
       data-transforms={state.counters.transforms}
       data-frames-no-key={state.counters.noKey}
       data-frames-failed={state.counters.failed}
+      data-frames-held={state.counters.held}
+      data-frames-empty={state.counters.empty}
       data-bytes-received={state.bytesReceived}
       data-bytes-sent={state.bytesSent}
       style={{

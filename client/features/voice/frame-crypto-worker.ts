@@ -4,7 +4,9 @@
  * (shared/crypto/voice/voice-frame.ts), every frame received is opened with the sending
  * participant's key of the frame's version. Frames are dropped, never passed on unopened, when
  * no key fits or the tag fails; a clear frame (0x00) is played only from a participant who
- * announced encryption off.
+ * announced encryption off. A frame whose key has not arrived yet is held (a bounded number per
+ * sender) and opened when it comes; each peer's frames are sealed only under a key handed to that
+ * peer (frame-keys.ts).
  *
  * Streams arrive either as `rtctransform` events (RTCRtpScriptTransform) or, where only
  * `createEncodedStreams` exists, posted by the page. The page hands keys in as raw bytes; they
@@ -14,10 +16,12 @@ import {
   clearVoiceFrame,
   openVoiceFrame,
   sealVoiceFrame,
+  type OpenedVoiceFrame,
 } from '../../../shared/crypto/voice/voice-frame.js';
 import { importAesGcmKey } from '../../../shared/crypto/room/aes-gcm.js';
 import { type WebCryptoKey } from '../../../shared/crypto/room/webcrypto.js';
 import { type FrameCryptoCounters, type FrameCryptoMessage } from './frame-crypto-protocol.js';
+import { HeldFrames, OwnFrameKeys } from './frame-keys.js';
 
 interface EncodedFrame {
   data: ArrayBuffer;
@@ -40,7 +44,21 @@ const scope = globalThis as unknown as {
   }) => void;
 };
 
-let own: { key: WebCryptoKey; version: number } | null = null;
+/**
+ * Frames held per sender while their key is on its way: 50 is 1 s of 20 ms frames, more than the
+ * key channel takes when the call starts or a newcomer is handed a key.
+ */
+const HELD_FRAMES_PER_SENDER = 50;
+
+interface HeldFrame {
+  frame: EncodedFrame;
+  controller: TransformStreamDefaultController<EncodedFrame>;
+}
+
+const own = new OwnFrameKeys<WebCryptoKey>();
+const held = new HeldFrames<HeldFrame>(HELD_FRAMES_PER_SENDER);
+/** Own keys being imported, in order, so an activation follows its key. */
+let ownKeyWork: Promise<void> = Promise.resolve();
 let isEncrypting = true;
 let graceMs = 10_000;
 const peers = new Map<string, PeerKeys>();
@@ -54,6 +72,8 @@ const counters: FrameCryptoCounters = {
   receivedClear: 0,
   noKey: 0,
   failed: 0,
+  held: 0,
+  empty: 0,
 };
 
 function peer(nodeId: string): PeerKeys {
@@ -72,29 +92,73 @@ function keyFor(nodeId: string, version: number): WebCryptoKey | null {
   return entry.key;
 }
 
-async function sendTransform(frame: EncodedFrame): Promise<EncodedFrame | null> {
+async function sendTransform(nodeId: string, frame: EncodedFrame): Promise<EncodedFrame | null> {
   const data = new Uint8Array(frame.data);
   if (!isEncrypting) {
     counters.sentClear++;
     frame.data = clearVoiceFrame(data).slice().buffer;
     return frame;
   }
-  // Encryption on but no key yet: nothing leaves rather than audio in clear.
-  if (!own) {
+  // Encryption on but no key this peer was handed: nothing leaves rather than audio in clear.
+  const key = own.sealingKeyFor(nodeId);
+  if (!key) {
     counters.withheld++;
     return null;
   }
-  const sealed = await sealVoiceFrame(own.key, own.version, data);
+  const sealed = await sealVoiceFrame(key.key, key.version, data);
   frame.data = sealed.slice().buffer;
   counters.sealed++;
   return frame;
 }
 
-async function receiveTransform(nodeId: string, frame: EncodedFrame): Promise<EncodedFrame | null> {
+async function receiveTransform(
+  nodeId: string,
+  frame: EncodedFrame,
+  controller: TransformStreamDefaultController<EncodedFrame>,
+): Promise<EncodedFrame | null> {
   counters.received++;
-  const opened = await openVoiceFrame(new Uint8Array(frame.data), (version) =>
-    keyFor(nodeId, version),
-  );
+  // RTP padding (bandwidth probes) reaches the transform as an empty frame: no audio, dropped.
+  if (frame.data.byteLength === 0) {
+    counters.empty++;
+    return null;
+  }
+  const open = () =>
+    openVoiceFrame(new Uint8Array(frame.data), (version) => keyFor(nodeId, version));
+  let opened = await open();
+  // The key may have come while this frame was being opened.
+  if (opened.status === 'no-key' && keyFor(nodeId, opened.version)) opened = await open();
+  if (opened.status === 'no-key') {
+    // Its key may be on its way (a call's start, a newcomer's key): held until it comes. No
+    // await between the look-up and the hold, so a key that comes now releases this frame.
+    if (held.hold(nodeId, opened.version, { frame, controller })) counters.noKey++;
+    return null;
+  }
+  return accept(nodeId, frame, opened);
+}
+
+/** Frames of `nodeId` under `version` that waited for its key: opened and passed on, in order. */
+async function releaseHeld(nodeId: string, version: number): Promise<void> {
+  for (const { frame, controller } of held.release(nodeId, version)) {
+    const opened = await openVoiceFrame(new Uint8Array(frame.data), (wanted) =>
+      keyFor(nodeId, wanted),
+    );
+    const out = accept(nodeId, frame, opened);
+    if (!out) continue;
+    counters.held++;
+    try {
+      controller.enqueue(out);
+    } catch {
+      // The receiver closed meanwhile: nothing to play it to.
+    }
+  }
+}
+
+/** Counts an opened frame and gives what to pass on, or null to drop it. */
+function accept(
+  nodeId: string,
+  frame: EncodedFrame,
+  opened: OpenedVoiceFrame,
+): EncodedFrame | null {
   if (opened.status === 'sealed') {
     counters.opened++;
     frame.data = opened.frame.slice().buffer;
@@ -120,8 +184,8 @@ function pipe(readable: ReadableStream, writable: WritableStream, options: Trans
     async transform(frame, controller) {
       const out =
         options.direction === 'send'
-          ? await sendTransform(frame)
-          : await receiveTransform(options.nodeId, frame);
+          ? await sendTransform(options.nodeId, frame)
+          : await receiveTransform(options.nodeId, frame, controller);
       if (out) controller.enqueue(out);
     },
   });
@@ -146,11 +210,20 @@ scope.onmessage = (event) => {
       });
       break;
     case 'own-key':
-      void importAesGcmKey(message.raw).then((key) => {
+      ownKeyWork = ownKeyWork.then(async () => {
+        const key = await importAesGcmKey(message.raw);
         message.raw.fill(0);
-        own = { key, version: message.version };
-        scope.postMessage({ type: 'own-key-active', version: message.version });
+        own.add(message.version, key);
       });
+      break;
+    case 'activate-own-key':
+      ownKeyWork = ownKeyWork.then(() => {
+        if (own.activate(message.version))
+          scope.postMessage({ type: 'own-key-active', version: message.version });
+      });
+      break;
+    case 'own-key-handed':
+      own.handed(message.nodeId, message.version);
       break;
     case 'peer-key':
       void importAesGcmKey(message.raw).then((key) => {
@@ -162,6 +235,7 @@ scope.onmessage = (event) => {
         for (const [version, old] of entry.keys) {
           if (old.retiredAt !== null && now - old.retiredAt > graceMs) entry.keys.delete(version);
         }
+        return releaseHeld(message.nodeId, message.version);
       });
       break;
     case 'peer-clear':
@@ -169,6 +243,8 @@ scope.onmessage = (event) => {
       break;
     case 'forget-peer':
       peers.delete(message.nodeId);
+      own.forget(message.nodeId);
+      counters.noKey += held.forget(message.nodeId);
       break;
     case 'encrypt':
       isEncrypting = message.enabled;

@@ -10,7 +10,8 @@
  * - end-to-end frame encryption beyond DTLS-SRTP: every encoded audio frame passes the worker of
  *   frame-crypto-worker.ts; this browser's frame key goes to each participant through the room's
  *   pairwise hybrid channel (RoomKeyManager.sendVoiceKey), and is rotated when someone joins or
- *   leaves and every 30 s; the rotation counter counts rotations that happened;
+ *   leaves and every 30 s; the rotation counter counts rotations that happened; frames to a peer
+ *   are sealed only under a key handed to that peer, so a newcomer hears from its first frame;
  * - every 2 s the quality tier of each peer from getStats (round-trip time, loss), applied to that
  *   peer's sender as the tier's opus `maxBitrate`;
  * - close(): `voice_call_end`, every track stopped, every peer connection and the audio graph
@@ -138,6 +139,8 @@ const EMPTY_COUNTERS: FrameCryptoCounters = {
   receivedClear: 0,
   noKey: 0,
   failed: 0,
+  held: 0,
+  empty: 0,
 };
 
 function randomId(): string {
@@ -370,11 +373,13 @@ export class VoiceCall {
     this.#currentKey = crypto.getRandomValues(new Uint8Array(32));
     const version = this.#keyVersion;
     this.#keyOwed.clear();
+    // The worker has the key at once, for a newcomer handed only this one (frame-keys.ts).
+    const raw = this.#currentKey.slice();
+    this.#post({ type: 'own-key', raw, version }, [raw.buffer]);
     this.#sendKeyTo(this.#state.participants.map((participant) => participant.nodeId));
     const activate = () => {
       if (!this.#currentKey || this.#keyVersion !== version) return;
-      const raw = this.#currentKey.slice();
-      this.#post({ type: 'own-key', raw, version }, [raw.buffer]);
+      this.#post({ type: 'activate-own-key', version });
       if (!isFirst) this.#set({ rotations: this.#state.rotations + 1 });
     };
     if (this.#switchTimer !== null) window.clearTimeout(this.#switchTimer);
@@ -397,7 +402,9 @@ export class VoiceCall {
       };
       void this.deps.keys.sendVoiceKey(nodeId, grant).then((isSent) => {
         grant.key.fill(0);
-        if (!isSent && this.#keyVersion === version) this.#keyOwed.add(nodeId);
+        // Only now may frames to this peer be sealed under this key.
+        if (isSent) this.#post({ type: 'own-key-handed', nodeId, version });
+        else if (this.#keyVersion === version) this.#keyOwed.add(nodeId);
       });
     }
   }
