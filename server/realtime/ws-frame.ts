@@ -41,3 +41,42 @@ export class SharedFrame {
     return this.encoded;
   }
 }
+
+/**
+ * Several frames for many receivers, in order, as one buffer: a member hears a window of a
+ * room's news (RoomChannels.publishSoon) in one write, or two when one frame is not for it (its
+ * own user_joined): the bytes before and after that frame, both views of the one buffer.
+ */
+export class SharedFrameBatch {
+  private encoded: Buffer | null = null;
+  /** Where each frame starts in {@link bytes}, and the end of the last. */
+  private readonly starts: number[] = [];
+
+  constructor(readonly frames: readonly SharedFrame[]) {}
+
+  /** Every frame's bytes, in order. */
+  bytes(): Buffer {
+    if (this.encoded) return this.encoded;
+    let offset = 0;
+    const parts = this.frames.map((frame) => {
+      const bytes = frame.bytes();
+      this.starts.push(offset);
+      offset += bytes.length;
+      return bytes;
+    });
+    this.starts.push(offset);
+    this.encoded = Buffer.concat(parts, offset);
+    return this.encoded;
+  }
+
+  /** The bytes of every frame but the one at `skip`, as at most two views of {@link bytes}. */
+  bytesWithout(skip: number): Buffer[] {
+    const all = this.bytes();
+    const start = this.starts[skip] ?? all.length;
+    const end = this.starts[skip + 1] ?? all.length;
+    const views: Buffer[] = [];
+    if (start > 0) views.push(all.subarray(0, start));
+    if (end < all.length) views.push(all.subarray(end));
+    return views;
+  }
+}
