@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TokenBucket } from './token-bucket.js';
 import { batchThisTurn, type Corkable } from './write-batch.js';
-import type { SharedFrame, SharedFrameBatch } from './ws-frame.js';
+import { encodeTextFrameParts, type SharedFrame, type SharedFrameBatch } from './ws-frame.js';
 
 /** What the hub needs from a socket: `ws` and test doubles both satisfy it. */
 export interface SocketLike {
@@ -92,6 +92,21 @@ export class Connection {
     if (!this.canSend()) return;
     this.batch();
     this.socket.send(payload);
+  }
+
+  /**
+   * Sends one frame whose JSON text is `head`, the UTF-8 text in `body`, then `tail`, like
+   * {@link sendRaw}; `body`'s bytes go to the TCP socket without a copy (a kept member list).
+   */
+  sendParts(head: string, body: Buffer, tail: string): void {
+    if (!this.canSend()) return;
+    const transport = this.transport;
+    if (!transport?.writable) {
+      this.socket.send(head + body.toString('utf8') + tail);
+      return;
+    }
+    if (this.corkable) batchThisTurn(this.corkable);
+    for (const part of encodeTextFrameParts(head, body, tail)) transport.write(part);
   }
 
   /**

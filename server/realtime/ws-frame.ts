@@ -15,6 +15,27 @@ export function encodeTextFrame(payload: string): Buffer {
   const length = Buffer.byteLength(payload, 'utf8');
   const headerLength = length < LENGTH_16 ? 2 : length <= 0xffff ? 4 : 10;
   const frame = Buffer.allocUnsafe(headerLength + length);
+  writeHeader(frame, length);
+  frame.write(payload, headerLength, 'utf8');
+  return frame;
+}
+
+/**
+ * One text frame whose payload is `head`, then the UTF-8 bytes `body`, then `tail`, as three
+ * buffers to write one after the other: `body` is not copied, so a large part shared by many
+ * frames (a member list) is written as is.
+ */
+export function encodeTextFrameParts(head: string, body: Buffer, tail: string): Buffer[] {
+  const headBytes = Buffer.byteLength(head, 'utf8');
+  const length = headBytes + body.length + Buffer.byteLength(tail, 'utf8');
+  const headerLength = length < LENGTH_16 ? 2 : length <= 0xffff ? 4 : 10;
+  const first = Buffer.allocUnsafe(headerLength + headBytes);
+  writeHeader(first, length);
+  first.write(head, headerLength, 'utf8');
+  return [first, body, Buffer.from(tail, 'utf8')];
+}
+
+function writeHeader(frame: Buffer, length: number): void {
   frame[0] = FIN_TEXT;
   if (length < LENGTH_16) {
     frame[1] = length;
@@ -26,8 +47,6 @@ export function encodeTextFrame(payload: string): Buffer {
     frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2);
     frame.writeUInt32BE(length >>> 0, 6);
   }
-  frame.write(payload, headerLength, 'utf8');
-  return frame;
 }
 
 /** One serialized frame for many receivers: the text, and its frame bytes built on first use. */

@@ -5,6 +5,7 @@ import {
   SharedFrame,
   SharedFrameBatch,
   encodeTextFrame,
+  encodeTextFrameParts,
 } from '../../../server/realtime/ws-frame.js';
 import {
   Connection,
@@ -73,6 +74,15 @@ describe('encodeTextFrame', () => {
     const payloads = ['{"type":"new_message"}', 'ü'.repeat(40_000), ''];
     const bytes = Buffer.concat(payloads.map(encodeTextFrame));
     expect(await decode(bytes)).toEqual(payloads);
+  });
+});
+
+describe('encodeTextFrameParts', () => {
+  it.each(SIZES)('gives the bytes of encodeTextFrame with a %i-byte body', (size) => {
+    const body = 'ü'.repeat(Math.floor(size / 2)) + 'x'.repeat(size % 2);
+    const parts = encodeTextFrameParts('{"a":"€",', Buffer.from(body), '"z":1}');
+    const whole = encodeTextFrame(`{"a":"€",${body}"z":1}`);
+    expect(Buffer.concat(parts).equals(whole)).toBe(true);
   });
 });
 
@@ -177,5 +187,27 @@ describe('Connection.sendBatch', () => {
     expect(a.written).toEqual([]);
     a.connection.releaseRoomFrames();
     expect(await decode(Buffer.concat(a.written))).toEqual([texts[0], texts[2]]);
+  });
+});
+
+describe('Connection.sendParts', () => {
+  it('writes one frame around the body, or sends its text without a transport', async () => {
+    const written: Buffer[] = [];
+    const sent: string[] = [];
+    const socket: SocketLike = {
+      readyState: 1,
+      bufferedAmount: 0,
+      send: (data) => sent.push(data),
+      close: () => undefined,
+    };
+    const wire: FrameTransport = {
+      writable: true,
+      write: (frame) => written.push(Buffer.from(frame)) > 0,
+    };
+    const body = Buffer.from('{"n":"é"},{"n":2}');
+    new Connection(socket, '127.0.0.1', '/ws', wire).sendParts('{"users":[', body, ']}');
+    expect(await decode(Buffer.concat(written))).toEqual(['{"users":[{"n":"é"},{"n":2}]}']);
+    new Connection(socket, '127.0.0.1', '/ws', null).sendParts('{"users":[', body, ']}');
+    expect(sent).toEqual(['{"users":[{"n":"é"},{"n":2}]}']);
   });
 });
