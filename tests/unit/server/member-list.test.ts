@@ -7,7 +7,7 @@ const member = (index: number, status: PresenceMember['status'] = 'online'): Pre
   nodeId: `node_${index}`,
   username: `Agent${index}é`,
   status,
-  role: 'member',
+  role: 'user',
   isAuthenticated: false,
   keyId: null,
   addressTag: null,
