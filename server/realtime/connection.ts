@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TokenBucket } from './token-bucket.js';
 import { batchThisTurn, type Corkable } from './write-batch.js';
-import type { SharedFrame } from './ws-frame.js';
+import { encodeTextFrameParts, type SharedFrame, type SharedFrameBatch } from './ws-frame.js';
 
 /** What the hub needs from a socket: `ws` and test doubles both satisfy it. */
 export interface SocketLike {
@@ -95,6 +95,21 @@ export class Connection {
   }
 
   /**
+   * Sends one frame whose JSON text is `head`, the UTF-8 text in `body`, then `tail`, like
+   * {@link sendRaw}; `body`'s bytes go to the TCP socket without a copy (a kept member list).
+   */
+  sendParts(head: string, body: Buffer, tail: string): void {
+    if (!this.canSend()) return;
+    const transport = this.transport;
+    if (!transport?.writable) {
+      this.socket.send(head + body.toString('utf8') + tail);
+      return;
+    }
+    if (this.corkable) batchThisTurn(this.corkable);
+    for (const part of encodeTextFrameParts(head, body, tail)) transport.write(part);
+  }
+
+  /**
    * Room frames held back while this connection joins (null: none held). See {@link holdRoomFrames}.
    */
   private held: SharedFrame[] | null = null;
@@ -131,6 +146,23 @@ export class Connection {
     } else {
       this.socket.send(frame.text);
     }
+  }
+
+  /**
+   * Sends the frames of `batch` but the one at index `skip` (-1: all of them), in order, in one
+   * write of the batch's shared bytes (two when a frame is skipped).
+   */
+  sendBatch(batch: SharedFrameBatch, skip: number): void {
+    if (this.held || !this.transport?.writable) {
+      batch.frames.forEach((frame, index) => {
+        if (index !== skip) this.sendShared(frame);
+      });
+      return;
+    }
+    if (!this.canSend()) return;
+    if (this.corkable) batchThisTurn(this.corkable);
+    if (skip < 0) this.transport.write(batch.bytes());
+    else for (const bytes of batch.bytesWithout(skip)) this.transport.write(bytes);
   }
 
   /** The rest of this turn's frames to this socket go out with this one. */

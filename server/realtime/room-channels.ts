@@ -15,10 +15,16 @@
  * event-loop turn (a room of 500 filling up: 125,000 frames in about as many writes otherwise).
  * Anything else this process publishes to the room first publishes what is held for it, so the
  * room's frames keep the order in which they were published.
+ *
+ * A window's held payloads are published as one: `*` on the first line, then each payload (its
+ * header line and its JSON line; frame JSON has no raw line break). A receiving process frames
+ * them once into one buffer and writes each member that buffer once, without the frame that
+ * excludes it (its own user_joined): 500 joins into one room are then about 500 × 14 writes,
+ * not 125,000.
  */
 import type { Connection, OutgoingFrame } from './connection.js';
 import type { Fanout } from './fanout.js';
-import { SharedFrame } from './ws-frame.js';
+import { SharedFrame, SharedFrameBatch } from './ws-frame.js';
 
 /** The fan-out channel of a room's events. */
 export const roomChannel = (roomId: string) => `room:${roomId}`;
@@ -41,6 +47,8 @@ export function roomPayload(frameJson: string, options: RoomPublishOptions = {})
 
 /** How long {@link RoomChannels.publishSoon} may hold a frame. */
 export const COALESCE_WINDOW_MS = 50;
+/** The first line of a payload that carries a window's held payloads (see above). */
+const BATCH_MARK = '*';
 
 export class RoomChannels {
   private readonly local = new Map<string, Set<Connection>>();
@@ -97,9 +105,8 @@ export class RoomChannels {
     const held = this.held.get(roomId);
     if (!held) return;
     this.held.delete(roomId);
-    const channel = channelOf(roomId);
-    // Started in order, in this turn: the fan-out keeps the order of its publish calls.
-    await Promise.all(held.map((payload) => this.fanout.publish(channel, payload)));
+    const payload = held.length === 1 ? (held[0] ?? '') : `${BATCH_MARK}\n${held.join('\n')}`;
+    await this.fanout.publish(channelOf(roomId), payload);
   }
 
   private flushAll(): void {
@@ -147,6 +154,10 @@ export class RoomChannels {
   private deliver(roomId: string, payload: string): void {
     const members = this.local.get(roomId);
     if (!members) return;
+    if (payload.startsWith(BATCH_MARK)) {
+      this.deliverBatch(roomId, members, payload.slice(BATCH_MARK.length + 1).split('\n'));
+      return;
+    }
     const split = payload.indexOf('\n');
     const [excluded = '', close = '0', only = ''] = payload.slice(0, split).split('|');
     const frame = new SharedFrame(payload.slice(split + 1));
@@ -159,6 +170,31 @@ export class RoomChannels {
       for (const member of members) if (member.roomId === roomId) member.roomId = null;
       void this.closeLocal(roomId);
     }
+  }
+
+  /**
+   * A window's payloads (`lines`: header, JSON, header, JSON, …). When each only leaves out one
+   * member (or none), and no member twice, every member gets one write; otherwise each payload
+   * is delivered on its own, in order.
+   */
+  private deliverBatch(roomId: string, members: Set<Connection>, lines: string[]): void {
+    const frames: SharedFrame[] = [];
+    const skipOf = new Map<string, number>();
+    for (let index = 0; index + 1 < lines.length; index += 2) {
+      const header = lines[index] ?? '';
+      const bar = header.indexOf('|');
+      const excluded = header.slice(0, bar);
+      if (header.slice(bar) !== '|0|' || skipOf.has(excluded)) {
+        for (let at = 0; at + 1 < lines.length; at += 2) {
+          this.deliver(roomId, `${lines[at] ?? ''}\n${lines[at + 1] ?? ''}`);
+        }
+        return;
+      }
+      if (excluded) skipOf.set(excluded, frames.length);
+      frames.push(new SharedFrame(lines[index + 1] ?? ''));
+    }
+    const batch = new SharedFrameBatch(frames);
+    for (const member of members) member.sendBatch(batch, skipOf.get(member.nodeId) ?? -1);
   }
 
   private async closeLocal(roomId: string): Promise<void> {

@@ -15,6 +15,27 @@ export function encodeTextFrame(payload: string): Buffer {
   const length = Buffer.byteLength(payload, 'utf8');
   const headerLength = length < LENGTH_16 ? 2 : length <= 0xffff ? 4 : 10;
   const frame = Buffer.allocUnsafe(headerLength + length);
+  writeHeader(frame, length);
+  frame.write(payload, headerLength, 'utf8');
+  return frame;
+}
+
+/**
+ * One text frame whose payload is `head`, then the UTF-8 bytes `body`, then `tail`, as three
+ * buffers to write one after the other: `body` is not copied, so a large part shared by many
+ * frames (a member list) is written as is.
+ */
+export function encodeTextFrameParts(head: string, body: Buffer, tail: string): Buffer[] {
+  const headBytes = Buffer.byteLength(head, 'utf8');
+  const length = headBytes + body.length + Buffer.byteLength(tail, 'utf8');
+  const headerLength = length < LENGTH_16 ? 2 : length <= 0xffff ? 4 : 10;
+  const first = Buffer.allocUnsafe(headerLength + headBytes);
+  writeHeader(first, length);
+  first.write(head, headerLength, 'utf8');
+  return [first, body, Buffer.from(tail, 'utf8')];
+}
+
+function writeHeader(frame: Buffer, length: number): void {
   frame[0] = FIN_TEXT;
   if (length < LENGTH_16) {
     frame[1] = length;
@@ -26,8 +47,6 @@ export function encodeTextFrame(payload: string): Buffer {
     frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2);
     frame.writeUInt32BE(length >>> 0, 6);
   }
-  frame.write(payload, headerLength, 'utf8');
-  return frame;
 }
 
 /** One serialized frame for many receivers: the text, and its frame bytes built on first use. */
@@ -39,5 +58,44 @@ export class SharedFrame {
   bytes(): Buffer {
     this.encoded ??= encodeTextFrame(this.text);
     return this.encoded;
+  }
+}
+
+/**
+ * Several frames for many receivers, in order, as one buffer: a member hears a window of a
+ * room's news (RoomChannels.publishSoon) in one write, or two when one frame is not for it (its
+ * own user_joined): the bytes before and after that frame, both views of the one buffer.
+ */
+export class SharedFrameBatch {
+  private encoded: Buffer | null = null;
+  /** Where each frame starts in {@link bytes}, and the end of the last. */
+  private readonly starts: number[] = [];
+
+  constructor(readonly frames: readonly SharedFrame[]) {}
+
+  /** Every frame's bytes, in order. */
+  bytes(): Buffer {
+    if (this.encoded) return this.encoded;
+    let offset = 0;
+    const parts = this.frames.map((frame) => {
+      const bytes = frame.bytes();
+      this.starts.push(offset);
+      offset += bytes.length;
+      return bytes;
+    });
+    this.starts.push(offset);
+    this.encoded = Buffer.concat(parts, offset);
+    return this.encoded;
+  }
+
+  /** The bytes of every frame but the one at `skip`, as at most two views of {@link bytes}. */
+  bytesWithout(skip: number): Buffer[] {
+    const all = this.bytes();
+    const start = this.starts[skip] ?? all.length;
+    const end = this.starts[skip + 1] ?? all.length;
+    const views: Buffer[] = [];
+    if (start > 0) views.push(all.subarray(0, start));
+    if (end < all.length) views.push(all.subarray(end));
+    return views;
   }
 }

@@ -11,6 +11,7 @@ import type { Connection, ConnectionIdentity } from '../../realtime/connection.j
 import type { Hub } from '../../realtime/hub.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
 import type { KeyBundleStore } from './key-relay.js';
+import { KEPT_LIST_MIN_MEMBERS, MemberListBytes } from './member-list.js';
 import { roomUserJson, toRoomUser, type PresenceMember, type PresenceStore } from './presence.js';
 import { ROOM_TEXT, type RoomService } from './service.js';
 import type { RoomRow } from './store.js';
@@ -65,15 +66,19 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
 } {
   const { hub, rooms, presence, channels } = deps;
 
+  const listBytes = new MemberListBytes();
+
   /** The whole member list, to one connection (a newcomer, or `request_user_list`). */
   const sendUserList = (connection: Connection, roomId: string, members: PresenceMember[]) => {
     // Written out by hand around each entry's kept JSON (roomUserJson): the same text as
-    // JSON.stringify of the frame.
-    const timestamp = new Date(deps.now()).toISOString();
-    connection.sendRaw(
-      `{"type":"user_list_update","roomId":${JSON.stringify(roomId)},` +
-        `"users":[${members.map(roomUserJson).join(',')}],"timestamp":"${timestamp}"}`,
-    );
+    // JSON.stringify of the frame. A large room's entries are kept as bytes (member-list.ts).
+    const head = `{"type":"user_list_update","roomId":${JSON.stringify(roomId)},"users":[`;
+    const tail = `],"timestamp":"${new Date(deps.now()).toISOString()}"}`;
+    if (members.length >= KEPT_LIST_MIN_MEMBERS) {
+      connection.sendParts(head, listBytes.entries(roomId, members), tail);
+    } else {
+      connection.sendRaw(head + members.map(roomUserJson).join(',') + tail);
+    }
   };
 
   /**
@@ -101,6 +106,7 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
     await channels.remove(roomId, connection);
     await deps.left?.(connection, roomId);
     const memberCount = (await presence.list(roomId)).length;
+    if (memberCount < KEPT_LIST_MIN_MEMBERS) listBytes.drop(roomId);
     await channels.publish(roomId, {
       type: 'user_left',
       roomId,

@@ -90,6 +90,44 @@ describe('RoomChannels', () => {
       expect(a.sent).toHaveLength(2);
     });
 
+    it("writes a window's frames to each member at once, without the frame that excludes it", async () => {
+      vi.useFakeTimers();
+      const channels = new RoomChannels(new LocalFanout(), 50);
+      const wired = () => {
+        const { socket, sent } = fakeSocket();
+        const written: Buffer[] = [];
+        const transport = {
+          writable: true,
+          write: (b: Uint8Array) => written.push(Buffer.from(b)) > 0,
+        };
+        return { connection: new Connection(socket, '127.0.0.1', '/ws', transport), sent, written };
+      };
+      const [a, b, c] = [wired(), wired(), wired()];
+      for (const member of [a, b, c]) await channels.add('r', member.connection);
+      channels.publishSoon('r', { type: 'user_joined', nodeId: 'n1' }, { exclude: a.connection });
+      channels.publishSoon('r', { type: 'user_joined', nodeId: 'n2' }, { exclude: b.connection });
+      await vi.advanceTimersByTimeAsync(50);
+      // One buffer for the room: c gets all of it in one write, a and b a view without theirs.
+      expect(c.written).toHaveLength(1);
+      expect(a.written).toHaveLength(1);
+      expect(b.written).toHaveLength(1);
+      expect(c.written[0]?.toString()).toContain('"n1"');
+      expect(c.written[0]?.toString()).toContain('"n2"');
+      expect(a.written[0]?.toString()).not.toContain('"n1"');
+      expect(b.written[0]?.toString()).not.toContain('"n2"');
+      expect([...a.sent, ...b.sent, ...c.sent]).toEqual([]);
+    });
+
+    it('delivers a window frame by frame when a frame is for one member only', async () => {
+      const { channels, alice, a, b } = await room();
+      channels.publishSoon('r', { type: 'user_joined', nodeId: 'n1' });
+      channels.publishSoon('r', { type: 'key_bundle', nodeId: 'n2' }, { onlyNodeId: alice.nodeId });
+      channels.publishSoon('r', { type: 'user_joined', nodeId: 'n3' });
+      await vi.advanceTimersByTimeAsync(50);
+      expect(types(a.sent)).toEqual(['user_joined', 'key_bundle', 'user_joined']);
+      expect(types(b.sent)).toEqual(['user_joined', 'user_joined']);
+    });
+
     it('publishes what is held before anything else published to the same room', async () => {
       const { channels, a } = await room();
       channels.publishSoon('r', { type: 'user_joined', nodeId: 'n1' });

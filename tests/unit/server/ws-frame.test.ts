@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
-import { SharedFrame, encodeTextFrame } from '../../../server/realtime/ws-frame.js';
+import {
+  SharedFrame,
+  SharedFrameBatch,
+  encodeTextFrame,
+  encodeTextFrameParts,
+} from '../../../server/realtime/ws-frame.js';
 import {
   Connection,
   type FrameTransport,
@@ -72,6 +77,15 @@ describe('encodeTextFrame', () => {
   });
 });
 
+describe('encodeTextFrameParts', () => {
+  it.each(SIZES)('gives the bytes of encodeTextFrame with a %i-byte body', (size) => {
+    const body = 'ü'.repeat(Math.floor(size / 2)) + 'x'.repeat(size % 2);
+    const parts = encodeTextFrameParts('{"a":"€",', Buffer.from(body), '"z":1}');
+    const whole = encodeTextFrame(`{"a":"€",${body}"z":1}`);
+    expect(Buffer.concat(parts).equals(whole)).toBe(true);
+  });
+});
+
 describe('Connection.sendShared', () => {
   function connection(options: { transport: boolean; readyState?: number; buffered?: number }) {
     const sent: string[] = [];
@@ -116,5 +130,84 @@ describe('Connection.sendShared', () => {
     slow.member.sendShared(new SharedFrame('{}'));
     expect(slow.written).toEqual([]);
     expect(slow.closed).toEqual([1013]);
+  });
+});
+
+describe('Connection.sendBatch', () => {
+  const texts = ['{"type":"a"}', 'é'.repeat(70), '{"type":"c"}'];
+  function member(transport: boolean) {
+    const sent: string[] = [];
+    const written: Buffer[] = [];
+    const socket: SocketLike = {
+      readyState: 1,
+      bufferedAmount: 0,
+      send: (data) => sent.push(data),
+      close: () => undefined,
+    };
+    const wire: FrameTransport = {
+      writable: true,
+      write: (frame) => written.push(Buffer.from(frame)) > 0,
+    };
+    return {
+      connection: new Connection(socket, '127.0.0.1', '/ws', transport ? wire : null),
+      sent,
+      written,
+    };
+  }
+
+  it('writes every frame in one buffer, the same one to every member', async () => {
+    const batch = new SharedFrameBatch(texts.map((text) => new SharedFrame(text)));
+    const a = member(true);
+    const b = member(true);
+    a.connection.sendBatch(batch, -1);
+    b.connection.sendBatch(batch, -1);
+    expect(a.written).toHaveLength(1);
+    expect(a.written[0]?.equals(b.written[0] ?? Buffer.alloc(0))).toBe(true);
+    expect(await decode(a.written[0] ?? Buffer.alloc(0))).toEqual(texts);
+  });
+
+  it.each([0, 1, 2])(
+    'leaves out the frame at %i and keeps the order of the others',
+    async (skip) => {
+      const batch = new SharedFrameBatch(texts.map((text) => new SharedFrame(text)));
+      const a = member(true);
+      a.connection.sendBatch(batch, skip);
+      expect(await decode(Buffer.concat(a.written))).toEqual(texts.filter((_, i) => i !== skip));
+      const plain = member(false);
+      plain.connection.sendBatch(batch, skip);
+      expect(plain.sent).toEqual(texts.filter((_, i) => i !== skip));
+    },
+  );
+
+  it('holds the frames one by one while the member joins', async () => {
+    const batch = new SharedFrameBatch(texts.map((text) => new SharedFrame(text)));
+    const a = member(true);
+    a.connection.holdRoomFrames();
+    a.connection.sendBatch(batch, 1);
+    expect(a.written).toEqual([]);
+    a.connection.releaseRoomFrames();
+    expect(await decode(Buffer.concat(a.written))).toEqual([texts[0], texts[2]]);
+  });
+});
+
+describe('Connection.sendParts', () => {
+  it('writes one frame around the body, or sends its text without a transport', async () => {
+    const written: Buffer[] = [];
+    const sent: string[] = [];
+    const socket: SocketLike = {
+      readyState: 1,
+      bufferedAmount: 0,
+      send: (data) => sent.push(data),
+      close: () => undefined,
+    };
+    const wire: FrameTransport = {
+      writable: true,
+      write: (frame) => written.push(Buffer.from(frame)) > 0,
+    };
+    const body = Buffer.from('{"n":"é"},{"n":2}');
+    new Connection(socket, '127.0.0.1', '/ws', wire).sendParts('{"users":[', body, ']}');
+    expect(await decode(Buffer.concat(written))).toEqual(['{"users":[{"n":"é"},{"n":2}]}']);
+    new Connection(socket, '127.0.0.1', '/ws', null).sendParts('{"users":[', body, ']}');
+    expect(sent).toEqual(['{"users":[{"n":"é"},{"n":2}]}']);
   });
 });
