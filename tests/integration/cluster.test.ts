@@ -67,6 +67,15 @@ describe.runIf(HAS_POSTGRES && HAS_REDIS)('three processes on PostgreSQL and Red
     return socket;
   }
 
+  async function createRoom(server: ServerProcess, name: string): Promise<string> {
+    const response = await fetch(`${server.url}/api/rooms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
+    return ((await response.json()) as { secureId: string }).secureId;
+  }
+
   it('ran the migrations once and agrees on one default room', async () => {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
@@ -88,15 +97,7 @@ describe.runIf(HAS_POSTGRES && HAS_REDIS)('three processes on PostgreSQL and Red
 
   it('lets members on different processes chat in one room with one member list and the same expiry', async () => {
     const [a, b, c] = servers as [ServerProcess, ServerProcess, ServerProcess];
-    const room = (
-      (await (
-        await fetch(`${a.url}/api/rooms`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'cluster' }),
-        })
-      ).json()) as { secureId: string }
-    ).secureId;
+    const room = await createRoom(a, 'cluster');
     const alice = await member(a, room, 'Agent61');
     const bob = await member(b, room, 'Agent62');
     const carol = await member(c, room, 'Agent63');
@@ -126,6 +127,44 @@ describe.runIf(HAS_POSTGRES && HAS_REDIS)('three processes on PostgreSQL and Red
     sockets.push(late);
     late.send({ type: 'join_room', roomId: room, username: 'Agent65' });
     expect((await late.nextOfType('room_joined')).messages).toEqual([]);
+  });
+
+  it('delivers bursts sent on two processes to every member of two rooms, in one order everywhere', async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess, ServerProcess];
+    const rooms = await Promise.all([createRoom(a, 'burst-1'), createRoom(b, 'burst-2')]);
+    // Each room has a member on each process; every member sends a burst, all in the same tick,
+    // so each process hands several messages of both rooms to Redis in one turn.
+    const members = await Promise.all(
+      rooms.flatMap((room, r) => [member(a, room, `Agent7${r}`), member(b, room, `Agent8${r}`)]),
+    );
+    await members[0]!.waitForMembers(['Agent70', 'Agent80'], 10_000);
+    await members[2]!.waitForMembers(['Agent71', 'Agent81'], 10_000);
+    const BURST = 15;
+    for (let i = 0; i < BURST; i += 1) {
+      members.forEach((socket, at) =>
+        socket.send({ type: 'send_message', content: `${at}:${i}`, encryptionType: 'PLAINTEXT' }),
+      );
+    }
+    const heard = await Promise.all(
+      members.map(async (socket) => {
+        const contents: string[] = [];
+        for (let i = 0; i < 2 * BURST; i += 1) {
+          const frame = await socket.nextOfType('new_message');
+          contents.push((frame.message as { content: string }).content);
+        }
+        return contents;
+      }),
+    );
+    for (const [first, second] of [heard.slice(0, 2), heard.slice(2, 4)]) {
+      // One order on both processes, each sender's messages in the order sent.
+      expect(second).toEqual(first);
+      for (const sender of new Set(first!.map((content) => content.split(':')[0])))
+        expect(first!.filter((content) => content.startsWith(`${sender}:`))).toEqual(
+          Array.from({ length: BURST }, (_, i) => `${sender}:${i}`),
+        );
+    }
+    expect(new Set(heard[0]!.map((content) => content.split(':')[0]))).toEqual(new Set(['0', '1']));
+    expect(new Set(heard[2]!.map((content) => content.split(':')[0]))).toEqual(new Set(['2', '3']));
   });
 
   it('verifies on one process a challenge issued by another, once, and refuses a key revoked elsewhere', async () => {
