@@ -79,8 +79,8 @@ function insertSessionRows(
  */
 /**
  * Rows per statement. The embedded database runs a statement in one piece on the event loop, at
- * 80–150 µs a row: 16 rows hold chat back for about 1.5–2.5 ms at most, and the statements of a
- * burst take turns with socket I/O (server/db/connect.ts).
+ * 80–150 µs a row: 16 rows hold chat back for 2–2.5 ms at most on a busy machine, and the
+ * statements of a burst take turns with socket I/O (server/db/connect.ts).
  */
 export const SESSION_BATCH_ROWS = 16;
 /**
