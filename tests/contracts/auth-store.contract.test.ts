@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAuthStore, registerPublicKey } from '../../server/features/auth/index.js';
+import { SESSION_BATCH_ROWS, sqlClientOf } from '../../server/features/auth/store.js';
 import { createKeyFile } from '../../shared/crypto/key-file.js';
 import { publicPart } from '../../shared/crypto/key-file-schema.js';
 import { BACKENDS, freshDatabase } from '../support/database.js';
@@ -24,9 +25,11 @@ describe.each(BACKENDS)('auth store on %s', (backend) => {
     return { database, store, keyId: key.keyId };
   }
 
-  it('writes 200 sessions that arrive at once, in batches of at most 32 rows', async () => {
+  it('writes 200 sessions that arrive at once, in batches of at most 16 rows', async () => {
     const { database, store, keyId } = await storeWithKey();
-    const inserts = vi.spyOn(database.db, 'insert');
+    const client = sqlClientOf(database.db);
+    expect(client).not.toBeNull();
+    const inserts = vi.spyOn(client!, 'query');
     const now = new Date();
     const hashes = Array.from({ length: 200 }, (_, i) => i.toString(16).padStart(64, '0'));
     await Promise.all(
@@ -39,7 +42,9 @@ describe.each(BACKENDS)('auth store on %s', (backend) => {
         }),
       ),
     );
-    expect(inserts.mock.calls.length).toBeLessThanOrEqual(1 + Math.ceil(199 / 32));
+    expect(SESSION_BATCH_ROWS).toBe(16);
+    expect(inserts.mock.calls.length).toBeGreaterThanOrEqual(Math.ceil(200 / 16));
+    expect(inserts.mock.calls.length).toBeLessThanOrEqual(1 + Math.ceil(199 / 16));
     const [counted] = await database.query<{ count: string }>(
       'SELECT count(*)::text AS count FROM sessions',
     );
@@ -47,6 +52,18 @@ describe.each(BACKENDS)('auth store on %s', (backend) => {
     for (const tokenHash of [hashes[0]!, hashes[199]!]) {
       expect((await store.findSession(tokenHash, now))?.key.keyId).toBe(keyId);
     }
+  });
+
+  it('keeps the times of a session to the millisecond, and its key', async () => {
+    const { store, keyId } = await storeWithKey();
+    const createdAt = new Date('2026-11-25T10:20:30.456Z');
+    const expiresAt = new Date('2026-11-26T10:20:30.789Z');
+    const tokenHash = 'd'.repeat(64);
+    await store.insertSession({ tokenHash, keyId, createdAt, expiresAt });
+    const found = await store.findSession(tokenHash, createdAt);
+    expect(found?.key.keyId).toBe(keyId);
+    expect(found?.expiresAt.getTime()).toBe(expiresAt.getTime());
+    expect(await store.findSession(tokenHash, expiresAt)).toBeNull();
   });
 
   it('fails only the bad row of a batch', async () => {

@@ -31,24 +31,69 @@ export interface AuthStore {
 
 type NewSessionRow = typeof sessions.$inferInsert;
 
+/** What the session writer needs of the database's own client (PGlite, or node-postgres's pool). */
+export interface SqlClient {
+  query(text: string, params: unknown[]): Promise<unknown>;
+}
+
+/**
+ * The client under `db`, for the one statement written without Drizzle's query builder (below), or
+ * null (a Drizzle handle without one: the writer then goes through Drizzle).
+ */
+export function sqlClientOf(db: Db): SqlClient | null {
+  const client: unknown = Reflect.get(db, '$client');
+  if (typeof client !== 'object' || client === null) return null;
+  const query: unknown = Reflect.get(client, 'query');
+  return typeof query === 'function' ? (client as SqlClient) : null;
+}
+
+/**
+ * One statement for any number of sessions: four arrays unnested, so the text never changes. On
+ * the embedded database a session row costs 80–150 µs of the event loop whatever the statement,
+ * and Drizzle's insert builder and result mapping added 40–70% on top (issue 22, "The burst: what
+ * stalls chat" in docs/benchmarks.md).
+ */
+const INSERT_SESSIONS_SQL =
+  'INSERT INTO sessions (token_hash, key_id, created_at, expires_at) ' +
+  'SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[])';
+
+function insertSessionRows(
+  db: Db,
+  client: SqlClient | null,
+  rows: readonly NewSessionRow[],
+): Promise<unknown> {
+  if (!client) return db.insert(sessions).values([...rows]);
+  return client.query(INSERT_SESSIONS_SQL, [
+    rows.map((row) => row.tokenHash),
+    rows.map((row) => row.keyId),
+    rows.map((row) => row.createdAt.toISOString()),
+    rows.map((row) => row.expiresAt.toISOString()),
+  ]);
+}
+
 /**
  * Session inserts that arrive together are written together: while one batch is being written,
  * new sessions queue and go in the next multi-row INSERT. A burst of 500 logins then costs the
- * database a handful of statements instead of 500 (the embedded database runs each statement on
+ * database a few dozen statements instead of 500 (the embedded database runs each statement on
  * the event loop). Each caller still learns whether its own row was written.
  */
-/** Rows per statement: large enough to absorb a burst, small enough that one write stays short. */
-const SESSION_BATCH_ROWS = 32;
+/**
+ * Rows per statement. The embedded database runs a statement in one piece on the event loop, at
+ * 80–150 µs a row: 16 rows hold chat back for 2–2.5 ms at most on a busy machine, and the
+ * statements of a burst take turns with socket I/O (server/db/connect.ts).
+ */
+export const SESSION_BATCH_ROWS = 16;
 /**
  * How long the first session of a batch waits for others. Logins finish one by one as the verify
  * worker answers, so without a wait nearly every INSERT held one row, and one INSERT costs the
- * embedded database about 0.7 ms of event loop whatever its size (issue 22: half the CPU of a
+ * embedded database about 0.5–0.7 ms of event loop before its rows (issue 22: half the CPU of a
  * login). Five milliseconds on a login is not felt; at 1,000 logins a second it makes batches
  * of several rows.
  */
 export const SESSION_BATCH_WAIT_MS = 5;
 
 function sessionWriter(db: Db): (row: NewSessionRow) => Promise<void> {
+  const client = sqlClientOf(db);
   const pending: { row: NewSessionRow; done: (error?: unknown) => void }[] = [];
   let writing = false;
   const flush = async () => {
@@ -61,7 +106,11 @@ function sessionWriter(db: Db): (row: NewSessionRow) => Promise<void> {
       batchesWritten += 1;
       const batch = pending.splice(0, SESSION_BATCH_ROWS);
       try {
-        await db.insert(sessions).values(batch.map((entry) => entry.row));
+        await insertSessionRows(
+          db,
+          client,
+          batch.map((entry) => entry.row),
+        );
         for (const entry of batch) entry.done();
       } catch (error) {
         if (batch.length === 1) {
@@ -70,13 +119,10 @@ function sessionWriter(db: Db): (row: NewSessionRow) => Promise<void> {
         }
         // One bad row must not fail the others: write them one by one.
         for (const entry of batch) {
-          await db
-            .insert(sessions)
-            .values(entry.row)
-            .then(
-              () => entry.done(),
-              (rowError: unknown) => entry.done(rowError),
-            );
+          await insertSessionRows(db, client, [entry.row]).then(
+            () => entry.done(),
+            (rowError: unknown) => entry.done(rowError),
+          );
         }
       }
     }
