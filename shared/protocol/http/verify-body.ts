@@ -105,24 +105,30 @@ class Scanner {
    */
   bytes(length: number, exact: boolean): Uint8Array<ArrayBuffer> {
     this.expect(OPEN_BRACKET);
+    // The hot loop of a login body: everything local, whitespace skipped inline.
     const text = this.text;
     const out = new Uint8Array(length);
     let count = 0;
-    if (this.peek() === CLOSE_BRACKET) {
-      this.index += 1;
+    let index = this.index;
+    let code = text.charCodeAt(index);
+    while (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) {
+      index += 1;
+      code = text.charCodeAt(index);
+    }
+    if (code === CLOSE_BRACKET) {
+      index += 1;
     } else {
       for (;;) {
-        this.skipSpace();
-        let index = this.index;
-        let code = text.charCodeAt(index);
         if (!(code >= DIGIT_0 && code <= DIGIT_9)) throw notScannable;
         let value = code - DIGIT_0;
         index += 1;
         code = text.charCodeAt(index);
         // No leading zero (JSON has none), at most three digits.
-        if (value !== 0) {
-          for (let digits = 1; code >= DIGIT_0 && code <= DIGIT_9; digits += 1) {
-            if (digits === 3) throw notScannable;
+        if (value !== 0 && code >= DIGIT_0 && code <= DIGIT_9) {
+          value = value * 10 + (code - DIGIT_0);
+          index += 1;
+          code = text.charCodeAt(index);
+          if (code >= DIGIT_0 && code <= DIGIT_9) {
             value = value * 10 + (code - DIGIT_0);
             index += 1;
             code = text.charCodeAt(index);
@@ -131,14 +137,23 @@ class Scanner {
         if (value > 255 || count === length) throw notScannable;
         out[count] = value;
         count += 1;
-        this.index = index;
-        // A fraction, an exponent or a digit after `0` fails here: only `,` or `]` may follow.
-        code = this.peek();
-        this.index += 1;
+        while (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) {
+          index += 1;
+          code = text.charCodeAt(index);
+        }
+        // A fraction, an exponent, a fourth digit or a digit after `0` fails here: only `,` or
+        // `]` may follow.
+        index += 1;
         if (code === CLOSE_BRACKET) break;
         if (code !== COMMA) throw notScannable;
+        code = text.charCodeAt(index);
+        while (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) {
+          index += 1;
+          code = text.charCodeAt(index);
+        }
       }
     }
+    this.index = index;
     if (count === length) return out;
     if (exact) throw notScannable;
     return out.slice(0, count);
