@@ -274,11 +274,25 @@ export function fastifyTrustProxy(
 /** Bodies from this size on are parsed (and validated and handled) one per event-loop turn. */
 const LARGE_JSON_BYTES = 4096;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A route's own reader of its large JSON bodies' common form (e.g. `scanVerifyRequest`): its
+     * non-null value becomes the body, passed to the route's validator as is; on null the text is
+     * parsed as any other. Whatever it yields must be what the route's schema would make of the
+     * text.
+     */
+    scanJsonBody?: (text: string) => object | null;
+  }
+}
+
 /**
  * JSON bodies keep Fastify's own parser (prototype-poisoning checks included). Large ones, a login
  * verification carries about 13 KB of signature bytes as numbers, are parsed in a turn queue
  * (server/lib/turns.ts): parsing, validation and the synchronous start of the handler then happen
- * one request per event-loop turn, so a burst of them lets chat frames through in between.
+ * one request per event-loop turn, so a burst of them lets chat frames through in between. A route
+ * may read its bodies' common form itself, in that turn (`scanJsonBody` in its config: the login
+ * verification, whose signatures then go straight into bytes).
  */
 function parseLargeJsonInTurns(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -289,7 +303,13 @@ function parseLargeJsonInTurns(app: FastifyInstance): void {
       parseJson(request, body, done);
       return;
     }
+    const scanBody = request.routeOptions.config.scanJsonBody;
     void turns.run(() => {
+      const scanned = scanBody?.(body) ?? null;
+      if (scanned !== null) {
+        done(null, scanned);
+        return;
+      }
       // Fastify's parser looks for prototype-poisoning keys with a regular expression over the
       // whole text (about 0.15 ms for a login body). Such a key is spelled out, or written with
       // \u escapes; text containing neither can go straight to JSON.parse. Anything else, and

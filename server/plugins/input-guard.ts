@@ -18,6 +18,8 @@ const CONTROL_IN_URL = /%(?:[01][0-9a-f]|7f)/i;
 export function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (typeof value !== 'object' || value === null || depth > 64) return false;
+  // Bytes a route's own body reader made (server/app.ts, scanJsonBody) hold no text.
+  if (ArrayBuffer.isView(value)) return false;
   if (Array.isArray(value)) {
     for (const item of value)
       if (typeof item !== 'number' && containsNul(item, depth + 1)) return true;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesToNumbers } from '../../shared/crypto/bytes.js';
 import { signChallenge } from '../../shared/crypto/key-file.js';
 import { publicPart, serializeKeyFile } from '../../shared/crypto/key-file-schema.js';
+import { TEXT } from '../../shared/protocol/errors.js';
 import { SessionResponseSchema, VerifyResponseSchema } from '../../shared/protocol/http/auth.js';
 import { adminToken, login, makeRegisteredKey } from '../support/keys.js';
 import { startServer, type TestServer } from '../support/server.js';
@@ -94,6 +95,51 @@ describe('key login', () => {
       ecdsaSignature: ecdsa,
     });
     expect(response.status).toBe(401);
+  });
+
+  it('reads a verify body in any JSON form, and words a bad one as the schema does', async () => {
+    const key = await makeRegisteredKey(server.baseUrl);
+    const signedBody = async () => {
+      const { challenge } = (await (
+        await postJson('/api/auth/challenge', { keyId: key.keyId })
+      ).json()) as { challenge: string };
+      const signatures = await signChallenge(key, challenge);
+      return {
+        keyId: key.keyId,
+        challenge,
+        dilithiumSignature: bytesToNumbers(signatures.dilithiumSignature),
+        ecdsaSignature: bytesToNumbers(signatures.ecdsaSignature),
+      };
+    };
+    const postText = (text: string) =>
+      fetch(url('/api/auth/verify'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: text,
+      });
+    // A byte written as 12.0 is valid JSON for 12: the body goes the ordinary way, and logs in.
+    const body = await signedBody();
+    const first = body.dilithiumSignature[0]!;
+    const text = JSON.stringify(body).replace(
+      `"dilithiumSignature":[${first},`,
+      `"dilithiumSignature":[${first}.0,`,
+    );
+    expect(text).toContain(`[${first}.0,`);
+    expect((await postText(text)).status).toBe(200);
+    // Refusals name the field, whichever way the body was read.
+    const refused = await signedBody();
+    for (const bad of [
+      { ...refused, dilithiumSignature: [256, ...refused.dilithiumSignature.slice(1)] },
+      { ...refused, dilithiumSignature: refused.dilithiumSignature.slice(1) },
+    ]) {
+      const response = await postText(JSON.stringify(bad));
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        error: `${TEXT.invalidRequest}: dilithiumSignature`,
+      });
+    }
+    // The challenge was not used up by the refusals.
+    expect((await postText(JSON.stringify(refused))).status).toBe(200);
   });
 
   it('accepts a challenge only once', async () => {

@@ -18,9 +18,9 @@ import type {
   ChallengeResponse,
   RegisteredUser,
   SessionUser,
-  VerifyRequest,
   VerifyResponse,
 } from '../../../shared/protocol/http/auth.js';
+import type { VerifyRequestBytes } from '../../../shared/protocol/http/verify-body.js';
 import { AppError } from '../../errors.js';
 import type { AttemptCounter } from '../../lib/attempt-counter.js';
 import type { ChallengeStore } from './challenges.js';
@@ -142,10 +142,12 @@ export class AuthService {
     const key = await this.usableKey(keyId);
     const issuedAt = this.date();
     const expiresAt = new Date(issuedAt.getTime() + AUTH_CHALLENGE_TTL_MS);
-    const nonce = randomBytes(16).toString('hex');
+    // One draw for both: 16 bytes of nonce, 32 of challenge.
+    const random = randomBytes(48);
+    const nonce = random.toString('hex', 0, 16);
     // The challenge names the product, the key and the time, so a signature over it cannot be
     // replayed as a signature over anything else.
-    const challenge = `securechannel-login:${key.keyId}:${issuedAt.getTime()}:${randomBytes(32).toString('hex')}`;
+    const challenge = `securechannel-login:${key.keyId}:${issuedAt.getTime()}:${random.toString('hex', 16)}`;
     await this.deps.challenges.put(challenge, { keyId: key.keyId, expiresAt: expiresAt.getTime() });
     return {
       challenge,
@@ -160,7 +162,7 @@ export class AuthService {
    * attempt from `address` for the key is counted first and given back if it succeeds, so only
    * failures use up the (key, address) limit, and concurrent attempts cannot pass it.
    */
-  async verify(request: VerifyRequest, address: string): Promise<VerifyResponse> {
+  async verify(request: VerifyRequestBytes, address: string): Promise<VerifyResponse> {
     const attemptKey = `${request.keyId}|${address}`;
     if (!(await this.deps.keyFailures.reserve(attemptKey))) {
       throw new AppError('RATE_LIMITED', 429, TEXT.tooManyRequests);
@@ -170,7 +172,7 @@ export class AuthService {
     return response;
   }
 
-  private async checkAndOpenSession(request: VerifyRequest): Promise<VerifyResponse> {
+  private async checkAndOpenSession(request: VerifyRequestBytes): Promise<VerifyResponse> {
     const challenge = await this.deps.challenges.take(request.challenge, request.keyId);
     if (!challenge || challenge.expiresAt <= this.deps.now()) {
       throw new AppError('CHALLENGE_INVALID', 401, TEXT.challengeInvalid);
@@ -178,9 +180,9 @@ export class AuthService {
     const key = await this.usableKey(request.keyId);
     const valid = await this.deps.verifier.verifyLogin({
       message: utf8Encode(request.challenge),
-      mlDsaSignature: numbersToBytes(request.dilithiumSignature),
+      mlDsaSignature: request.dilithiumSignature,
       mlDsaPublicKey: key.dilithiumPublicKey,
-      ecdsaSignature: numbersToBytes(request.ecdsaSignature),
+      ecdsaSignature: request.ecdsaSignature,
       ecdsaPublicKey: key.ecdsaPublicKey,
     });
     if (!valid) throw new AppError('SIGNATURE_INVALID', 401, TEXT.signatureInvalid);
