@@ -13,7 +13,7 @@
 import { useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { useServiceRestored } from '../admin/use-service-restored.js';
-import { StillDownNote, useRetryCheck } from './RetryCheck.js';
+import { RetryButton, StillDownNote, useRetryCheck } from './RetryCheck.js';
 import { ServiceDownFrame } from './ServiceDownFrame.js';
 
 /** A warning triangle drawn with CSS, so it follows the theme's danger colour. */
@@ -87,17 +87,13 @@ export function EmergencyShutdownPage({ returnTo = null }: { returnTo?: string |
           accepts messages until service is restored. {TEXT.tryAgainInFewMinutes}
         </p>
 
-        <button
-          type="button"
-          onClick={() => void check.run()}
-          disabled={check.isChecking}
-          data-testid="emergency-shutdown-retry"
-          className="mt-8 inline-flex min-h-11 items-center justify-center gap-2 border border-danger bg-danger/10 px-5 py-2 text-sm font-bold uppercase tracking-[0.2em] text-danger transition-colors hover:bg-danger hover:text-background disabled:opacity-60"
-        >
-          <span aria-hidden="true">[</span>
-          {check.isChecking ? 'Checking...' : 'Try again'}
-          <span aria-hidden="true">]</span>
-        </button>
+        <RetryButton
+          check={check}
+          label="Try again"
+          tone="danger"
+          testId="emergency-shutdown-retry"
+          className="mt-8"
+        />
         <StillDownNote checkedAt={check.stillDownAt} testId="emergency-still-down" />
       </div>
     </ServiceDownFrame>

@@ -20,7 +20,7 @@ import {
 import { getAdminSession, setAdminSession } from '../admin/admin-session.js';
 import { createMaintenanceConsole, type MaintenanceConsole } from '../admin/maintenance-console.js';
 import { useServiceRestored } from '../admin/use-service-restored.js';
-import { StillDownNote, useRetryCheck } from './RetryCheck.js';
+import { RetryButton, StillDownNote, useRetryCheck } from './RetryCheck.js';
 import { ServiceDownFrame } from './ServiceDownFrame.js';
 
 /** The console commands this page puts on `window` while it is mounted. */
@@ -159,17 +159,13 @@ export function MaintenancePage() {
           </section>
 
           <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-            <button
-              type="button"
-              onClick={() => void check.run()}
-              disabled={check.isChecking}
-              data-testid="maintenance-retry"
-              className="inline-flex min-h-11 w-full items-center justify-center gap-2 border border-warning bg-warning/10 px-5 py-2 text-sm font-bold uppercase tracking-[0.2em] text-warning transition-colors hover:bg-warning hover:text-background disabled:opacity-60 sm:w-auto"
-            >
-              <span aria-hidden="true">[</span>
-              {check.isChecking ? 'Checking...' : 'Retry connection'}
-              <span aria-hidden="true">]</span>
-            </button>
+            <RetryButton
+              check={check}
+              label="Retry connection"
+              tone="warning"
+              testId="maintenance-retry"
+              className="w-full sm:w-auto"
+            />
             <button
               type="button"
               onClick={() => setAdminOpen(true)}

@@ -35,3 +35,39 @@ export function StillDownNote({ checkedAt, testId }: { checkedAt: Date | null; t
     </p>
   );
 }
+
+/** Whole class names per tone, so that Tailwind sees every one of them. */
+const RETRY_TONES = {
+  danger: 'border-danger bg-danger/10 text-danger hover:bg-danger',
+  warning: 'border-warning bg-warning/10 text-warning hover:bg-warning',
+} as const;
+
+/** The notice's retry button: `label`, or 'Checking...' while the state is asked for. */
+export function RetryButton({
+  check,
+  label,
+  tone,
+  testId,
+  className,
+}: {
+  check: ReturnType<typeof useRetryCheck>;
+  label: string;
+  tone: keyof typeof RETRY_TONES;
+  testId: string;
+  /** Placement classes (margin, width). */
+  className: string;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={() => void check.run()}
+      disabled={check.isChecking}
+      data-testid={testId}
+      className={`inline-flex min-h-11 items-center justify-center gap-2 border px-5 py-2 text-sm font-bold uppercase tracking-[0.2em] transition-colors hover:text-background disabled:opacity-60 ${RETRY_TONES[tone]} ${className}`}
+    >
+      <span aria-hidden="true">[</span>
+      {check.isChecking ? 'Checking...' : label}
+      <span aria-hidden="true">]</span>
+    </button>
+  );
+}
