@@ -15,7 +15,7 @@ import { signChallenge } from '../../shared/crypto/key-file.js';
 import { createThrowawayPostgres } from '../support/database.js';
 import { adminToken, login, makeRegisteredKey } from '../support/keys.js';
 import { deletePrefix, REDIS_TEST_URL, testPrefix } from '../support/redis.js';
-import { startServerProcess, type ServerProcess } from '../support/processes.js';
+import { createRoomOn, startServerProcess, type ServerProcess } from '../support/processes.js';
 import { TestSocket } from '../support/ws-client.js';
 import { connectRedis } from '../../server/redis/connect.js';
 import pg from 'pg';
@@ -67,15 +67,6 @@ describe.runIf(HAS_POSTGRES && HAS_REDIS)('three processes on PostgreSQL and Red
     return socket;
   }
 
-  async function createRoom(server: ServerProcess, name: string): Promise<string> {
-    const response = await fetch(`${server.url}/api/rooms`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name }),
-    });
-    return ((await response.json()) as { secureId: string }).secureId;
-  }
-
   it('ran the migrations once and agrees on one default room', async () => {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
@@ -97,7 +88,7 @@ describe.runIf(HAS_POSTGRES && HAS_REDIS)('three processes on PostgreSQL and Red
 
   it('lets members on different processes chat in one room with one member list and the same expiry', async () => {
     const [a, b, c] = servers as [ServerProcess, ServerProcess, ServerProcess];
-    const room = await createRoom(a, 'cluster');
+    const room = await createRoomOn(a, 'cluster');
     const alice = await member(a, room, 'Agent61');
     const bob = await member(b, room, 'Agent62');
     const carol = await member(c, room, 'Agent63');
@@ -131,7 +122,7 @@ describe.runIf(HAS_POSTGRES && HAS_REDIS)('three processes on PostgreSQL and Red
 
   it('delivers bursts sent on two processes to every member of two rooms, in one order everywhere', async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess, ServerProcess];
-    const rooms = await Promise.all([createRoom(a, 'burst-1'), createRoom(b, 'burst-2')]);
+    const rooms = await Promise.all([createRoomOn(a, 'burst-1'), createRoomOn(b, 'burst-2')]);
     // Each room has a member on each process; every member sends a burst, all in the same tick,
     // so each process hands several messages of both rooms to Redis in one turn.
     const members = await Promise.all(

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createThrowawayPostgres } from '../support/database.js';
-import { startServerProcess, type ServerProcess } from '../support/processes.js';
+import { createRoomOn, startServerProcess, type ServerProcess } from '../support/processes.js';
 import { deletePrefix, REDIS_TEST_URL, testPrefix } from '../support/redis.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { TestSocket, type Frame } from '../support/ws-client.js';
@@ -202,16 +202,6 @@ describe('the member list a socket asks for', () => {
 
 const wsUrl = (server: ServerProcess) => `${server.url.replace('http', 'ws')}/chat-ws`;
 
-/** Creates a public room through `server`'s HTTP API; its secureId. */
-async function createRoom(server: ServerProcess, name: string): Promise<string> {
-  const response = await fetch(`${server.url}/api/rooms`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name }),
-  });
-  return ((await response.json()) as { secureId: string }).secureId;
-}
-
 describe('member list deltas across two processes on Redis', () => {
   let servers: ServerProcess[] = [];
   let drop: () => Promise<void>;
@@ -244,7 +234,7 @@ describe('member list deltas across two processes on Redis', () => {
 
   it('keeps every member list equal to the server list through concurrent joins and leaves', async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
-    const room = await createRoom(a, 'deltas');
+    const room = await createRoomOn(a, 'deltas');
     const usernames = Array.from({ length: 8 }, (_, i) => `Agent${310 + i}`);
     // All at once, alternating between the processes.
     const members = await Promise.all(
@@ -270,7 +260,7 @@ describe('member list deltas across two processes on Redis', () => {
 
   it("keeps a newcomer's join before its first message when the message goes through Redis", async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
-    const room = await createRoom(a, 'join-then-speak');
+    const room = await createRoomOn(a, 'join-then-speak');
     const watchers = [
       await join(wsUrl(a), room, 'Agent370'),
       await join(wsUrl(b), room, 'Agent371'),

@@ -89,3 +89,13 @@ export function startServerProcess(
     });
   });
 }
+
+/** Creates a public room through `server`'s HTTP API; its secureId. */
+export async function createRoomOn(server: ServerProcess, name: string): Promise<string> {
+  const response = await fetch(`${server.url}/api/rooms`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  return ((await response.json()) as { secureId: string }).secureId;
+}
