@@ -16,6 +16,7 @@ import { type Message } from '../../shared/protocol/ws/chat.js';
 import { loadConfig } from '../../server/config.js';
 import { login, makeRegisteredKey } from '../support/keys.js';
 import { startServer, type TestServer } from '../support/server.js';
+import { messageFixture } from '../support/message-fixture.js';
 import { HostileRelay } from './support/hostile-relay.js';
 import { NodeMember, type NodeMemberOptions } from './support/node-member.js';
 
@@ -486,23 +487,14 @@ describe('6 · own and replayed messages', () => {
 
 function fakeMessage(member: NodeMember, fields: Partial<Message>): Message {
   const now = Date.now();
-  return {
+  return messageFixture({
     id: `forged-${now}`,
     senderId: member.nodeId,
     senderUsername: member.options.username,
     roomId: member.manager.room!.roomId,
     content: '',
-    encryptedContent: null,
-    encryptionType: 'PLAINTEXT',
-    signature: null,
-    isStealthMode: false,
-    hasImage: false,
-    imageUrl: null,
-    thumbnailUrl: null,
-    imageMetadata: null,
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + 60_000).toISOString(),
-    isSystem: false,
     ...fields,
-  };
+  });
 }

@@ -12,6 +12,7 @@ import {
   type FrameTransport,
   type SocketLike,
 } from '../../../server/realtime/connection.js';
+import { fakeSocket } from '../../support/fake-socket.js';
 
 /**
  * `ws`'s own framing and parsing, which it exports at run time but its type definitions do not
@@ -133,28 +134,23 @@ describe('Connection.sendShared', () => {
   });
 });
 
+/** A member's connection with (or without) a frame transport, recording what leaves it. */
+function member(transport: boolean) {
+  const { socket, sent } = fakeSocket();
+  const written: Buffer[] = [];
+  const wire: FrameTransport = {
+    writable: true,
+    write: (frame) => written.push(Buffer.from(frame)) > 0,
+  };
+  return {
+    connection: new Connection(socket, '127.0.0.1', '/ws', transport ? wire : null),
+    sent,
+    written,
+  };
+}
+
 describe('Connection.sendBatch', () => {
   const texts = ['{"type":"a"}', 'é'.repeat(70), '{"type":"c"}'];
-  function member(transport: boolean) {
-    const sent: string[] = [];
-    const written: Buffer[] = [];
-    const socket: SocketLike = {
-      readyState: 1,
-      bufferedAmount: 0,
-      send: (data) => sent.push(data),
-      close: () => undefined,
-    };
-    const wire: FrameTransport = {
-      writable: true,
-      write: (frame) => written.push(Buffer.from(frame)) > 0,
-    };
-    return {
-      connection: new Connection(socket, '127.0.0.1', '/ws', transport ? wire : null),
-      sent,
-      written,
-    };
-  }
-
   it('writes every frame in one buffer, the same one to every member', async () => {
     const batch = new SharedFrameBatch(texts.map((text) => new SharedFrame(text)));
     const a = member(true);
@@ -192,22 +188,12 @@ describe('Connection.sendBatch', () => {
 
 describe('Connection.sendParts', () => {
   it('writes one frame around the body, or sends its text without a transport', async () => {
-    const written: Buffer[] = [];
-    const sent: string[] = [];
-    const socket: SocketLike = {
-      readyState: 1,
-      bufferedAmount: 0,
-      send: (data) => sent.push(data),
-      close: () => undefined,
-    };
-    const wire: FrameTransport = {
-      writable: true,
-      write: (frame) => written.push(Buffer.from(frame)) > 0,
-    };
     const body = Buffer.from('{"n":"é"},{"n":2}');
-    new Connection(socket, '127.0.0.1', '/ws', wire).sendParts('{"users":[', body, ']}');
-    expect(await decode(Buffer.concat(written))).toEqual(['{"users":[{"n":"é"},{"n":2}]}']);
-    new Connection(socket, '127.0.0.1', '/ws', null).sendParts('{"users":[', body, ']}');
-    expect(sent).toEqual(['{"users":[{"n":"é"},{"n":2}]}']);
+    const wired = member(true);
+    wired.connection.sendParts('{"users":[', body, ']}');
+    expect(await decode(Buffer.concat(wired.written))).toEqual(['{"users":[{"n":"é"},{"n":2}]}']);
+    const plain = member(false);
+    plain.connection.sendParts('{"users":[', body, ']}');
+    expect(plain.sent).toEqual(['{"users":[{"n":"é"},{"n":2}]}']);
   });
 });

@@ -11,30 +11,22 @@ import {
   type ChatRoomState,
 } from '../../../../client/features/rooms/chat-room-state.js';
 import { secondsLeft } from '../../../../client/features/messages/chat-line.js';
+import { messageFixture } from '../../../support/message-fixture.js';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function message(id: string, overrides: Partial<Message> = {}, at = T0): Message {
-  return {
+  return messageFixture({
     id,
     senderId: 'node-bob',
     senderUsername: 'Ghost2',
     roomId: 'room-1',
     content: `text ${id}`,
-    encryptedContent: null,
-    encryptionType: 'PLAINTEXT',
-    signature: null,
-    isStealthMode: false,
-    hasImage: false,
-    imageUrl: null,
-    thumbnailUrl: null,
-    imageMetadata: null,
     createdAt: iso(at),
     expiresAt: iso(at + 30_000),
-    isSystem: false,
     ...overrides,
-  };
+  });
 }
 
 function joined(state: ChatRoomState, messages: Message[] = [], roomId = 'room-1', now = T0) {
