@@ -13,20 +13,9 @@ import {
   scanVerifyRequest,
   type VerifyRequestBytes,
 } from '../../../../shared/protocol/http/verify-body.js';
+import { seededRandom } from '../../../../server/features/pong/random.js';
 
-/** A small seeded generator (mulberry32), so that every run checks the same bodies. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-const random = seeded(22);
+const random = seededRandom(22);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const bytes = (count: number) => Array.from({ length: count }, () => Math.floor(random() * 256));
 const KEY_ID = `SCK${'0123456789abcdef'.repeat(2)}`;
