@@ -12,10 +12,12 @@
  *
  * The server runs with MESSAGE_TTL_SECONDS=8, so expiry is observed without long waits.
  */
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { FORBIDDEN_UPLOAD_FIELDS } from '../../shared/protocol/http/images.js';
 import { browserSuite, newActor, seriousAxeViolations } from './support/browser.js';
 import { ChatPageObject } from './pages/chat-page.js';
+import { SecurityStatusObject } from './pages/security-status.js';
 import { ImagesPageObject, testCardPng, type UploadFile } from './pages/images.js';
 
 const PUBLIC = { securechannel_access_mode: 'public' };
@@ -55,8 +57,15 @@ describe('encrypted images in the browser', () => {
 
   let serial = 0;
 
-  /** alice says something and bob reads it: the room's keys are agreed before an image goes. */
-  async function warmUp(alice: ChatPageObject, bob: ChatPageObject): Promise<void> {
+  /**
+   * The room's keys are agreed before an image goes: bob holds alice's sender keys (so alice has
+   * seen his bundle, and what she sends next is under a chain he has), and he reads her text.
+   */
+  async function warmUp(alice: ChatPageObject, bob: ChatPageObject, bobPage: Page): Promise<void> {
+    const aliceName = (await alice.callsign().textContent())?.trim() ?? '';
+    const bobSecurity = new SecurityStatusObject(bobPage);
+    await bobSecurity.waitForSenderKeysOf(aliceName);
+    await bobSecurity.closeDetails();
     const text = `keys check #${(serial += 1)}-${Date.now().toString(36)}`;
     await alice.send(text);
     await bob.message(text).getByText(text).waitFor({ timeout: 15_000 });
@@ -109,7 +118,7 @@ describe('encrypted images in the browser', () => {
     const sent: Outgoing = { requests: [], frames: [] };
     const { chat: aliceChat, images: alice } = await enter('alice', sent);
     const { actor: bobActor, chat: bobChat, images: bob } = await enter('bob');
-    await warmUp(aliceChat, bobChat);
+    await warmUp(aliceChat, bobChat, bobActor.page);
     const before = await bob.messages().count();
 
     await alice.openUpload();
@@ -175,7 +184,7 @@ describe('encrypted images in the browser', () => {
   it('shows IMAGE DESTROYED when the server no longer has the image', async () => {
     const { chat: aliceChat, images: alice } = await enter('alice');
     const { actor: bobActor, chat: bobChat, images: bob } = await enter('bob');
-    await warmUp(aliceChat, bobChat);
+    await warmUp(aliceChat, bobChat, bobActor.page);
 
     await alice.openUpload();
     await alice.choose(png);

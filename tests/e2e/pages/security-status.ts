@@ -26,6 +26,11 @@ export class SecurityStatusObject {
     return this.page.getByTestId('security-details');
   }
 
+  async closeDetails(): Promise<void> {
+    const toggle = this.page.getByTestId('security-details-toggle');
+    if ((await toggle.getAttribute('aria-expanded')) === 'true') await toggle.click();
+  }
+
   async openLog(): Promise<Locator> {
     const toggle = this.page.getByTestId('crypto-log-toggle');
     if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
