@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { type Actor, browserSuite, newActor, seriousAxeViolations } from './support/browser.js';
 import { ChatPageObject } from './pages/chat-page.js';
+import { waitForKeysFrom } from './pages/security-status.js';
 
 const PUBLIC = { securechannel_access_mode: 'public' };
 
@@ -35,9 +36,10 @@ describe('live chat in the browser', () => {
 
   it("shows alice's message to bob under her callsign, counts it down and destroys it", async () => {
     const { chat: alice } = await enter('alice');
-    const { chat: bob } = await enter('bob');
+    const { actor: bobActor, chat: bob } = await enter('bob');
     const callsign = (await alice.callsign().textContent()) ?? '';
     const text = unique('meet at the safehouse');
+    await waitForKeysFrom(bobActor.page, alice);
 
     await alice.send(text);
     const received = bob.message(text);
@@ -97,6 +99,7 @@ describe('live chat in the browser', () => {
     const { chat: alice } = await enter('alice');
     const { actor: bobActor, chat: bob } = await enter('bob');
     const secret = unique('the package is in locker');
+    await waitForKeysFrom(bobActor.page, alice);
 
     await alice.toggleStealth();
     await alice.send(secret);
@@ -170,7 +173,7 @@ describe('live chat in the browser', () => {
 
   it('offers RECONNECT when the server drops the socket and rejoins the room', async () => {
     const { chat: alice } = await enter('alice');
-    const { chat: bob } = await enter('bob');
+    const { actor: bobActor, chat: bob } = await enter('bob');
 
     // An abnormal close: the banner shows, then the automatic retry (after 3 s) brings it back.
     suite.server.hub.closeAll(4000, 'test');
@@ -189,6 +192,7 @@ describe('live chat in the browser', () => {
     await bob.reconnect();
     await bob.waitUntilJoined();
     expect(await alice.connectionStatus().textContent()).toMatch(/^\d+ nodes? active$/);
+    await waitForKeysFrom(bobActor.page, alice);
 
     const text = unique('back online');
     await alice.send(text);
@@ -211,6 +215,7 @@ describe('chat screen accessibility', () => {
     await aliceChat.waitUntilJoined();
     await bobChat.waitUntilJoined();
 
+    await waitForKeysFrom(alice.page, bobChat);
     await bobChat.send('a message from someone else');
     await aliceChat.message('a message from someone else').waitFor();
     await aliceChat.toggleStealth();

@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { FORBIDDEN_UPLOAD_FIELDS } from '../../shared/protocol/http/images.js';
 import { browserSuite, newActor, seriousAxeViolations } from './support/browser.js';
 import { ChatPageObject } from './pages/chat-page.js';
-import { SecurityStatusObject } from './pages/security-status.js';
+import { waitForKeysFrom } from './pages/security-status.js';
 import { ImagesPageObject, testCardPng, type UploadFile } from './pages/images.js';
 
 const PUBLIC = { securechannel_access_mode: 'public' };
@@ -57,15 +57,9 @@ describe('encrypted images in the browser', () => {
 
   let serial = 0;
 
-  /**
-   * The room's keys are agreed before an image goes: bob holds alice's sender keys (so alice has
-   * seen his bundle, and what she sends next is under a chain he has), and he reads her text.
-   */
+  /** alice says something and bob reads it: the room's keys are agreed before an image goes. */
   async function warmUp(alice: ChatPageObject, bob: ChatPageObject, bobPage: Page): Promise<void> {
-    const aliceName = (await alice.callsign().textContent())?.trim() ?? '';
-    const bobSecurity = new SecurityStatusObject(bobPage);
-    await bobSecurity.waitForSenderKeysOf(aliceName);
-    await bobSecurity.closeDetails();
+    await waitForKeysFrom(bobPage, alice);
     const text = `keys check #${(serial += 1)}-${Date.now().toString(36)}`;
     await alice.send(text);
     await bob.message(text).getByText(text).waitFor({ timeout: 15_000 });

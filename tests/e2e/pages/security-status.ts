@@ -3,6 +3,7 @@
  * per-message encryption and signature tags (client/features/e2ee).
  */
 import type { Locator, Page } from 'playwright-core';
+import type { ChatPageObject } from './chat-page.js';
 
 export class SecurityStatusObject {
   constructor(private readonly page: Page) {}
@@ -52,4 +53,16 @@ export class SecurityStatusObject {
 /** The signature tag of a message row. */
 export function signatureOf(message: Locator): Locator {
   return message.getByTestId('message-signature');
+}
+
+/**
+ * Waits until `reader`'s browser holds the sender keys of the member behind `writer`, then closes
+ * the details panel again. The writer has then seen the reader's bundle, so what it sends next is
+ * under a chain the reader has; a message sent earlier may read as sent before the reader joined.
+ */
+export async function waitForKeysFrom(reader: Page, writer: ChatPageObject): Promise<void> {
+  const writerName = (await writer.callsign().textContent())?.trim() ?? '';
+  const security = new SecurityStatusObject(reader);
+  await security.waitForSenderKeysOf(writerName);
+  await security.closeDetails();
 }
