@@ -41,6 +41,7 @@ import { RoomChannels } from './realtime/room-channels.js';
 import { UserChannels } from './realtime/user-channels.js';
 import { registerRealtime } from './realtime/routes.js';
 import { rateLimitKey } from './lib/onion-socket.js';
+import { paceRequests } from './lib/request-pacing.js';
 
 export interface ServerDeps {
   /** An already-open database; otherwise one is opened from the config. */
@@ -167,6 +168,9 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     writeSecurityHeaders,
     visitorOf: config.trustProxy === false ? socketPeer : () => null,
   });
+  // Outermost: a flood of requests reaches the handlers a few a turn, so chat frames are read
+  // between them (server/lib/request-pacing.ts).
+  paceRequests(app.server);
   // After the headers, so that its 400 answers carry them too.
   registerInputGuard(app);
   await app.register(rateLimit, {
