@@ -7,8 +7,8 @@
  * whole lot runs in one turn of the event loop: 50–100 ms during which no chat frame is read or
  * written, whatever the route does with the requests. Here the server hands at most
  * `requestsPerTurn` requests a turn to its handler. The first request past that number stops the
- * reading of every other HTTP socket (those still waiting in this poll are then skipped by libuv),
- * and waits for the next turn itself; each later turn hands over the requests that wait, then
+ * reading of every HTTP socket (those still waiting in this poll are then skipped by libuv), and
+ * waits for the next turn itself; each later turn hands over the requests that wait, then
  * lets sockets read again, oldest first, as many as the turn has room for. Connections opened
  * while requests wait are held the same way. Nothing is refused or dropped here: a request waits
  * some turns, in order, and chat frames (upgraded sockets are never held) are read between them.
@@ -141,11 +141,14 @@ export function paceRequests(
       return;
     }
     if (!sweptThisTurn) {
-      // Once a turn: stop every other socket, so that libuv skips those still to be read.
+      // Once a turn: stop every socket, so that libuv skips those still to be read.
       sweptThisTurn = true;
       stats.holds += 1;
-      for (const socket of open) if (socket !== request.socket) hold(socket);
+      for (const socket of open) hold(socket);
     }
+    // This one too (a new connection, or one that pipelines): it reads again in its turn, or
+    // as soon as the handler reads the request's body.
+    hold(request.socket);
     stats.deferred += 1;
     waiting.push([request, response]);
     stats.held = held.size;
