@@ -170,7 +170,8 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   });
   // Outermost: a flood of requests reaches the handlers a few a turn, so chat frames are read
   // between them (server/lib/request-pacing.ts).
-  paceRequests(app.server);
+  const pacing = paceRequests(app.server);
+  metrics?.metrics.observePacing(pacing);
   // After the headers, so that its 400 answers carry them too.
   registerInputGuard(app);
   await app.register(rateLimit, {

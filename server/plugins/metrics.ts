@@ -7,12 +7,15 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { TEXT } from '../../shared/protocol/errors.js';
+import type { RequestPacingStats } from '../lib/request-pacing.js';
 import type { HubMetrics } from '../realtime/hub.js';
 
 export interface Metrics {
   registry: Registry;
   hub: HubMetrics;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
+  /** Reports what the request pacing (server/lib/request-pacing.ts) has done, when scraped. */
+  observePacing(stats: RequestPacingStats): void;
 }
 
 export function createMetrics(): Metrics {
@@ -39,6 +42,25 @@ export function createMetrics(): Metrics {
   return {
     registry,
     httpDuration,
+    observePacing: (stats) => {
+      new Counter({
+        name: 'securechannel_http_requests_deferred_total',
+        help: 'HTTP requests that waited at least one event-loop turn (request pacing)',
+        registers: [registry],
+        collect() {
+          this.reset();
+          this.inc(stats.deferred);
+        },
+      });
+      new Gauge({
+        name: 'securechannel_http_requests_waiting',
+        help: 'HTTP requests waiting for their turn now (request pacing)',
+        registers: [registry],
+        collect() {
+          this.set(stats.waiting);
+        },
+      });
+    },
     hub: {
       onFrame: (type, outcome) => frames.inc({ type, outcome }),
       onConnectionsChanged: (count) => connections.set(count),

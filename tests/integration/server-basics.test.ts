@@ -1,4 +1,5 @@
 /** Ping, OpenAPI, metrics, security headers, the SPA fallback and log redaction. */
+import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PingSchema } from '../../shared/protocol/http/system.js';
 import { startServer, type TestServer } from '../support/server.js';
@@ -49,6 +50,36 @@ describe('server basics', () => {
     const text = await ok.text();
     expect(text).toContain('securechannel_ws_connections');
     expect(text).toContain('securechannel_http_request_duration_seconds');
+  });
+
+  it('answers every request of a burst, paced, and counts the ones that waited', async () => {
+    const burst = 64;
+    const agent = new Agent({ keepAlive: true, maxSockets: burst });
+    const ping = () =>
+      new Promise<number>((resolve, reject) => {
+        request(`${server.baseUrl}/api/ping`, { agent }, (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode ?? 0));
+        })
+          .on('error', reject)
+          .end();
+      });
+    try {
+      // The connections first, then every request on them at once.
+      await Promise.all(Array.from({ length: burst }, ping));
+      const statuses = await Promise.all(Array.from({ length: burst }, ping));
+      expect(statuses).toEqual(Array.from({ length: burst }, () => 200));
+    } finally {
+      agent.destroy();
+    }
+    const metrics = await (
+      await fetch(`${server.baseUrl}/metrics`, {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      })
+    ).text();
+    const deferred = /^securechannel_http_requests_deferred_total (\d+)$/m.exec(metrics);
+    expect(Number(deferred?.[1])).toBeGreaterThan(0);
+    expect(metrics).toMatch(/^securechannel_http_requests_waiting 0$/m);
   });
 
   it('sends security headers with a strict content security policy', async () => {
