@@ -20,7 +20,7 @@ import { serializeKeyFile } from '../../shared/crypto/key-file-schema.js';
 import { makeRegisteredKey } from '../support/keys.js';
 import { ChatPageObject } from './pages/chat-page.js';
 import { LandingPageObject } from './pages/landing-page.js';
-import { SecurityStatusObject } from './pages/security-status.js';
+import { SecurityStatusObject, waitForKeysFrom } from './pages/security-status.js';
 import { browserSuite, newActor } from './support/browser.js';
 
 /** One thing the server received or sent. */
@@ -188,6 +188,7 @@ describe('the server is a blind relay', () => {
     await bobChat.waitUntilJoined();
     await new SecurityStatusObject(alice.page).waitUntilEncrypting();
     await new SecurityStatusObject(bob.page).waitUntilEncrypting();
+    await waitForKeysFrom(bob.page, aliceChat);
 
     await aliceChat.send(secrets.aliceText);
     await bobChat.message(secrets.aliceText).waitFor();

@@ -24,7 +24,7 @@ import { makeRegisteredKey } from '../support/keys.js';
 import { CHAT_URL, ChatPageObject } from './pages/chat-page.js';
 import { LandingPageObject } from './pages/landing-page.js';
 import { AccessTerminalObject, CreateChannelDialogObject } from './pages/room-dialogs.js';
-import { SecurityStatusObject, signatureOf } from './pages/security-status.js';
+import { SecurityStatusObject, signatureOf, waitForKeysFrom } from './pages/security-status.js';
 import { type Actor, browserSuite, newActor } from './support/browser.js';
 
 const PUBLIC = { securechannel_access_mode: 'public' };
@@ -168,6 +168,7 @@ describe('end-to-end encryption in the browser', () => {
     await bobChat.waitUntilJoined();
     const bobSecurity = new SecurityStatusObject(bob.page);
     await bobSecurity.waitUntilEncrypting();
+    await waitForKeysFrom(bob.page, aliceChat);
 
     const signed = unique('signed by a key holder');
     await aliceChat.send(signed);
