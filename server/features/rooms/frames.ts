@@ -191,16 +191,13 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
     deps.joined?.(connection, room, admission);
     // The room hears of joins within a short window, several at once when many arrive
     // (RoomChannels.publishSoon); anything else published to the room goes out after them.
-    channels.publishSoon(
+    // Written out around the newcomer's kept list entry (roomUserJson), which its successors'
+    // lists reuse: the same text as JSON.stringify of the frame with `user: toUser(member)`.
+    channels.publishSoonSerialized(
       room.id,
-      {
-        type: 'user_joined',
-        roomId: room.id,
-        username,
-        nodeId: connection.nodeId,
-        memberCount: members.length,
-        user: toUser(member),
-      },
+      `{"type":"user_joined","roomId":${JSON.stringify(room.id)},"username":${JSON.stringify(username)},` +
+        `"nodeId":${JSON.stringify(connection.nodeId)},"memberCount":${members.length},` +
+        `"user":${roomUserJson(member)}}`,
       { exclude: connection },
     );
   });
