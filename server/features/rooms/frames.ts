@@ -2,7 +2,7 @@
  * Room membership over the socket (spec 000 §7): join_room, typing, request_user_list, and
  * leaving on disconnect. Presence lives in a PresenceStore; events go through RoomChannels.
  */
-import { CallsignSchema } from '../../../shared/ids.js';
+import { isCallsign } from '../../../shared/ids.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { displayRole, type ModerationRole } from '../../../shared/moderation/permissions.js';
 import type { Message } from '../../../shared/protocol/ws/chat.js';
@@ -123,7 +123,7 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
       if (!identity) throw new AppError('SESSION_INVALID', 401, TEXT.sessionInvalid);
     }
     const username = identity ? identity.username : frame.username;
-    if (!identity && !CallsignSchema.safeParse(username).success) {
+    if (!identity && !isCallsign(username)) {
       throw new AppError('INVALID_CALLSIGN', 400, JOIN_TEXT.invalidCallsign);
     }
     const room = await rooms.getRow(frame.roomId);
