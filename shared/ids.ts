@@ -74,5 +74,10 @@ export function normalizeSecureId(secureId: string): string {
 /** A public visitor's callsign: one of the prefixes followed by 1 to 9999 (spec 000 §1). */
 export const CallsignSchema = z.string().regex(CALLSIGN_PATTERN, 'Invalid callsign');
 
+/** {@link CallsignSchema}'s check without a schema run (every anonymous join asks it). */
+export function isCallsign(value: string): boolean {
+  return CALLSIGN_PATTERN.test(value);
+}
+
 /** A uniformly random callsign (defined in `shared/id-shapes.ts`). */
 export { generateCallsign };

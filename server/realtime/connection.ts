@@ -5,7 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import type { TokenBucket } from './token-bucket.js';
 import { batchThisTurn, type Corkable } from './write-batch.js';
-import { encodeTextFrameParts, type SharedFrame, type SharedFrameBatch } from './ws-frame.js';
+import {
+  encodeTextFrame,
+  encodeTextFrameParts,
+  type SharedFrame,
+  type SharedFrameBatch,
+} from './ws-frame.js';
 
 /** What the hub needs from a socket: `ws` and test doubles both satisfy it. */
 export interface SocketLike {
@@ -87,11 +92,20 @@ export class Connection {
     this.sendRaw(JSON.stringify(frame));
   }
 
-  /** Sends an already-serialized payload. */
+  /**
+   * Sends an already-serialized payload. Framed here and written to the TCP socket like the
+   * shared frames (one buffer, one stream write), rather than through `ws`'s sender (a header
+   * buffer and the string, two stream writes); the bytes on the wire are the same.
+   */
   sendRaw(payload: string): void {
     if (!this.canSend()) return;
-    this.batch();
-    this.socket.send(payload);
+    const transport = this.transport;
+    if (!transport?.writable) {
+      this.socket.send(payload);
+      return;
+    }
+    if (this.corkable) batchThisTurn(this.corkable);
+    transport.write(encodeTextFrame(payload));
   }
 
   /**
@@ -163,11 +177,6 @@ export class Connection {
     if (this.corkable) batchThisTurn(this.corkable);
     if (skip < 0) this.transport.write(batch.bytes());
     else for (const bytes of batch.bytesWithout(skip)) this.transport.write(bytes);
-  }
-
-  /** The rest of this turn's frames to this socket go out with this one. */
-  private batch(): void {
-    if (this.corkable && this.transport?.writable) batchThisTurn(this.corkable);
   }
 
   private canSend(): boolean {

@@ -86,7 +86,12 @@ export class RoomChannels {
    * room's other news of that window, or earlier if something else is published to the room.
    */
   publishSoon(roomId: string, frame: OutgoingFrame, options: RoomPublishOptions = {}): void {
-    const payload = roomPayload(JSON.stringify(frame), options);
+    this.publishSoonSerialized(roomId, JSON.stringify(frame), options);
+  }
+
+  /** {@link publishSoon} for a frame serialized already (`json` is the frame's JSON text). */
+  publishSoonSerialized(roomId: string, json: string, options: RoomPublishOptions = {}): void {
+    const payload = roomPayload(json, options);
     const held = this.held.get(roomId);
     if (held) held.push(payload);
     else this.held.set(roomId, [payload]);

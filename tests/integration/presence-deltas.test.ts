@@ -57,6 +57,15 @@ describe('member list deltas on one process', () => {
     expect(lists(bob).map(names)).toEqual([['Agent301', 'Agent302']]);
     const joined = await alice.next((f) => f.type === 'user_joined' && f.username === 'Agent302');
     expect(joined.memberCount).toBe(2);
+    // The frame's fields in their documented order (it is written out by hand around the entry).
+    expect(Object.keys(joined)).toEqual([
+      'type',
+      'roomId',
+      'username',
+      'nodeId',
+      'memberCount',
+      'user',
+    ]);
     expect(joined.user).toMatchObject({
       nodeId: joined.nodeId,
       username: 'Agent302',

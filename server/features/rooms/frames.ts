@@ -2,7 +2,7 @@
  * Room membership over the socket (spec 000 §7): join_room, typing, request_user_list, and
  * leaving on disconnect. Presence lives in a PresenceStore; events go through RoomChannels.
  */
-import { CallsignSchema } from '../../../shared/ids.js';
+import { isCallsign } from '../../../shared/ids.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { displayRole, type ModerationRole } from '../../../shared/moderation/permissions.js';
 import type { Message } from '../../../shared/protocol/ws/chat.js';
@@ -123,7 +123,7 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
       if (!identity) throw new AppError('SESSION_INVALID', 401, TEXT.sessionInvalid);
     }
     const username = identity ? identity.username : frame.username;
-    if (!identity && !CallsignSchema.safeParse(username).success) {
+    if (!identity && !isCallsign(username)) {
       throw new AppError('INVALID_CALLSIGN', 400, JOIN_TEXT.invalidCallsign);
     }
     const room = await rooms.getRow(frame.roomId);
@@ -191,16 +191,13 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
     deps.joined?.(connection, room, admission);
     // The room hears of joins within a short window, several at once when many arrive
     // (RoomChannels.publishSoon); anything else published to the room goes out after them.
-    channels.publishSoon(
+    // Written out around the newcomer's kept list entry (roomUserJson), which its successors'
+    // lists reuse: the same text as JSON.stringify of the frame with `user: toUser(member)`.
+    channels.publishSoonSerialized(
       room.id,
-      {
-        type: 'user_joined',
-        roomId: room.id,
-        username,
-        nodeId: connection.nodeId,
-        memberCount: members.length,
-        user: toUser(member),
-      },
+      `{"type":"user_joined","roomId":${JSON.stringify(room.id)},"username":${JSON.stringify(username)},` +
+        `"nodeId":${JSON.stringify(connection.nodeId)},"memberCount":${members.length},` +
+        `"user":${roomUserJson(member)}}`,
       { exclude: connection },
     );
   });

@@ -197,3 +197,23 @@ describe('Connection.sendParts', () => {
     expect(plain.sent).toEqual(['{"users":[{"n":"é"},{"n":2}]}']);
   });
 });
+
+describe('Connection.send', () => {
+  it("frames a connection's own frame itself: one write to the transport, in order with the room's", async () => {
+    const wired = member(true);
+    wired.connection.send({ type: 'room_joined', roomId: 'é' });
+    wired.connection.sendShared(new SharedFrame('{"type":"user_joined"}'));
+    wired.connection.sendRaw('{"type":"key_bundles","bundles":[]}');
+    expect(wired.sent).toEqual([]);
+    expect(wired.written).toHaveLength(3);
+    expect(wired.written[0]?.equals(framedByWs('{"type":"room_joined","roomId":"é"}'))).toBe(true);
+    expect(await decode(Buffer.concat(wired.written))).toEqual([
+      '{"type":"room_joined","roomId":"é"}',
+      '{"type":"user_joined"}',
+      '{"type":"key_bundles","bundles":[]}',
+    ]);
+    const plain = member(false);
+    plain.connection.send({ type: 'x' });
+    expect(plain.sent).toEqual(['{"type":"x"}']);
+  });
+});

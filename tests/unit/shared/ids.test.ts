@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CallsignSchema,
+  isCallsign,
   KeyIdSchema,
   generateCallsign,
   generateKeyId,
@@ -47,5 +48,25 @@ describe('identifiers', () => {
     expect(CallsignSchema.safeParse('Agent0').success).toBe(false);
     expect(CallsignSchema.safeParse('Agent10000').success).toBe(false);
     expect(CallsignSchema.safeParse('Spy12').success).toBe(false);
+  });
+
+  it('checks a callsign without the schema, with the same answer', () => {
+    const samples = [
+      generateCallsign(),
+      'Agent1',
+      'Agent9999',
+      'Agent0',
+      'Agent01',
+      'Agent10000',
+      ' Agent12',
+      'Agent12 ',
+      'agent12',
+      'Spy12',
+      '',
+      'Agent12\n',
+    ];
+    for (const sample of samples)
+      expect(isCallsign(sample), sample).toBe(CallsignSchema.safeParse(sample).success);
+    expect(isCallsign('Agent12')).toBe(true);
   });
 });
