@@ -8,6 +8,11 @@
 export type FanoutHandler = (payload: string) => void;
 
 export interface Fanout {
+  /**
+   * True when `publish` reaches only this process's subscribers, within the call (LocalFanout):
+   * room events can then be handed to the members without their published form.
+   */
+  readonly inProcess?: boolean;
   publish(channel: string, payload: string): Promise<void>;
   /** Returns the function that ends the subscription. */
   subscribe(channel: string, handler: FanoutHandler): Promise<() => Promise<void>>;
@@ -16,6 +21,7 @@ export interface Fanout {
 
 /** In-process fan-out: one process, no network. */
 export class LocalFanout implements Fanout {
+  readonly inProcess = true;
   private readonly channels = new Map<string, Set<FanoutHandler>>();
 
   async publish(channel: string, payload: string): Promise<void> {

@@ -41,6 +41,9 @@ export type FrameGuard = (
   receivedAt: number,
 ) => boolean;
 
+/** What {@link Hub.receive} returns for a frame handled within the call. */
+const HANDLED: Promise<void> = Promise.resolve();
+
 export type ConnectionListener = (connection: Connection) => void | Promise<void>;
 
 export interface HubMetrics {
@@ -144,11 +147,37 @@ export class Hub {
     isBinary: boolean,
   ): Promise<void> {
     // The rate check runs before anything else, so oversized frames count towards a flood too.
-    if (!this.takeToken(connection)) return Promise.resolve();
+    if (!this.takeToken(connection)) return HANDLED;
     const receivedAt = (this.options.now ?? Date.now)();
+    if (connection.frameQueue === null) {
+      // Nothing ahead of it: handled now. A handler that finishes within the call (a message in
+      // one process) leaves nothing queued and costs no promise.
+      let handling: void | Promise<void>;
+      try {
+        handling = this.process(connection, data, isBinary, receivedAt);
+      } catch (error) {
+        // A guard that throws: the caller gets a rejection, as from a frame that was queued.
+        return Promise.reject(error);
+      }
+      if (!handling) return HANDLED;
+      const next = this.finishInOrder(connection, handling);
+      connection.frameQueue = next;
+      return next;
+    }
     const next = this.processInOrder(connection, data, isBinary, receivedAt);
     connection.frameQueue = next;
     return next;
+  }
+
+  /** Holds the connection's queue until `handling`, a frame handled already, has finished. */
+  private async finishInOrder(connection: Connection, handling: Promise<void>): Promise<void> {
+    connection.queuedFrames += 1;
+    try {
+      await handling;
+    } finally {
+      connection.queuedFrames -= 1;
+      if (connection.queuedFrames === 0) connection.frameQueue = null;
+    }
   }
 
   /**
@@ -173,12 +202,13 @@ export class Hub {
     }
   }
 
-  private async process(
+  /** Handles one frame; returns nothing when it was handled within the call. */
+  private process(
     connection: Connection,
     data: Buffer | ArrayBuffer | Buffer[],
     isBinary: boolean,
     receivedAt: number,
-  ): Promise<void> {
+  ): void | Promise<void> {
     if (!connection.isOpen) return;
     if (frameSize(data) > LIMITS.wsFrameBytes)
       return this.reject(connection, WS_ERROR.frameTooLarge);
@@ -211,14 +241,24 @@ export class Hub {
     if (!handler) return this.reject(connection, WS_ERROR.unsupported(type), type);
     for (const guard of this.guards) if (!guard(connection, type, frame, receivedAt)) return;
 
+    let handling: void | Promise<void>;
     try {
-      await handler(connection, frame);
-      this.options.metrics?.onFrame(type, 'ok');
+      handling = handler(connection, frame);
     } catch (error) {
-      if (isAppError(error)) return this.reject(connection, error.message, type);
-      this.logFailure(connection, type, error);
-      this.reject(connection, WS_ERROR.internal, type);
+      return this.handlerFailed(connection, type, error);
     }
+    if (!handling) return this.options.metrics?.onFrame(type, 'ok');
+    return handling.then(
+      () => this.options.metrics?.onFrame(type, 'ok'),
+      (error: unknown) => this.handlerFailed(connection, type, error),
+    );
+  }
+
+  /** A handler's failure: its own message to the sender for an AppError, else logged. */
+  private handlerFailed(connection: Connection, type: ClientFrameType, error: unknown): void {
+    if (isAppError(error)) return this.reject(connection, error.message, type);
+    this.logFailure(connection, type, error);
+    this.reject(connection, WS_ERROR.internal, type);
   }
 
   connectionCount(): number {

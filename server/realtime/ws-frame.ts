@@ -35,6 +35,30 @@ export function encodeTextFrameParts(head: string, body: Buffer, tail: string): 
   return [first, body, Buffer.from(tail, 'utf8')];
 }
 
+/**
+ * One text frame whose payload is `head + body + tail`, encoded once, and the view of `body`'s
+ * UTF-8 bytes inside it: a caller that keeps `body`'s bytes (the message store) shares the
+ * frame's instead of encoding the text a second time.
+ */
+export function encodeTextFrameAround(
+  head: string,
+  body: string,
+  tail: string,
+): { frame: SharedFrame; body: Buffer } {
+  const bodyBytes = Buffer.byteLength(body, 'utf8');
+  const length = Buffer.byteLength(head, 'utf8') + bodyBytes + Buffer.byteLength(tail, 'utf8');
+  const headerLength = length < LENGTH_16 ? 2 : length <= 0xffff ? 4 : 10;
+  const bytes = Buffer.allocUnsafe(headerLength + length);
+  writeHeader(bytes, length);
+  const bodyStart = headerLength + bytes.write(head, headerLength, 'utf8');
+  bytes.write(body, bodyStart, 'utf8');
+  bytes.write(tail, bodyStart + bodyBytes, 'utf8');
+  return {
+    frame: new SharedFrame(head + body + tail, bytes),
+    body: bytes.subarray(bodyStart, bodyStart + bodyBytes),
+  };
+}
+
 function writeHeader(frame: Buffer, length: number): void {
   frame[0] = FIN_TEXT;
   if (length < LENGTH_16) {
@@ -51,9 +75,11 @@ function writeHeader(frame: Buffer, length: number): void {
 
 /** One serialized frame for many receivers: the text, and its frame bytes built on first use. */
 export class SharedFrame {
-  private encoded: Buffer | null = null;
-
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    /** `encodeTextFrame(text)`, when the caller has it already. */
+    private encoded: Buffer | null = null,
+  ) {}
 
   bytes(): Buffer {
     this.encoded ??= encodeTextFrame(this.text);

@@ -47,8 +47,6 @@ export function createMessagesFeature(deps: MessagesFeatureDeps) {
       );
     },
   });
-  deps.hub.on('send_message', async (connection, frame) => {
-    await service.send(connection, frame);
-  });
+  deps.hub.on('send_message', (connection, frame) => service.receive(connection, frame));
   return { service };
 }

@@ -10,8 +10,9 @@ import type { ClientFrame } from '../../../shared/protocol/ws/index.js';
 import { AppError } from '../../errors.js';
 import type { Connection } from '../../realtime/connection.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
+import { encodeTextFrameAround, type SharedFrame } from '../../realtime/ws-frame.js';
 import { IsoTimeFormatter } from './iso-time.js';
-import type { EphemeralMessageStore } from './store.js';
+import type { EncodedMessage, EphemeralMessageStore } from './store.js';
 
 export const MESSAGE_TEXT = {
   notInRoom: 'Join a room before sending messages',
@@ -20,6 +21,10 @@ export const MESSAGE_TEXT = {
   ciphertextMissing: 'An encrypted message needs its ciphertext and no plaintext',
   imageUrl: 'Invalid image reference',
 } as const;
+
+/** A `new_message` frame is this, the message's JSON, then the tail: JSON.stringify's text. */
+const NEW_MESSAGE_HEAD = '{"type":"new_message","message":';
+const NEW_MESSAGE_TAIL = '}';
 
 /** Image references point at the server's own encrypted-image route. */
 const IMAGE_URL = /^\/api\/secure-images\/[A-Za-z0-9_-]{16,64}(\/thumbnail)?$/;
@@ -60,6 +65,37 @@ export class MessageService {
 
   /** Validates, stamps, stores and relays one message from `connection`. */
   async send(connection: Connection, frame: ClientFrame<'send_message'>): Promise<Message> {
+    const createdAt = this.deps.now();
+    const expiresAtMs = this.expiryOf(createdAt);
+    const message = this.stamp(connection, frame, createdAt, expiresAtMs);
+    await this.relayFrom(connection, message, expiresAtMs);
+    return message;
+  }
+
+  /**
+   * {@link send} for the hub's handler. When nothing has to be waited for (one process, no image
+   * to bind) the message is stored and delivered within the call and nothing is returned, so a
+   * message costs no promise; otherwise the promise of the same steps.
+   */
+  receive(connection: Connection, frame: ClientFrame<'send_message'>): void | Promise<void> {
+    const createdAt = this.deps.now();
+    const expiresAtMs = this.expiryOf(createdAt);
+    const message = this.stamp(connection, frame, createdAt, expiresAtMs);
+    return this.relayFrom(connection, message, expiresAtMs);
+  }
+
+  /** Whole milliseconds, as Date.parse(message.expiresAt) reads them back. */
+  private expiryOf(createdAt: number): number {
+    return Math.trunc(createdAt + this.deps.ttlSeconds * 1000);
+  }
+
+  /** Checks a member's frame and builds the message it sends; throws the sender's error. */
+  private stamp(
+    connection: Connection,
+    frame: ClientFrame<'send_message'>,
+    createdAt: number,
+    expiresAtMs: number,
+  ): Message {
     const roomId = connection.roomId;
     if (!roomId || !connection.username)
       throw new AppError('NOT_IN_ROOM', 400, MESSAGE_TEXT.notInRoom);
@@ -78,10 +114,7 @@ export class MessageService {
     if (frame.thumbnailUrl && !IMAGE_URL.test(frame.thumbnailUrl))
       throw new AppError('BAD_IMAGE', 400, MESSAGE_TEXT.imageUrl);
 
-    const createdAt = this.deps.now();
-    // Whole milliseconds, as Date.parse(message.expiresAt) reads them back.
-    const expiresAtMs = Math.trunc(createdAt + this.deps.ttlSeconds * 1000);
-    const message: Message = {
+    return {
       id: randomUUID(),
       senderId: connection.nodeId,
       senderUsername: connection.username,
@@ -104,45 +137,106 @@ export class MessageService {
       expiresAt: this.expiresAtText.format(expiresAtMs),
       isSystem: false,
     };
+  }
+
+  /** Binds the message's image if it has one, then stores and relays it (see {@link receive}). */
+  private relayFrom(
+    connection: Connection,
+    message: Message,
+    expiresAtMs: number,
+  ): void | Promise<void> {
+    if (message.imageUrl) return this.bindThenRelay(connection, message, expiresAtMs);
+    return this.relay(connection, message, expiresAtMs);
+  }
+
+  private async bindThenRelay(
+    connection: Connection,
+    message: Message,
+    expiresAtMs: number,
+  ): Promise<void> {
+    const { imageUrl, roomId } = message;
     if (
-      message.imageUrl &&
-      !(await this.deps.bindImage(message.imageUrl, roomId, connection.nodeId, expiresAtMs))
+      imageUrl &&
+      !(await this.deps.bindImage(imageUrl, roomId, connection.nodeId, expiresAtMs))
     ) {
       throw new AppError('BAD_IMAGE', 400, MESSAGE_TEXT.imageUrl);
     }
+    await this.relay(connection, message, expiresAtMs);
+  }
+
+  private relay(
+    connection: Connection,
+    message: Message,
+    expiresAtMs: number,
+  ): void | Promise<void> {
     if (this.deps.store.relay) {
       // Not awaited: the sender's next frame is handled while Redis works, so a backlog of frames
       // is handed over in one turn and its deliveries leave together. Redis runs the commands of
       // one connection in order, so the sender's messages keep their order (docs/decisions.md).
       // Joins the room still holds (RoomChannels.publishSoon) are published first, in this turn,
       // so the room hears of a newcomer before its first message.
-      void this.deps.channels.flush(roomId).catch(() => undefined);
+      void this.deps.channels.flush(message.roomId).catch(() => undefined);
       this.deps.store
         .relay(message)
         .catch((error: unknown) => this.deps.onRelayFailure?.(connection, error));
-      return message;
+      return;
     }
-    await this.storeAndPublish(message, expiresAtMs);
-    return message;
+    return this.storeAndPublish(message, expiresAtMs);
   }
 
   /**
    * Stores a message, then relays it and whatever it evicted to its room. The message is
-   * serialized once: the store holds these bytes and the room receives them in its frame (the
-   * same text JSON.stringify gives for the whole frame).
+   * serialized and encoded once: the store holds its bytes inside the room's frame (the same text
+   * JSON.stringify gives for the whole frame). With a store that keeps messages here and the
+   * in-process fan-out, this finishes within the call and returns nothing.
    */
-  private async storeAndPublish(message: Message, expiresAtMs: number): Promise<void> {
-    const { store, channels } = this.deps;
-    if (store.relay) {
-      void channels.flush(message.roomId).catch(() => undefined);
-      await store.relay(message);
-      return;
-    }
+  private storeAndPublish(message: Message, expiresAtMs: number): void | Promise<void> {
+    const { store } = this.deps;
+    if (store.relay) return this.relayAndWait(message);
     const json = JSON.stringify(message);
-    const evicted = await store.add(message, { json, expiresAtMs });
-    await channels.publishSerialized(message.roomId, `{"type":"new_message","message":${json}}`);
+    // Encoded once: the room's frame bytes, of which the store keeps the message's part.
+    const { frame, body } = encodeTextFrameAround(NEW_MESSAGE_HEAD, json, NEW_MESSAGE_TAIL);
+    const encoded = { json, expiresAtMs, utf8: body };
+    if (!store.addNow) return this.storeThenPublish(message, encoded, frame);
+    return this.publishStored(message.roomId, frame, store.addNow(message, encoded));
+  }
+
+  private async relayAndWait(message: Message): Promise<void> {
+    const { store, channels } = this.deps;
+    void channels.flush(message.roomId).catch(() => undefined);
+    await store.relay?.(message);
+  }
+
+  private async storeThenPublish(
+    message: Message,
+    encoded: EncodedMessage,
+    frame: SharedFrame,
+  ): Promise<void> {
+    const evicted = await this.deps.store.add(message, encoded);
+    await this.publishStored(message.roomId, frame, evicted);
+  }
+
+  /** Publishes a stored message's frame, then the ids the store evicted for it. */
+  private publishStored(
+    roomId: string,
+    frame: SharedFrame,
+    evicted: string[],
+  ): void | Promise<void> {
+    const { channels } = this.deps;
+    const published = channels.publishFrame(roomId, frame);
+    if (published) return this.publishAfter(published, roomId, evicted);
+    if (evicted.length > 0)
+      return channels.publish(roomId, { type: 'messages_expired', messageIds: evicted });
+  }
+
+  private async publishAfter(
+    published: Promise<void>,
+    roomId: string,
+    evicted: string[],
+  ): Promise<void> {
+    await published;
     if (evicted.length > 0) {
-      await channels.publish(message.roomId, { type: 'messages_expired', messageIds: evicted });
+      await this.deps.channels.publish(roomId, { type: 'messages_expired', messageIds: evicted });
     }
   }
 

@@ -15,6 +15,8 @@ export const MAX_MESSAGES_PER_ROOM = 500;
 export interface EncodedMessage {
   json: string;
   expiresAtMs: number;
+  /** `json` in UTF-8, when the caller encoded it already (a view of the room's frame). */
+  utf8?: Buffer;
 }
 
 export interface EphemeralMessageStore {
@@ -23,6 +25,8 @@ export interface EphemeralMessageStore {
    * the caller has it already, is `JSON.stringify(message)` and `Date.parse(message.expiresAt)`.
    */
   add(message: Message, encoded?: EncodedMessage): Promise<string[]>;
+  /** Optional: {@link add} done within the call, for a store that holds messages in memory. */
+  addNow?(message: Message, encoded?: EncodedMessage): string[];
   /**
    * Optional: stores the message and publishes `new_message` (then `messages_expired` for what was
    * evicted) to its room in one step, so that the caller publishes nothing itself. The Redis store
@@ -48,7 +52,8 @@ export interface EphemeralMessageStore {
  * whole TTL, long enough to be promoted to V8's old space, and the old space's growth is what
  * sets off full collections, each of which marks the whole live heap. As objects a message was
  * some fifteen heap objects; as a string, some 700 bytes of old space; as a Buffer, a small view
- * object on the heap and its bytes in a Buffer pool slab. Reading it back (history on join,
+ * object on the heap and its bytes in a Buffer pool slab (a member's message: a view of its room
+ * frame's bytes, encoded once for both). Reading it back (history on join,
  * moderation) parses it again, which is rare next to relaying.
  */
 interface Held {
@@ -66,6 +71,10 @@ export class MemoryMessageStore implements EphemeralMessageStore {
   constructor(private readonly maxPerRoom = MAX_MESSAGES_PER_ROOM) {}
 
   async add(message: Message, encoded?: EncodedMessage): Promise<string[]> {
+    return this.addNow(message, encoded);
+  }
+
+  addNow(message: Message, encoded?: EncodedMessage): string[] {
     let list = this.rooms.get(message.roomId);
     if (!list) {
       list = [];
@@ -74,7 +83,7 @@ export class MemoryMessageStore implements EphemeralMessageStore {
     const held: Held = {
       id: message.id,
       expiresAtMs: encoded?.expiresAtMs ?? Date.parse(message.expiresAt),
-      json: Buffer.from(encoded?.json ?? JSON.stringify(message), 'utf8'),
+      json: encoded?.utf8 ?? Buffer.from(encoded?.json ?? JSON.stringify(message), 'utf8'),
     };
     // Equal lifetimes keep the list sorted; a clock step backwards is the only way to break it.
     let index = list.length;

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Connection } from '../../../server/realtime/connection.js';
 import { LocalFanout } from '../../../server/realtime/fanout.js';
 import { RoomChannels } from '../../../server/realtime/room-channels.js';
+import { SharedFrame } from '../../../server/realtime/ws-frame.js';
 import { fakeSocket } from '../../support/fake-socket.js';
 
 describe('RoomChannels', () => {
@@ -42,6 +43,24 @@ describe('RoomChannels', () => {
     expect(channels.localRooms()).toEqual([]);
     await channels.publish('doomed', { type: 'new_message' });
     expect(a.sent).toHaveLength(1);
+  });
+
+  it('hands a frame to the members of one process within the call, after what the room holds', () => {
+    const channels = new RoomChannels(new LocalFanout());
+    const a = fakeSocket();
+    const b = fakeSocket();
+    const alice = new Connection(a.socket, '127.0.0.1', '/ws');
+    const bob = new Connection(b.socket, '127.0.0.1', '/ws');
+    void channels.add('r', alice);
+    void channels.add('r', bob);
+    channels.publishSoon('r', { type: 'user_joined', nodeId: 'n1' }, { exclude: alice });
+    const published = channels.publishFrame('r', new SharedFrame('{"type":"new_message"}'), {
+      exclude: bob,
+    });
+    // Nothing to wait for: delivered before publishFrame returned.
+    expect(published).toBeUndefined();
+    expect(a.sent).toEqual(['{"type":"new_message"}']);
+    expect(b.sent).toEqual(['{"type":"user_joined","nodeId":"n1"}']);
   });
 
   it('unsubscribes when the last local member leaves', async () => {

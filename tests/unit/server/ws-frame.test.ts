@@ -5,6 +5,7 @@ import {
   SharedFrame,
   SharedFrameBatch,
   encodeTextFrame,
+  encodeTextFrameAround,
   encodeTextFrameParts,
 } from '../../../server/realtime/ws-frame.js';
 import {
@@ -85,6 +86,22 @@ describe('encodeTextFrameParts', () => {
     const whole = encodeTextFrame(`{"a":"€",${body}"z":1}`);
     expect(Buffer.concat(parts).equals(whole)).toBe(true);
   });
+});
+
+describe('encodeTextFrameAround', () => {
+  it.each(SIZES)(
+    'gives the bytes of encodeTextFrame and a view of the body with a %i-byte body',
+    (size) => {
+      const body = 'ü'.repeat(Math.floor(size / 2)) + 'x'.repeat(size % 2);
+      const { frame, body: view } = encodeTextFrameAround('{"a":"€",', body, '"z":1}');
+      const whole = `{"a":"€",${body}"z":1}`;
+      expect(frame.text).toBe(whole);
+      expect(frame.bytes().equals(encodeTextFrame(whole))).toBe(true);
+      expect(view.equals(Buffer.from(body, 'utf8'))).toBe(true);
+      // A view of the frame's own bytes, not a second copy.
+      expect(view.buffer).toBe(frame.bytes().buffer);
+    },
+  );
 });
 
 describe('Connection.sendShared', () => {
