@@ -60,6 +60,8 @@ export interface VerifyPoolOptions {
   idleMs?: number;
   /** Told which ML-DSA-65 implementation the first worker loaded (once per pool). */
   onReady?: (ready: VerifierReady) => void;
+  /** The worker's script; tests give a misbehaving one. */
+  workerUrl?: URL;
 }
 
 const WORKER_URL = new URL('./login-verify-worker.mjs', import.meta.url);
@@ -82,6 +84,7 @@ export class VerifyPool implements SignatureVerifier {
   readonly size: number;
   private readonly idleMs: number;
   private readonly onReady: (ready: VerifierReady) => void;
+  private readonly workerUrl: URL;
 
   /**
    * Workers start with the first login, not with the server: each holds its own V8 heap and
@@ -91,6 +94,7 @@ export class VerifyPool implements SignatureVerifier {
     this.size = Math.max(1, options.size ?? Math.max(1, Math.min(2, availableParallelism() - 1)));
     this.idleMs = options.idleMs ?? VERIFY_WORKER_IDLE_MS;
     this.onReady = options.onReady ?? (() => undefined);
+    this.workerUrl = options.workerUrl ?? WORKER_URL;
   }
 
   /** Workers running now. */
@@ -124,7 +128,7 @@ export class VerifyPool implements SignatureVerifier {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_URL);
+    const worker = new Worker(this.workerUrl);
     worker.unref();
     const slot: Slot = { worker, job: null, startedAt: 0, timed: false, ready: false };
     worker.on('message', (result: WorkerMessage) => {
@@ -141,11 +145,12 @@ export class VerifyPool implements SignatureVerifier {
       }
       const job = slot.job;
       slot.job = null;
-      if (job && job.id === result.id) {
+      if (job) {
         if (slot.timed) {
           this.meanJobMs += JOB_TIME_WEIGHT * (performance.now() - slot.startedAt - this.meanJobMs);
         }
-        job.resolve(result.valid === true);
+        // An answer for another job than the one handed over fails closed.
+        job.resolve(job.id === result.id && result.valid === true);
       }
       this.pump();
     });

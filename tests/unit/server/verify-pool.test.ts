@@ -105,3 +105,19 @@ describe('login verifier workers', () => {
     },
   );
 });
+
+describe('login verifier answers', () => {
+  it('fail closed when a worker answers for another job', { timeout: 30_000 }, async () => {
+    const lying = new VerifyPool({
+      size: 1,
+      workerUrl: new URL('../../fixtures/fakes/wrong-id-verify-worker.mjs', import.meta.url),
+    });
+    try {
+      const login = await signedLogin();
+      expect(await lying.verifyLogin(login)).toBe(false);
+      expect(await lying.verifyLogin(login)).toBe(false);
+    } finally {
+      await lying.close();
+    }
+  });
+});
