@@ -76,8 +76,28 @@ describe('Tor in the browser', async () => {
     await chat.send('/admin');
     const admin = new AdminPanelObject(alice.page);
     await admin.waitUntilOpen();
+    // The status is held back at first: until it comes, the badge says it is checking, not
+    // that tor is stopped.
+    let releaseStatus = () => {};
+    const statusHeld = new Promise<void>((resolve) => (releaseStatus = resolve));
+    await alice.page.route('**/api/tor/status', async (route) => {
+      await statusHeld;
+      await route.continue();
+    });
     await admin.openTab('tor');
     const tab = new TorTabObject(alice.page);
+    await tab.runningBadge().getByText('Checking').waitFor();
+    expect(await tab.flag('running').textContent()).toBe('running: —');
+    expect(
+      await tab
+        .root()
+        .getByText('Circuits')
+        .locator('xpath=following-sibling::dd[1]')
+        .textContent(),
+    ).toBe('—');
+    await shot(alice.page, 'admin-tor-tab-checking');
+    releaseStatus();
+    await alice.page.unroute('**/api/tor/status');
 
     await tab.runningBadge().getByText('Stopped').waitFor();
     expect(await tab.flag('running').textContent()).toBe('running: false');

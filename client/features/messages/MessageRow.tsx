@@ -89,6 +89,7 @@ export function MessageRow({ line, now }: { line: MessageLine; now: number }) {
     <li
       data-testid="chat-message"
       data-message-id={line.id}
+      data-fading={isCritical ? 'true' : undefined}
       className={`group border-l-2 px-3 py-1.5 transition-opacity duration-1000 ${
         line.isOwn ? 'border-secondary/70 bg-secondary/5' : 'border-primary/40'
       } ${isCritical ? 'opacity-50' : 'opacity-100'}`}

@@ -117,7 +117,15 @@ export function TorAdminControls({ credential, isActive }: TorAdminControlsProps
             className={`${BADGE} ${data?.running ? BADGE_TONE.primary : isUnavailable ? BADGE_TONE.warning : BADGE_TONE.muted}`}
             data-testid="tor-running"
           >
-            {isUnavailable ? 'Unavailable' : data?.running ? 'Running' : 'Stopped'}
+            {isUnavailable
+              ? 'Unavailable'
+              : data
+                ? data.running
+                  ? 'Running'
+                  : 'Stopped'
+                : status.isError
+                  ? 'Unknown'
+                  : 'Checking'}
           </span>
         </div>
         {status.isError ? (
@@ -149,7 +157,7 @@ export function TorAdminControls({ credential, isActive }: TorAdminControlsProps
           <dt className="text-muted uppercase">Onion address</dt>
           <OnionAddressCopy address={data?.onionAddress} testId="tor-admin-onion" />
           <dt className="text-muted uppercase">Circuits</dt>
-          <dd className="text-fg">{data?.circuits ?? 0}</dd>
+          <dd className="text-fg">{data ? data.circuits : '—'}</dd>
           <dt className="text-muted uppercase">Uptime</dt>
           <dd className="text-fg" data-testid="tor-uptime">
             {data?.running ? `${formatUptime(data.uptime)} (${data.uptime} s)` : '—'}
