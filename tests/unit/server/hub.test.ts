@@ -5,24 +5,19 @@
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { MemoryMessageStore, MessageService } from '../../../server/features/messages/index.js';
+import { MemoryMessageStore } from '../../../server/features/messages/index.js';
 import type { Connection } from '../../../server/realtime/connection.js';
 import { LocalFanout } from '../../../server/realtime/fanout.js';
 import { Hub } from '../../../server/realtime/hub.js';
 import { RoomChannels } from '../../../server/realtime/room-channels.js';
 import { fakeSocket } from '../../support/fake-socket.js';
+import { testMessageService } from '../../support/message-service.js';
 
 function setUp() {
   const hub = new Hub({ logger: pino({ level: 'silent' }) });
   const store = new MemoryMessageStore();
   const channels = new RoomChannels(new LocalFanout());
-  const messages = new MessageService({
-    store,
-    channels,
-    ttlSeconds: 30,
-    now: () => Date.now(),
-    bindImage: async () => true,
-  });
+  const messages = testMessageService({ store, channels });
   hub.on('send_message', (connection, frame) => messages.receive(connection, frame));
   const join = async (username: string) => {
     const { socket, sent } = fakeSocket();

@@ -5,13 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   MemoryMessageStore,
-  MessageService,
   type EphemeralMessageStore,
 } from '../../../server/features/messages/index.js';
 import { Connection } from '../../../server/realtime/connection.js';
 import { LocalFanout } from '../../../server/realtime/fanout.js';
 import { RoomChannels } from '../../../server/realtime/room-channels.js';
 import type { Message } from '../../../shared/protocol/ws/chat.js';
+import { testMessageService } from '../../support/message-service.js';
 
 function member() {
   const sent: string[] = [];
@@ -42,12 +42,9 @@ const frame = (content: string) =>
   ({ type: 'send_message', content, encryptionType: 'PLAINTEXT' }) as const;
 
 function service(store: EphemeralMessageStore, failures: unknown[] = []) {
-  return new MessageService({
+  return testMessageService({
     store,
     channels: new RoomChannels(new LocalFanout()),
-    ttlSeconds: 30,
-    now: () => Date.now(),
-    bindImage: async () => true,
     onRelayFailure: (_connection, error) => failures.push(error),
   });
 }
@@ -79,13 +76,7 @@ describe('messages through a relaying store', () => {
     const { connection, sent } = member();
     const channels = new RoomChannels(new LocalFanout());
     await channels.add('r', connection);
-    const messages = new MessageService({
-      store,
-      channels,
-      ttlSeconds: 30,
-      now: () => Date.now(),
-      bindImage: async () => true,
-    });
+    const messages = testMessageService({ store, channels });
     const message = await messages.send(connection, {
       ...frame('one'),
       isStealthMode: false,

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MessageService, MemoryMessageStore } from '../../../server/features/messages/index.js';
+import { MemoryMessageStore } from '../../../server/features/messages/index.js';
 import { Connection } from '../../../server/realtime/connection.js';
 import { LocalFanout } from '../../../server/realtime/fanout.js';
 import { RoomChannels } from '../../../server/realtime/room-channels.js';
 import { SendMessageFrameSchema } from '../../../shared/protocol/ws/chat.js';
 import { fakeSocket } from '../../support/fake-socket.js';
+import { testMessageService } from '../../support/message-service.js';
 
 function member(roomId: string, username: string) {
   const { socket, sent } = fakeSocket();
@@ -19,7 +20,7 @@ describe('MessageService.send', () => {
     let clock = Date.UTC(2026, 10, 25, 20, 59, 58, 123);
     const store = new MemoryMessageStore();
     const channels = new RoomChannels(new LocalFanout());
-    const service = new MessageService({
+    const service = testMessageService({
       store,
       channels,
       ttlSeconds: 4,
