@@ -26,6 +26,7 @@ import { SIMULATION_TEXT } from '../../client/features/messages/simulation.js';
 import { GET_KEY_PROMPT } from '../../client/features/rooms/AuthStatusLine.js';
 import { makeRegisteredKey } from '../support/keys.js';
 import { ChatPageObject } from './pages/chat-page.js';
+import { waitForKeysFrom } from './pages/security-status.js';
 import { LandingPageObject } from './pages/landing-page.js';
 import { type Actor, browserSuite, newActor } from './support/browser.js';
 
@@ -211,6 +212,7 @@ describe('chat screens a key holder meets', () => {
     await alice.actor.page.getByTestId('security-details-toggle').click();
 
     // /simulation: labelled drill lines on alice's screen only.
+    await waitForKeysFrom(alice.actor.page, bob.chat);
     await bob.chat.send('status report');
     await alice.chat.message('status report').waitFor();
     await alice.chat.send('/simulation');

@@ -13,6 +13,7 @@ import { signBundle } from '../../client/features/e2ee/bundle-identity.js';
 import { SessionKeys } from '../../client/features/e2ee/session-keys.js';
 import { NodeMember } from '../adversary/support/node-member.js';
 import { ChatPageObject } from './pages/chat-page.js';
+import { waitForKeysFrom } from './pages/security-status.js';
 import { browserSuite, newActor } from './support/browser.js';
 
 const PUBLIC = { securechannel_access_mode: 'public' };
@@ -36,6 +37,8 @@ describe('key announcement flood', () => {
     await bob.page.goto(`${server.baseUrl}/chat/${aliceChat.secureId()}`);
     const bobChat = new ChatPageObject(bob.page);
     await bobChat.waitUntilJoined();
+    // The flood starts once alice and bob hold each other's keys, so what it could break is there.
+    await waitForKeysFrom(bob.page, aliceChat);
 
     const mallory = await NodeMember.join({
       url: server.wsUrl(),

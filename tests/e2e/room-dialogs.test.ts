@@ -18,6 +18,7 @@ import { LandingPageObject } from './pages/landing-page.js';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { type Actor, browserSuite, newActor, seriousAxeViolations } from './support/browser.js';
 import { CHAT_URL, ChatPageObject } from './pages/chat-page.js';
+import { waitForKeysFrom } from './pages/security-status.js';
 import {
   AccessTerminalObject,
   CountdownBannerObject,
@@ -113,6 +114,8 @@ describe('channel dialogs in the browser', () => {
     await bobChat.roomName().filter({ hasText: name.toUpperCase() }).waitFor();
     await bob.page.locator('[data-testid="message-input"]:enabled').waitFor();
 
+    // bob has just come in: alice's next message is under a chain he holds once he has her keys.
+    await waitForKeysFrom(bob.page, aliceChat);
     const text = `eyes only ${Date.now().toString(36)}`;
     await aliceChat.send(text);
     await bobChat.message(text).waitFor();
