@@ -172,6 +172,19 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
         };
       }
     ).axe;
+    // An entrance or exit (a toast sliding in, a dialog fading) lowers contrast for a moment: axe
+    // checks the page once those that end within two seconds are over. Endless animations (a
+    // pulsing dot) and long fades are not waited for.
+    await Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => {
+          const timing = animation.effect?.getComputedTiming();
+          const left = Number(timing?.endTime ?? Infinity) - Number(timing?.localTime ?? 0);
+          return Number.isFinite(left) && left <= 2000;
+        })
+        .map((animation) => animation.finished.catch(() => undefined)),
+    );
     // A message in its last seconds fades out on purpose (MessageRow's data-fading): it is meant
     // to lose contrast, so it is left out; everything else on the page is checked.
     const result = await axe.run(
