@@ -5,7 +5,12 @@
  * (PGlite's in-memory initdb and migrations) takes about five seconds on one pinned core.
  */
 import { randomBytes } from 'node:crypto';
-import { startServer, type RunningServer, type ServerKind } from './server-process.js';
+import {
+  startServer,
+  type RunningServer,
+  type ServerKind,
+  type ServerOptions,
+} from './server-process.js';
 
 /**
  * Message lifetime on bench servers. Short enough that a room's held messages (rate × TTL, at
@@ -31,12 +36,14 @@ export interface BenchContext {
   acquireServer(kind: ServerKind, rooms: number): Promise<RunningServer>;
   /**
    * A fresh server of `kind`, never shared, with `rooms` rooms (room 0 included) and `env` added
-   * to the bench's (DATABASE_URL, REDIS_URL …). releaseServer stops it, in a quick run too.
+   * to the bench's (DATABASE_URL, REDIS_URL …), `idlePriority` as in ServerOptions. releaseServer
+   * stops it, in a quick run too.
    */
   startFreshServer(
     kind: ServerKind,
     rooms: number,
     env?: Record<string, string>,
+    options?: Pick<ServerOptions, 'idlePriority'>,
   ): Promise<RunningServer>;
   /**
    * Hands a server back: a full run stops it, a quick run keeps a shared one for the next
@@ -52,12 +59,18 @@ export function createContext(isQuick: boolean, profileDir: string | null): Benc
   const shared = new Map<ServerKind, Promise<RunningServer>>();
   const sharedServers = new Set<RunningServer>();
   const running = new Set<RunningServer>();
-  const start = async (kind: ServerKind, rooms: number, env: Record<string, string> = {}) => {
+  const start = async (
+    kind: ServerKind,
+    rooms: number,
+    env: Record<string, string> = {},
+    options: Pick<ServerOptions, 'idlePriority'> = {},
+  ) => {
     const server = await startServer({
       kind,
       rooms: rooms - 1,
       cpu: 0,
       profileDir,
+      ...options,
       env: {
         ADMIN_PASSWORD: adminPassword,
         MESSAGE_TTL_SECONDS: String(BENCH_TTL_SECONDS),
@@ -87,7 +100,7 @@ export function createContext(isQuick: boolean, profileDir: string | null): Benc
       }
       return server;
     },
-    startFreshServer: (kind, rooms, env) => start(kind, rooms, env),
+    startFreshServer: (kind, rooms, env, options) => start(kind, rooms, env, options),
     releaseServer: async (server) => {
       if (sharedServers.has(server)) return;
       running.delete(server);

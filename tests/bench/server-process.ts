@@ -1,7 +1,8 @@
 /**
  * Starts a server under test as its own process, pinned to CPU 0 (`taskset -c 0`) with a raised
  * open-file limit, and waits for the JSON line it prints once it listens. Its pid is the pid of
- * the Node process itself (the shell wrapper `exec`s taskset, which `exec`s node), so /proc/<pid>
+ * the Node process itself (the shell wrapper `exec`s taskset, or chrt and then taskset, which
+ * `exec`s node), so /proc/<pid>
  * measures the server and nothing else.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -39,6 +40,11 @@ export interface ServerOptions {
   cpu?: number;
   /** When set, the server writes a V8 CPU profile (`--cpu-prof`) into this folder on exit. */
   profileDir?: string | null;
+  /**
+   * Runs every thread of the server under SCHED_IDLE (`chrt --idle 0`): it gets the CPU only
+   * when no ordinary thread wants it, and an ordinary thread that wakes preempts it at once.
+   */
+  idlePriority?: boolean;
 }
 
 export interface RunningServer {
@@ -63,7 +69,8 @@ export interface RunningServer {
 export function startServer(options: ServerOptions, timeoutMs = 60_000): Promise<RunningServer> {
   const cpu = options.cpu ?? 0;
   // `ulimit -n` may only be raised up to the hard limit when not root; fall back quietly.
-  const script = `ulimit -n ${OPEN_FILES} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec taskset -c ${cpu} "$@"`;
+  const idle = options.idlePriority ? 'chrt --idle 0 ' : '';
+  const script = `ulimit -n ${OPEN_FILES} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec ${idle}taskset -c ${cpu} "$@"`;
   const child = spawn(
     'sh',
     [

@@ -23,7 +23,22 @@ export interface LoginFigures {
   whole: { result: LoginRunResult; serverCpuMs: number };
   challengesOnly: { result: LoginRunResult; serverCpuMs: number };
   verifyOnly: { result: LoginRunResult; serverCpuMs: number };
-  rounds: { quiet: ChatRun; steady: ChatRun; burst: ChatRun }[];
+  rounds: LoginRound[];
+  /** The same rounds with the logins on a process of their own. */
+  split: SplitFigures;
+}
+
+export interface LoginRound {
+  quiet: ChatRun;
+  steady: ChatRun;
+  burst: ChatRun;
+}
+
+/** Rounds with the login routes on a second server process under SCHED_IDLE (logins.ts). */
+export interface SplitFigures {
+  rounds: LoginRound[];
+  /** Resident memory of the two processes: idle (keys registered) and after the rounds. */
+  rssBytes: { chatIdle: number; loginsIdle: number; chatAfter: number; loginsAfter: number };
 }
 
 /** Target 1: key logins per second per core. */
@@ -62,9 +77,14 @@ interface RoundFigures {
   burstWorstP99: number;
   steadyRatio: number;
   burstRatio: number;
+  /**
+   * The control: chat p99 while the driver signs (no login request reaches the server then)
+   * against the window without logins. Its distance from 1× is this machine's noise.
+   */
+  controlRatio: number;
 }
 
-function roundFigures(round: LoginFigures['rounds'][number]): RoundFigures {
+function roundFigures(round: LoginRound): RoundFigures {
   const quietP99 = round.quiet.chat.latency.p99;
   const steady = round.steady.steady!;
   const burst = round.burst.burst!;
@@ -82,25 +102,20 @@ function roundFigures(round: LoginFigures['rounds'][number]): RoundFigures {
     burstWorstP99,
     steadyRatio: ratio(steadyLatency.p99, quietP99),
     burstRatio: ratio(burstWorstP99, quietP99),
+    controlRatio: ratio(signingPhase.p99, quietP99),
   };
 }
 
-export function loginReport(figures: LoginFigures): ScenarioReport {
-  const { settings, mlDsa, whole, challengesOnly, verifyOnly, rounds } = figures;
-  const wholePerSecond = (whole.result.ok * 1000) / whole.result.wallMs;
-  const verifyPerSecond = (verifyOnly.result.ok * 1000) / verifyOnly.result.wallMs;
-  const serverMsPerLogin = ratio(whole.serverCpuMs, whole.result.ok);
-  const serverMsPerVerify = ratio(verifyOnly.serverCpuMs, verifyOnly.result.ok);
-  const serverMsPerChallenge = ratio(
-    challengesOnly.serverCpuMs,
-    challengesOnly.result.challengeMs.count,
-  );
-  // Target 1: the server's CPU for one challenge and one verification, both at saturation.
-  const serverMsPerSaturatedLogin = serverMsPerChallenge + serverMsPerVerify;
-  const loginsPerCore = 1000 / serverMsPerSaturatedLogin;
+/** The checks, latency rows and notes of one set of rounds. */
+function roundsReport(
+  settings: LoginFigures['settings'],
+  rounds: LoginRound[],
+  where: string,
+): { checks: Check[]; rows: string[][]; notes: string[]; perRound: RoundFigures[] } {
   const perRound = rounds.map(roundFigures);
   const steadyRatio = median(perRound.map((round) => round.steadyRatio));
   const burstRatio = median(perRound.map((round) => round.burstRatio));
+  const controlRatio = median(perRound.map((round) => round.controlRatio));
   const steadyOk = rounds.reduce((sum, round) => sum + round.steady.steady!.ok, 0);
   const steadyExpected =
     rounds.length * Math.round((settings.steady.rate * settings.steady.durationMs) / 1000);
@@ -116,46 +131,46 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
   const checks: Check[] = [
     {
       scenario: 'logins',
-      name: 'key logins per second per core (challenge + verify, server CPU)',
-      target: `≥ ${LOGINS_PER_CORE_TARGET}`,
-      actual: `${fixed(loginsPerCore, 0)} (${fixed(serverMsPerChallenge, 3)} + ${fixed(serverMsPerVerify, 3)} ms CPU per challenge + verify)`,
-      pass: loginsPerCore >= LOGINS_PER_CORE_TARGET,
-    },
-    {
-      scenario: 'logins',
-      name: `chat p99 while ${settings.steady.rate} logins/s arrive (median of ${rounds.length})`,
+      name: `${where}chat p99 while ${settings.steady.rate} logins/s arrive (median of ${rounds.length})`,
       target: `≤ ${P99_TARGET.toFixed(2)}× without`,
       actual: `${times(steadyRatio)} (rounds: ${ratioList((round) => round.steadyRatio)})`,
       pass: steadyRatio <= P99_TARGET,
     },
     {
       scenario: 'logins',
-      name: `chat p99 during a burst of ${settings.burst.logins} logins (median of ${rounds.length})`,
+      name: `${where}chat p99 during a burst of ${settings.burst.logins} logins (median of ${rounds.length})`,
       target: `≤ ${P99_TARGET.toFixed(2)}× without`,
       actual: `${times(burstRatio)} (rounds: ${ratioList((round) => round.burstRatio)})`,
       pass: burstRatio <= P99_TARGET,
     },
     {
       scenario: 'logins',
-      name: 'every login ends with a session (503s retried after Retry-After)',
+      name: `${where}control: chat p99 while the driver signs, no login reaching the server (median of ${rounds.length})`,
+      target: 'about 1× (its spread is the noise of the ratios above)',
+      actual: `${times(controlRatio)} (rounds: ${ratioList((round) => round.controlRatio)})`,
+      pass: null,
+    },
+    {
+      scenario: 'logins',
+      name: `${where}every login ends with a session (503s retried after Retry-After)`,
       target: `${steadyExpected + rounds.length * settings.burst.logins} sessions`,
       actual: `${steadyOk} steady + ${burstOk} burst ok; ${burstBusy} burst 503(s) retried`,
       pass: steadyOk === steadyExpected && burstOk === rounds.length * settings.burst.logins,
     },
     {
       scenario: 'logins',
-      name: 'chat during the logins: every message delivered',
+      name: `${where}chat during the logins: every message delivered`,
       target: '100%, no sender challenged as a bot',
       actual: `${delivered}/${expected}, ${botChallenges} bot challenge(s)`,
       pass: delivered === expected && botChallenges === 0,
     },
   ];
 
-  const chatRows: string[][] = [];
+  const rows: string[][] = [];
   rounds.forEach((round, index) => {
     const figuresOfRound = perRound[index]!;
     const prefix = rounds.length > 1 ? `#${index + 1} ` : '';
-    chatRows.push(
+    rows.push(
       latencyRow(
         `${prefix}no logins: whole window`,
         round.quiet.chat.latency,
@@ -176,12 +191,12 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
       latencyRow(`${prefix}  while the driver signs`, figuresOfRound.signingPhase),
       latencyRow(`${prefix}  during the verify burst`, figuresOfRound.verifyPhase),
       [
-        `${prefix}ratio p99 steady / burst (worst phase) to none`,
+        `${prefix}ratio p99 steady / burst (worst phase) / signing (control) to none`,
         '',
         '',
         '',
         '',
-        `${times(figuresOfRound.steadyRatio)} / ${times(figuresOfRound.burstRatio)}`,
+        `${times(figuresOfRound.steadyRatio)} / ${times(figuresOfRound.burstRatio)} / ${times(figuresOfRound.controlRatio)}`,
         '',
       ],
     );
@@ -192,13 +207,98 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
       .filter((run) => round[run].otherCpuShare > OTHER_LOAD_LIMIT)
       .map(
         (run) =>
-          `round ${index + 1}: other processes used ${percent(round[run].otherCpuShare, 0)} of a core during the ${run} window; its figures are disturbed`,
+          `${where}round ${index + 1}: other processes used ${percent(round[run].otherCpuShare, 0)} of a core during the ${run} window; its figures are disturbed`,
       ),
   );
   const failures = rounds.flatMap((round) => [
     ...round.steady.steady!.failures,
     ...round.burst.burst!.failures,
   ]);
+  const notes = [
+    ...otherNotes,
+    ...(botChallenges > 0
+      ? [
+          `${where}${botChallenges} chat sender(s) were challenged as bots and could not send afterwards`,
+        ]
+      : []),
+    ...(failures.length > 0 ? [`${where}login failures: ${failures.slice(0, 5).join('; ')}`] : []),
+    ...rounds.flatMap((round, index) =>
+      round.burst.burst!.end > round.burst.chat.windowStartedAt + round.burst.chat.windowMs
+        ? [
+            `${where}round ${index + 1}: the login burst ended after the window; its tail is not in the figures`,
+          ]
+        : [],
+    ),
+  ];
+  return { checks, rows, notes, perRound };
+}
+
+const chatTableTitle = (settings: LoginFigures['settings'], rounds: number, where: string) =>
+  `${where}Chat latency, 1 room × ${settings.chat.members}, ${settings.chat.senders} senders × ` +
+  `${settings.chat.rate} msg/s, ${settings.chat.windowMs / 1000} s windows, ${rounds} round(s); ` +
+  `steady: ${settings.steady.rate} whole logins/s for ${settings.steady.durationMs / 1000} s from ` +
+  `${settings.steady.afterMs / 1000} s; burst: ${settings.burst.logins} challenges at once from ` +
+  `${settings.burst.afterMs / 1000} s, then ${settings.burst.logins} verifies at once`;
+
+const CHAT_COLUMNS = [
+  'messages sent',
+  'delivered',
+  'samples',
+  'p50 ms',
+  'p95 ms',
+  'p99 ms',
+  'max ms',
+];
+
+const SPLIT = 'logins on their own process: ';
+
+const megabytes = (bytes: number) => `${fixed(bytes / 1024 / 1024, 1)} MB`;
+
+/** Rounds without the chat-window samples, for the JSON. */
+const roundData = (rounds: LoginRound[], perRound: RoundFigures[]) =>
+  rounds.map((round, index) => ({
+    quiet: {
+      ...round.quiet,
+      chat: { ...round.quiet.chat, latencyBetween: undefined, latencySamples: undefined },
+    },
+    steady: {
+      ...round.steady,
+      chat: { ...round.steady.chat, latencyBetween: undefined, latencySamples: undefined },
+    },
+    burst: {
+      ...round.burst,
+      chat: { ...round.burst.chat, latencyBetween: undefined, latencySamples: undefined },
+    },
+    derived: perRound[index],
+  }));
+
+export function loginReport(figures: LoginFigures): ScenarioReport {
+  const { settings, mlDsa, whole, challengesOnly, verifyOnly, rounds, split } = figures;
+  const wholePerSecond = (whole.result.ok * 1000) / whole.result.wallMs;
+  const verifyPerSecond = (verifyOnly.result.ok * 1000) / verifyOnly.result.wallMs;
+  const serverMsPerLogin = ratio(whole.serverCpuMs, whole.result.ok);
+  const serverMsPerVerify = ratio(verifyOnly.serverCpuMs, verifyOnly.result.ok);
+  const serverMsPerChallenge = ratio(
+    challengesOnly.serverCpuMs,
+    challengesOnly.result.challengeMs.count,
+  );
+  // Target 1: the server's CPU for one challenge and one verification, both at saturation.
+  const serverMsPerSaturatedLogin = serverMsPerChallenge + serverMsPerVerify;
+  const loginsPerCore = 1000 / serverMsPerSaturatedLogin;
+  const shared = roundsReport(settings, rounds, '');
+  const own = roundsReport(settings, split.rounds, SPLIT);
+
+  const checks: Check[] = [
+    {
+      scenario: 'logins',
+      name: 'key logins per second per core (challenge + verify, server CPU)',
+      target: `≥ ${LOGINS_PER_CORE_TARGET}`,
+      actual: `${fixed(loginsPerCore, 0)} (${fixed(serverMsPerChallenge, 3)} + ${fixed(serverMsPerVerify, 3)} ms CPU per challenge + verify)`,
+      pass: loginsPerCore >= LOGINS_PER_CORE_TARGET,
+    },
+    ...shared.checks,
+    ...own.checks,
+  ];
   return {
     scenario: 'logins',
     tables: [
@@ -254,31 +354,37 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
         ],
       },
       {
-        title:
-          `Chat latency, 1 room × ${settings.chat.members}, ${settings.chat.senders} senders × ` +
-          `${settings.chat.rate} msg/s, ${settings.chat.windowMs / 1000} s windows, ${rounds.length} round(s); ` +
-          `steady: ${settings.steady.rate} whole logins/s for ${settings.steady.durationMs / 1000} s from ` +
-          `${settings.steady.afterMs / 1000} s; burst: ${settings.burst.logins} challenges at once from ` +
-          `${settings.burst.afterMs / 1000} s, then ${settings.burst.logins} verifies at once`,
-        columns: ['messages sent', 'delivered', 'samples', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],
-        rows: chatRows,
+        title: chatTableTitle(settings, rounds.length, ''),
+        columns: CHAT_COLUMNS,
+        rows: shared.rows,
+      },
+      {
+        title: chatTableTitle(
+          settings,
+          split.rounds.length,
+          'Logins on a process of their own (a second server under SCHED_IDLE on the same CPU; both on PostgreSQL + Redis). ',
+        ),
+        columns: CHAT_COLUMNS,
+        rows: own.rows,
+      },
+      {
+        title: 'Logins on a process of their own: resident memory',
+        columns: ['process', 'idle (keys registered)', 'after the rounds'],
+        rows: [
+          ['chat server', megabytes(split.rssBytes.chatIdle), megabytes(split.rssBytes.chatAfter)],
+          [
+            'login server',
+            megabytes(split.rssBytes.loginsIdle),
+            megabytes(split.rssBytes.loginsAfter),
+          ],
+        ],
       },
     ],
     checks,
     notes: [
       'signing runs in a separate driver process (generator CPU, 10 nice steps lower), so it does not delay the chat receivers',
-      ...otherNotes,
-      ...(botChallenges > 0
-        ? [`${botChallenges} chat sender(s) were challenged as bots and could not send afterwards`]
-        : []),
-      ...(failures.length > 0 ? [`login failures: ${failures.slice(0, 5).join('; ')}`] : []),
-      ...rounds.flatMap((round, index) =>
-        round.burst.burst!.end > round.burst.chat.windowStartedAt + round.burst.chat.windowMs
-          ? [
-              `round ${index + 1}: the login burst ended after the window; its tail is not in the figures`,
-            ]
-          : [],
-      ),
+      ...shared.notes,
+      ...own.notes,
     ],
     data: {
       settings,
@@ -287,21 +393,8 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
       whole,
       challengesOnly,
       verifyOnly,
-      rounds: rounds.map((round, index) => ({
-        quiet: {
-          ...round.quiet,
-          chat: { ...round.quiet.chat, latencyBetween: undefined, latencySamples: undefined },
-        },
-        steady: {
-          ...round.steady,
-          chat: { ...round.steady.chat, latencyBetween: undefined, latencySamples: undefined },
-        },
-        burst: {
-          ...round.burst,
-          chat: { ...round.burst.chat, latencyBetween: undefined, latencySamples: undefined },
-        },
-        derived: perRound[index],
-      })),
+      rounds: roundData(rounds, shared.perRound),
+      split: { rounds: roundData(split.rounds, own.perRound), rssBytes: split.rssBytes },
       derived: {
         wholePerSecond,
         verifyPerSecond,
@@ -309,8 +402,10 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
         serverMsPerVerify,
         serverMsPerChallenge,
         loginsPerCore,
-        steadyRatio,
-        burstRatio,
+        steadyRatio: median(shared.perRound.map((round) => round.steadyRatio)),
+        burstRatio: median(shared.perRound.map((round) => round.burstRatio)),
+        splitSteadyRatio: median(own.perRound.map((round) => round.steadyRatio)),
+        splitBurstRatio: median(own.perRound.map((round) => round.burstRatio)),
       },
     },
   };

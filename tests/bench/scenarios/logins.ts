@@ -8,7 +8,10 @@
  *  - chat latency in a busy room without logins, with logins arriving at a steady rate, and with a
  *    burst of logins arriving at once (every challenge requested at once, signed as it comes — the
  *    driver stands for browsers that each sign on their own CPU — then every verify sent at once;
- *    verifies refused with 503 are sent again after Retry-After), in rounds.
+ *    verifies refused with 503 are sent again after Retry-After), in rounds;
+ *  - the same rounds with the logins served by a process of their own: a second server on the
+ *    same CPU under SCHED_IDLE, both sharing a throwaway PostgreSQL database and a Redis prefix
+ *    (the deployment docs/operations.md describes), the chat on the first.
  */
 import { sleep, type BenchContext } from '../context.js';
 import { closeAll, connectMany, type BenchClient } from '../load/clients.js';
@@ -20,10 +23,13 @@ import {
   type LoginRunResult,
 } from '../load/login-protocol.js';
 import { measureMlDsaCost } from '../load/ml-dsa-cost.js';
-import { CpuMeter, OtherLoadMeter } from '../process-stats.js';
+import { createThrowawayPostgres } from '../../support/database.js';
+import { REDIS_TEST_URL } from '../../support/redis.js';
+import { CpuMeter, OtherLoadMeter, rssBytes } from '../process-stats.js';
 import type { ScenarioReport } from '../report.js';
 import type { RunningServer } from '../server-process.js';
-import { loginReport } from './logins-report.js';
+import { ClusterResources } from './cluster-setups.js';
+import { loginReport, type LoginRound, type SplitFigures } from './logins-report.js';
 
 interface LoginSettings {
   keys: number;
@@ -160,14 +166,19 @@ async function fireSteady(driver: LoginDriver, rate: number, durationMs: number)
   };
 }
 
-/** The busy room for one window, with logins (steady or a burst) into it when asked. */
+/**
+ * The busy room for one window, with logins (steady or a burst) into it when asked. `ownPids`:
+ * the processes under test (servers, their database backends, redis-server), whose CPU is not
+ * other load.
+ */
 async function chatRun(
   settings: LoginSettings,
-  server: RunningServer,
+  ownPids: () => Promise<number[]>,
   driver: LoginDriver,
   rooms: BenchClient[][],
   load: LoginLoad,
 ): Promise<ChatRun> {
+  const pids = await ownPids();
   let burst: Promise<BurstTimes> | null = null;
   let steady: Promise<SteadyTimes> | null = null;
   let other: OtherLoadMeter | null = null;
@@ -180,7 +191,7 @@ async function chatRun(
     windowMs: settings.chat.windowMs,
     drainMs: settings.chat.drainMs,
     onWindowStart: () => {
-      other = new OtherLoadMeter([server.pid, process.pid, driver.pid]);
+      other = new OtherLoadMeter([...pids, process.pid, driver.pid]);
       if (load === 'burst') {
         burst = sleep(settings.burst.afterMs).then(() => fireBurst(driver, settings.burst.logins));
       }
@@ -210,6 +221,12 @@ export async function runLogins(context: BenchContext): Promise<ScenarioReport> 
     Math.ceil(settings.mlDsaVerifyIterations / 20),
   );
   const server = await context.acquireServer('securechannel', 2);
+  let serverReleased = false;
+  const releaseServer = async () => {
+    if (serverReleased) return;
+    serverReleased = true;
+    await context.releaseServer(server);
+  };
   const driver = LoginDriver.start(context.generatorCpu);
   try {
     context.progress(`registering ${settings.keys} keys`);
@@ -251,25 +268,113 @@ export async function runLogins(context: BenchContext): Promise<ScenarioReport> 
     context.progress(
       `chat: 1 room × ${settings.chat.members}, ${settings.rounds} round(s) without logins, with ${settings.steady.rate} logins/s, with a burst of ${settings.burst.logins}`,
     );
-    const connected = await connectMany({
-      server,
-      count: settings.chat.members,
-      roomFor: () => server.rooms[1]!,
-      concurrency: 50,
+    const rounds = await chatRounds(context, settings, driver, server, () =>
+      Promise.resolve([server.pid]),
+    );
+    await releaseServer();
+    const split = await splitRounds(context, settings, driver);
+    return loginReport({
+      settings,
+      mlDsa,
+      setup,
+      whole,
+      challengesOnly,
+      verifyOnly,
+      rounds,
+      split,
     });
-    await sleep(500);
-    const rounds: { quiet: ChatRun; steady: ChatRun; burst: ChatRun }[] = [];
-    for (let round = 1; round <= settings.rounds; round += 1) {
-      context.progress(`round ${round}/${settings.rounds}: without logins, steady, burst`);
-      const quiet = await chatRun(settings, server, driver, [connected.clients], 'none');
-      const steady = await chatRun(settings, server, driver, [connected.clients], 'steady');
-      const burst = await chatRun(settings, server, driver, [connected.clients], 'burst');
-      rounds.push({ quiet, steady, burst });
-    }
-    await closeAll(connected.clients);
-    return loginReport({ settings, mlDsa, setup, whole, challengesOnly, verifyOnly, rounds });
   } finally {
     await driver.stop();
-    await context.releaseServer(server);
+    await releaseServer();
+  }
+}
+
+/** The rounds of chat windows (without logins, steady, burst) in `chat`'s busy room. */
+async function chatRounds(
+  context: BenchContext,
+  settings: LoginSettings,
+  driver: LoginDriver,
+  chat: RunningServer,
+  ownPids: () => Promise<number[]>,
+): Promise<LoginRound[]> {
+  const connected = await connectMany({
+    server: chat,
+    count: settings.chat.members,
+    roomFor: () => chat.rooms[1]!,
+    concurrency: 50,
+  });
+  try {
+    await sleep(500);
+    const rounds: LoginRound[] = [];
+    for (let round = 1; round <= settings.rounds; round += 1) {
+      context.progress(`round ${round}/${settings.rounds}: without logins, steady, burst`);
+      const quiet = await chatRun(settings, ownPids, driver, [connected.clients], 'none');
+      const steady = await chatRun(settings, ownPids, driver, [connected.clients], 'steady');
+      const burst = await chatRun(settings, ownPids, driver, [connected.clients], 'burst');
+      rounds.push({ quiet, steady, burst });
+    }
+    return rounds;
+  } finally {
+    await closeAll(connected.clients);
+  }
+}
+
+/**
+ * The same rounds with the login routes on a process of their own: the chat server and a second
+ * server under SCHED_IDLE, both on CPU 0, sharing a throwaway database and a Redis prefix. The
+ * driver registers its keys with the login server and logs in there; the chat's members are on
+ * the chat server.
+ */
+async function splitRounds(
+  context: BenchContext,
+  settings: LoginSettings,
+  driver: LoginDriver,
+): Promise<SplitFigures> {
+  const resources = await ClusterResources.open();
+  const cleanup: (() => Promise<void>)[] = [() => resources.close()];
+  try {
+    const database = await createThrowawayPostgres();
+    cleanup.push(database.drop);
+    const databaseName = new URL(database.url).pathname.slice(1);
+    const prefix = resources.nextPrefix();
+    cleanup.push(() => resources.deletePrefix(prefix));
+    const env = { DATABASE_URL: database.url, REDIS_URL: REDIS_TEST_URL, REDIS_PREFIX: prefix };
+    const chat = await context.startFreshServer('securechannel', 2, env);
+    cleanup.push(() => context.releaseServer(chat));
+    const logins = await context.startFreshServer('securechannel', 1, env, {
+      idlePriority: true,
+    });
+    cleanup.push(() => context.releaseServer(logins));
+    context.progress(
+      `logins on a process of their own (SCHED_IDLE, same CPU, PostgreSQL + Redis): registering ${settings.keys} keys`,
+    );
+    await driver.call(
+      {
+        cmd: 'setup',
+        baseUrl: logins.baseUrl,
+        adminPassword: context.adminPassword,
+        keys: settings.keys,
+      },
+      SetupResultSchema,
+    );
+    const idleRss = { chat: rssBytes(chat.pid), logins: rssBytes(logins.pid) };
+    const ownPids = async () => [
+      chat.pid,
+      logins.pid,
+      ...(await resources.databasePids(databaseName)),
+      ...(resources.redisPid === null ? [] : [resources.redisPid]),
+    ];
+    const rounds = await chatRounds(context, settings, driver, chat, ownPids);
+    return {
+      rounds,
+      rssBytes: {
+        chatIdle: idleRss.chat,
+        loginsIdle: idleRss.logins,
+        chatAfter: rssBytes(chat.pid),
+        loginsAfter: rssBytes(logins.pid),
+      },
+    };
+  } finally {
+    for (const step of cleanup.reverse()) await step().catch(() => undefined);
   }
 }
