@@ -140,6 +140,25 @@ export class ClusterResources {
 }
 
 /**
+ * What a set of servers shares: a throwaway PostgreSQL database and a fresh Redis prefix. Their
+ * removal goes onto `cleanup`, which the caller runs last-first after stopping the servers.
+ */
+export async function sharedState(
+  resources: ClusterResources,
+  cleanup: (() => Promise<void>)[],
+): Promise<{ env: Record<string, string>; databaseName: string; prefix: string }> {
+  const database = await createThrowawayPostgres();
+  cleanup.push(database.drop);
+  const prefix = resources.nextPrefix();
+  cleanup.push(() => resources.deletePrefix(prefix));
+  return {
+    env: { DATABASE_URL: database.url, REDIS_URL: REDIS_TEST_URL, REDIS_PREFIX: prefix },
+    databaseName: new URL(database.url).pathname.slice(1),
+    prefix,
+  };
+}
+
+/**
  * Starts a set of servers of `setup` with `rooms` rooms (room 0, the default room, included).
  * With two processes the first creates the rooms in the shared database and the second starts
  * with none of its own; both serve every room. Fails cleanly: whatever was started is removed.
@@ -169,12 +188,7 @@ export async function deploy(
         stop,
       };
     }
-    const database = await createThrowawayPostgres();
-    cleanup.push(database.drop);
-    const databaseName = new URL(database.url).pathname.slice(1);
-    const prefix = resources.nextPrefix();
-    cleanup.push(() => resources.deletePrefix(prefix));
-    const env = { DATABASE_URL: database.url, REDIS_URL: REDIS_TEST_URL, REDIS_PREFIX: prefix };
+    const { env, databaseName, prefix } = await sharedState(resources, cleanup);
     const first = await context.startFreshServer(setup.kind, rooms, env);
     release(first);
     const servers = [first];

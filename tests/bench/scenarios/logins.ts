@@ -23,12 +23,10 @@ import {
   type LoginRunResult,
 } from '../load/login-protocol.js';
 import { measureMlDsaCost } from '../load/ml-dsa-cost.js';
-import { createThrowawayPostgres } from '../../support/database.js';
-import { REDIS_TEST_URL } from '../../support/redis.js';
 import { CpuMeter, OtherLoadMeter, rssBytes } from '../process-stats.js';
 import type { ScenarioReport } from '../report.js';
 import type { RunningServer } from '../server-process.js';
-import { ClusterResources } from './cluster-setups.js';
+import { ClusterResources, sharedState } from './cluster-setups.js';
 import { loginReport, type LoginRound, type SplitFigures } from './logins-report.js';
 
 interface LoginSettings {
@@ -333,12 +331,7 @@ async function splitRounds(
   const resources = await ClusterResources.open();
   const cleanup: (() => Promise<void>)[] = [() => resources.close()];
   try {
-    const database = await createThrowawayPostgres();
-    cleanup.push(database.drop);
-    const databaseName = new URL(database.url).pathname.slice(1);
-    const prefix = resources.nextPrefix();
-    cleanup.push(() => resources.deletePrefix(prefix));
-    const env = { DATABASE_URL: database.url, REDIS_URL: REDIS_TEST_URL, REDIS_PREFIX: prefix };
+    const { env, databaseName } = await sharedState(resources, cleanup);
     const chat = await context.startFreshServer('securechannel', 2, env);
     cleanup.push(() => context.releaseServer(chat));
     const logins = await context.startFreshServer('securechannel', 1, env, {
