@@ -112,7 +112,8 @@ describe('live chat in the browser', () => {
 
   it('refuses /pong to an anonymous visitor on screen and sends nothing', async () => {
     const { chat: alice } = await enter('alice');
-    const { chat: bob } = await enter('bob');
+    const { actor: bobActor, chat: bob } = await enter('bob');
+    await waitForKeysFrom(bobActor.page, alice);
 
     await alice.send('/pong');
     await alice.systemLine(TEXT.pongRequiresKey).waitFor();
