@@ -11,7 +11,8 @@
  *    verifies refused with 503 are sent again after Retry-After), in rounds;
  *  - the same rounds with the logins served by a process of their own: a second server on the
  *    same CPU under SCHED_IDLE, both sharing a throwaway PostgreSQL database and a Redis prefix
- *    (the deployment docs/operations.md describes), the chat on the first.
+ *    (the many-process deployment of docs/operations.md with the two login routes sent to one
+ *    process), the chat on the first.
  */
 import { sleep, type BenchContext } from '../context.js';
 import { closeAll, connectMany, type BenchClient } from '../load/clients.js';
