@@ -18,7 +18,7 @@ export function PurchasesUnavailable() {
         id="purchases-unavailable-heading"
         className="mb-2 text-sm font-bold tracking-[0.25em] text-warning"
       >
-        {PAYMENT_TEXT.purchasesUnavailable.toUpperCase()}
+        PURCHASES UNAVAILABLE
       </h2>
       <p className="mb-2 text-fg">{PAYMENT_TEXT.purchasesUnavailable}.</p>
       <p className="text-muted">
