@@ -330,12 +330,9 @@ export async function composeFeatures(deps: ComposeDeps) {
     log: (event, detail) => app.log.info(detail, event),
   });
 
-  if (payments.service.isSandbox) {
-    // The default, for development: anyone can obtain a key by simulating a payment.
-    app.log.warn(
-      'key purchase runs on the sandbox chain: keys are issued for simulated payments (set PAYMENT_PROVIDER=nowpayments to sell keys)',
-    );
-  }
+  // One line at start-up says which payment mode is in force: sandbox, nowpayments or disabled.
+  const paymentMode = payments.modeNotice;
+  app.log[paymentMode.level]({ paymentMode: paymentMode.paymentMode }, paymentMode.message);
 
   /** The admin behind a token: an admin console session, or a key holder with admin permission. */
   const actorForToken = async (token: string): Promise<string | null> => {

@@ -2,10 +2,11 @@
  * The environment, parsed by a schema once at start-up (DESIGN.md, operator contract).
  * Nothing else in server/ reads process.env.
  */
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_MESSAGE_TTL_SECONDS } from '../shared/constants.js';
+import type { PaymentMode } from '../shared/protocol/http/payments.js';
 import { IceServerListSchema, type IceServer } from '../shared/protocol/http/voice.js';
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
@@ -190,9 +191,16 @@ export const ConfigSchema = z.object({
   ),
   /** Where `tor` is looked for when TOR_BIN is unset. */
   PATH: optionalString,
+  /**
+   * `sandbox`, `nowpayments`, or `none` (alias `disabled`). Unset: see `defaultPaymentMode`; the
+   * sandbox is never the default on a network address (DESIGN.md principle 11).
+   */
   PAYMENT_PROVIDER: z.preprocess(
     emptyToUndefined,
-    z.enum(['sandbox', 'nowpayments']).default('sandbox'),
+    z
+      .enum(['sandbox', 'nowpayments', 'none', 'disabled'])
+      .optional()
+      .transform((value): PaymentMode | undefined => (value === 'disabled' ? 'none' : value)),
   ),
   PAYMENT_API_KEY: optionalString,
   PAYMENT_IPN_SECRET: optionalString,
@@ -275,7 +283,14 @@ export interface Config {
   searchPath: string;
   /** Key purchase (DESIGN.md "Payments"). */
   payments: {
-    provider: 'sandbox' | 'nowpayments';
+    /** `none`: the server sells no keys and every purchase route answers 503. */
+    provider: PaymentMode;
+    /**
+     * How `provider` was chosen: PAYMENT_PROVIDER (`setting`), or its default when it is unset,
+     * `sandbox` on a development host (`loopback-default`) and `none` anywhere else
+     * (`network-default`).
+     */
+    providerChosenBy: 'setting' | 'loopback-default' | 'network-default';
     apiKey: string | null;
     ipnSecret: string | null;
     /** NOWPayments' API base URL. */
@@ -316,23 +331,57 @@ export interface Config {
   };
 }
 
+/** 127.0.0.0/8 and ::1 (BlockList also matches every spelling of ::1 and ::ffff:127.x.y.z). */
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** `host` lowercased, trimmed, and without the brackets of an IPv6 literal. */
+function hostName(host: string): string {
+  return host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
+}
+
+/**
+ * True when `host` is a loopback address or name: 127.0.0.0/8, ::1 (any spelling, IPv4-mapped
+ * included), `localhost` and `*.localhost`. A server listening there is reachable from this
+ * machine only, unless a proxy forwards to it. The wildcards (0.0.0.0, ::), LAN and public
+ * addresses and other names are not loopback.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const name = hostName(host);
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  const family = isIP(name);
+  return family !== 0 && LOOPBACK.check(name, family === 4 ? 'ipv4' : 'ipv6');
+}
+
 /**
  * True when browsers reaching `host` get a secure context without TLS: loopback (127.0.0.0/8,
  * ::1, localhost) or an onion address. Anywhere else, plain HTTP hides WebCrypto from the page,
  * so no message could be encrypted (issue 14).
  */
 export function isSecureWithoutTls(host: string): boolean {
-  const name = host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '');
-  return (
-    name === 'localhost' ||
-    name.endsWith('.localhost') ||
-    name === '::1' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name) ||
-    name.endsWith('.onion')
-  );
+  return isLoopbackHost(host) || hostName(host).endsWith('.onion');
+}
+
+/**
+ * The payment mode when PAYMENT_PROVIDER is unset (DESIGN.md principle 11, issue 31): the
+ * sandbox, where anyone gets a key for a simulated payment, only on a development host, i.e. a
+ * loopback HOST with no sign of a proxy in front (TRUST_PROXY, or TLS_CERT naming a proxy's
+ * certificate: both say that visitors from the network reach this loopback address). Anywhere
+ * else the server sells no keys until the operator chooses a processor.
+ */
+export function defaultPaymentMode(where: {
+  host: string;
+  trustProxy: TrustProxySetting;
+  hasProxyCertificate: boolean;
+}): 'sandbox' | 'none' {
+  const isBehindProxy =
+    where.hasProxyCertificate ||
+    (Array.isArray(where.trustProxy) ? where.trustProxy.length > 0 : where.trustProxy !== false);
+  return isLoopbackHost(where.host) && !isBehindProxy ? 'sandbox' : 'none';
 }
 
 /** The start-up refusal of plain HTTP on a network address (names the variable, not values). */
@@ -388,6 +437,13 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     throw new Error(
       'Invalid configuration:\n  ALLOWED_ORIGINS: each entry must be an http(s) origin',
     );
+  const paymentMode =
+    e.PAYMENT_PROVIDER ??
+    defaultPaymentMode({
+      host: e.HOST,
+      trustProxy: e.TRUST_PROXY,
+      hasProxyCertificate: Boolean(e.TLS_CERT && !e.TLS_KEY),
+    });
   return {
     port: e.PORT,
     host: e.HOST,
@@ -406,7 +462,12 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     torControlPort: e.TOR_CONTROL_PORT,
     searchPath: e.PATH ?? '',
     payments: {
-      provider: e.PAYMENT_PROVIDER,
+      provider: paymentMode,
+      providerChosenBy: e.PAYMENT_PROVIDER
+        ? 'setting'
+        : paymentMode === 'sandbox'
+          ? 'loopback-default'
+          : 'network-default',
       apiKey: e.PAYMENT_API_KEY ?? null,
       ipnSecret: e.PAYMENT_IPN_SECRET ?? null,
       apiUrl: e.PAYMENT_API_URL,

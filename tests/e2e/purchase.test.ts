@@ -8,9 +8,16 @@
  * status card climbs from 20 % through the confirmations to the key, she downloads the key file
  * once (a reload then says it is gone), and logs in with it on the landing page at the tier's
  * level.
+ *
+ * Scenario (issue 31): erin opens /get-key on a fresh install that listens on a network address
+ * with PAYMENT_PROVIDER unset, so it sells no keys. The page says "Key purchases are not
+ * available on this server" and sends her to the administrator; no tier, currency or GENERATE
+ * PAYMENT control is there, no purchase call is made, and the payment her browser remembers
+ * from earlier is left alone.
  */
 import { describe, expect, it } from 'vitest';
 import { parseKeyFileText } from '../../shared/crypto/key-file-schema.js';
+import { PAYMENT_TEXT } from '../../shared/protocol/http/payments.js';
 import { browserSuite, newActor, seriousAxeViolations } from './support/browser.js';
 import { ChatPageObject } from './pages/chat-page.js';
 import { LandingPageObject } from './pages/landing-page.js';
@@ -111,5 +118,52 @@ describe('key purchase in the browser', () => {
     await purchase.chooseTier('general');
     await purchase.chooseCurrency('XMR');
     expect(await seriousAxeViolations(dave.page)).toEqual([]);
+  });
+});
+
+describe('key purchase on a server that sells no keys', () => {
+  // A fresh install on a network address: PAYMENT_PROVIDER unset, so purchases are off. The
+  // browser still reaches it on 127.0.0.1.
+  const suite = browserSuite({ env: { HOST: '0.0.0.0', ALLOW_INSECURE_HTTP: '1' } });
+
+  it('says that key purchases are not available, points to the administrator and offers no payment control', async () => {
+    const remembered = {
+      paymentId: `pay_${'c'.repeat(64)}`,
+      address: 'sandbox-btc-0000000000000000000000000000000000000000',
+      amount: '0.001',
+      currency: 'BTC',
+      createdAt: new Date().toISOString(),
+      expiresAt: new Date(Date.now() + 10 * 60_000).toISOString(),
+    };
+    const erin = await newActor(suite.browser, 'erin', {
+      storage: { securechannel_payment_session: JSON.stringify(remembered) },
+    });
+    suite.actors.push(erin);
+    const { page } = erin;
+    const purchaseCalls: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/api/crypto/')) purchaseCalls.push(pathname);
+    });
+    const purchase = new PurchasePageObject(page, suite.server.baseUrl);
+    await purchase.open();
+
+    await page.getByTestId('purchases-unavailable').waitFor();
+    const notice = await purchase.text('purchases-unavailable');
+    expect(notice).toContain(`${PAYMENT_TEXT.purchasesUnavailable}.`);
+    expect(notice).toContain('administrator');
+    expect(await page.getByTestId('payment-create').count()).toBe(0);
+    expect(await page.getByRole('button', { name: /GENERATE PAYMENT/ }).count()).toBe(0);
+    expect(await page.getByTestId('choose-general').count()).toBe(0);
+    expect(await page.getByRole('radio').count()).toBe(0);
+    expect(await page.getByRole('link', { name: /BACK TO LANDING/ }).count()).toBe(1);
+    // Only the question; the remembered payment was not looked up, nor forgotten.
+    expect(purchaseCalls).toEqual(['/api/crypto/availability']);
+    expect(page.url()).toBe(`${suite.server.baseUrl}/get-key`);
+    expect(
+      await page.evaluate(() => localStorage.getItem('securechannel_payment_session')),
+    ).not.toBeNull();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(erin.errors).toEqual([]);
   });
 });

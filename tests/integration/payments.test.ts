@@ -73,6 +73,12 @@ describe.runIf(HAS_POSTGRES)('key purchase on the sandbox chain', () => {
     tick(11 * 60_000);
   });
 
+  it('runs the sandbox by default on a loopback HOST, and says so', async () => {
+    const response = await fetch(`${server.baseUrl}/api/crypto/availability`);
+    expect(await json(response)).toEqual({ available: true, provider: 'sandbox' });
+    expect(server.logs.text()).toContain('key purchase: sandbox (simulated, development only)');
+  });
+
   it('serves the spec fallback minimums with fallback: true when no price feed is set', async () => {
     const response = await fetch(`${server.baseUrl}/api/crypto/prices`);
     expect(await json(response)).toMatchObject({

@@ -9,6 +9,7 @@ import {
   PaymentRequiredResponseSchema,
   PaymentStatusResponseSchema,
   PricesResponseSchema,
+  PurchaseAvailabilitySchema,
   SandboxPayResponseSchema,
   type GenerateKeyResponse,
   type GeneratePaymentResponse,
@@ -16,8 +17,14 @@ import {
   type PaymentRequiredResponse,
   type PaymentStatusResponse,
   type PricesResponse,
+  type PurchaseAvailability,
 } from '../../../shared/protocol/http/payments.js';
 import { HttpError, apiRequest, throwIfNotOk } from '../../lib/http.js';
+
+/** Whether this server sells keys at all (issue 31): asked before the flow is shown. */
+export function fetchPurchaseAvailability(): Promise<PurchaseAvailability> {
+  return apiRequest('/api/crypto/availability', PurchaseAvailabilitySchema, { auth: false });
+}
 
 export function fetchPrices(): Promise<PricesResponse> {
   return apiRequest('/api/crypto/prices', PricesResponseSchema, { auth: false });

@@ -4,6 +4,7 @@
  * confirmed, the one-time download, and recovery of a payment through `?payment=` or the local
  * record after a reload.
  */
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { PAYMENT_POLL_INTERVAL_MS, PAYMENT_POLL_MAX_MS } from '../../../shared/constants.js';
@@ -24,6 +25,7 @@ import {
 } from './purchase-api.js';
 import { clearPaymentRecord, readPaymentRecord, savePaymentRecord } from './payment-record.js';
 import type { Tier } from './tiers.js';
+import { invalidatePurchaseAvailability } from './use-purchase-availability.js';
 
 export type PurchaseStep = 1 | 2 | 3;
 
@@ -62,6 +64,11 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** True for the answer of a server that sells no keys (issue 31): the page then says so. */
+function isPurchasesUnavailable(error: unknown): boolean {
+  return error instanceof HttpError && error.serverError === PAYMENT_TEXT.purchasesUnavailable;
+}
+
 /** Logs a spec 001 §8 text with the HTTP status only: never a payment id, a key or a body. */
 function logPurchaseError(text: string, error: unknown): void {
   const detail =
@@ -71,6 +78,7 @@ function logPurchaseError(text: string, error: unknown): void {
 }
 
 export function usePurchase(): Purchase {
+  const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const search = useSearch();
   const [step, setStep] = useState<PurchaseStep>(1);
@@ -112,13 +120,19 @@ export function usePurchase(): Purchase {
         // Spec 001 §4: expired or failed clears the saved session.
         if (next.status === 'expired' || next.status === 'failed') clearPaymentRecord();
       } catch (error) {
+        // A server that stopped selling keys has not forgotten the payment: keep the record, and
+        // let the page say that purchases are off.
+        if (isPurchasesUnavailable(error)) {
+          invalidatePurchaseAvailability(queryClient);
+          return;
+        }
         clearPaymentRecord();
         reset();
         setNotice(messageOf(error));
         navigate('/get-key', { replace: true });
       }
     },
-    [navigate, reset],
+    [navigate, reset, queryClient],
   );
 
   // Recovery after a reload: the query names the payment, or the local record does.
@@ -221,10 +235,11 @@ export function usePurchase(): Purchase {
       // Spec 001 §8: 'Failed to generate payment' is logged; the reason is also shown here.
       logPurchaseError(PAYMENT_TEXT.failedToGenerate, error);
       setPaymentError(`${PAYMENT_TEXT.failedToGenerate}: ${messageOf(error)}`);
+      if (isPurchasesUnavailable(error)) invalidatePurchaseAvailability(queryClient);
     } finally {
       setIsCreating(false);
     }
-  }, [tier, currency, navigate]);
+  }, [tier, currency, navigate, queryClient]);
 
   const download = useCallback(async () => {
     if (!payment?.downloadUrl) return;

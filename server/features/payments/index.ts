@@ -4,7 +4,7 @@
  * payment state machine and the purchase routes.
  */
 import type { KeyPublicPart } from '../../../shared/crypto/key-file-schema.js';
-import type { Config } from '../../config.js';
+import { defaultPaymentMode, type Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import type { RateLimiter } from '../../lib/rate-limiter.js';
 import { PriceFeed } from './price-feed.js';
@@ -36,7 +36,8 @@ export interface PaymentsFeatureDeps {
 export function createPaymentsFeature(deps: PaymentsFeatureDeps) {
   const { config } = deps;
   let nowpayments: NowPaymentsProvider | null = null;
-  let provider: PaymentProvider;
+  // Null when the server sells no keys: the service then refuses every purchase call.
+  let provider: PaymentProvider | null = null;
   if (config.payments.provider === 'nowpayments') {
     nowpayments = new NowPaymentsProvider({
       apiUrl: config.payments.apiUrl,
@@ -45,7 +46,7 @@ export function createPaymentsFeature(deps: PaymentsFeatureDeps) {
       callbackUrl: config.payments.callbackUrl,
     });
     provider = nowpayments;
-  } else {
+  } else if (config.payments.provider === 'sandbox') {
     provider = new SandboxProvider(config.payments.sandboxConfirmationSeconds);
   }
   const prices = new PriceFeed({ url: config.priceFeedUrl, now: deps.now });
@@ -60,5 +61,49 @@ export function createPaymentsFeature(deps: PaymentsFeatureDeps) {
     onKeyIssued: deps.onKeyIssued,
     log: deps.log,
   });
-  return { service, prices, routes: paymentRoutes({ service, prices, nowpayments }) };
+  return {
+    service,
+    prices,
+    routes: paymentRoutes({ service, prices, nowpayments }),
+    modeNotice: paymentModeNotice(config),
+  };
+}
+
+/**
+ * The start-up line saying which payment mode is in force (issue 31), and how loud it is: the
+ * sandbox hands out keys for simulated payments, so it is a warning, and a stronger one when the
+ * operator chose it on a network address.
+ */
+export function paymentModeNotice(config: Config): {
+  level: 'info' | 'warn';
+  paymentMode: 'sandbox' | 'nowpayments' | 'disabled';
+  message: string;
+} {
+  const { provider, providerChosenBy } = config.payments;
+  if (provider === 'nowpayments') {
+    return { level: 'info', paymentMode: 'nowpayments', message: 'key purchase: nowpayments' };
+  }
+  if (provider === 'none') {
+    return {
+      level: 'info',
+      paymentMode: 'disabled',
+      message:
+        providerChosenBy === 'setting'
+          ? 'key purchase: disabled (PAYMENT_PROVIDER=none): this server sells no keys'
+          : 'key purchase: disabled: PAYMENT_PROVIDER is unset and this server is reachable from the network (HOST is not loopback, or TRUST_PROXY or TLS_CERT says a proxy is in front), so it sells no keys; set PAYMENT_PROVIDER=nowpayments to sell them, or none to say so',
+    };
+  }
+  const isDevelopmentHost =
+    defaultPaymentMode({
+      host: config.host,
+      trustProxy: config.trustProxy,
+      hasProxyCertificate: config.proxyCertPath !== null,
+    }) === 'sandbox';
+  return {
+    level: 'warn',
+    paymentMode: 'sandbox',
+    message: isDevelopmentHost
+      ? 'key purchase: sandbox (simulated, development only): anyone who reaches this server gets a key for a simulated payment; set PAYMENT_PROVIDER=nowpayments to sell keys'
+      : 'key purchase: sandbox (simulated, development only) on a server reachable from the network, as PAYMENT_PROVIDER=sandbox says: anyone who reaches this server gets a key for a simulated payment; set PAYMENT_PROVIDER=nowpayments or none',
+  };
 }

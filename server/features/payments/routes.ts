@@ -1,8 +1,9 @@
 /**
  * The purchase routes (spec 001 §7 "Cryptocurrency purchase"; DESIGN.md "Payments"):
- * prices, generate-payment, payment-status, generate-key (402 while unconfirmed), the one-time
- * key download, the sandbox chain's pay route (sandbox mode only) and the NOWPayments IPN
- * callback (nowpayments mode only).
+ * availability, prices, generate-payment, payment-status, generate-key (402 while unconfirmed),
+ * the one-time key download, the sandbox chain's pay route (sandbox mode only) and the
+ * NOWPayments IPN callback (nowpayments mode only). When the server sells no keys (provider
+ * `none`), every one of them but availability answers 503 before its input is read.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -18,6 +19,7 @@ import {
   PaymentRequiredResponseSchema,
   PaymentStatusResponseSchema,
   PricesResponseSchema,
+  PurchaseAvailabilitySchema,
   SandboxPayRequestSchema,
   SandboxPayResponseSchema,
 } from '../../../shared/protocol/http/payments.js';
@@ -37,12 +39,13 @@ export interface PaymentRouteOptions {
   nowpayments: NowPaymentsProvider | null;
 }
 
-/** Client errors every purchase route may answer. */
+/** Errors every purchase route may answer (503: this server sells no keys). */
 const clientErrors = {
   400: ErrorBodySchema,
   404: ErrorBodySchema,
   409: ErrorBodySchema,
   410: ErrorBodySchema,
+  503: ErrorBodySchema,
 };
 
 export function paymentRoutes(options: PaymentRouteOptions): FastifyPluginAsync {
@@ -51,12 +54,33 @@ export function paymentRoutes(options: PaymentRouteOptions): FastifyPluginAsync 
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
     app.get(
+      '/api/crypto/availability',
+      {
+        schema: {
+          tags: ['payments'],
+          summary: 'Whether this server sells keys, and through which provider (none: no sales)',
+          response: { 200: PurchaseAvailabilitySchema },
+        },
+      },
+      () => ({ available: service.mode !== 'none', provider: service.mode }),
+    );
+
+    // No sales: every purchase route below is refused before its body or parameters are read
+    // (the service refuses too, for any caller that is not a route).
+    if (service.mode === 'none') {
+      fastify.addHook('onRequest', async (request) => {
+        if (request.routeOptions.url === '/api/crypto/availability') return;
+        throw new AppError('PURCHASES_UNAVAILABLE', 503, PAYMENT_TEXT.purchasesUnavailable);
+      });
+    }
+
+    app.get(
       '/api/crypto/prices',
       {
         schema: {
           tags: ['payments'],
           summary: 'BTC and ETH prices and minimum amounts, refreshed every 60 s',
-          response: { 200: PricesResponseSchema },
+          response: { 200: PricesResponseSchema, 503: ErrorBodySchema },
         },
       },
       () => options.prices.prices(),

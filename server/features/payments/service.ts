@@ -29,6 +29,7 @@ import {
   type GenerateKeyResponse,
   type GeneratePaymentResponse,
   type PaymentCurrency,
+  type PaymentMode,
   type PaymentStatus,
   type PaymentStatusResponse,
   type TierId,
@@ -87,7 +88,8 @@ export interface PurchaseRecord {
 
 export interface PaymentServiceDeps {
   store: PaymentStore;
-  provider: PaymentProvider;
+  /** Null when the server sells no keys (PAYMENT_PROVIDER none): every purchase call is refused. */
+  provider: PaymentProvider | null;
   prices: PriceFeed;
   now: () => number;
   /** Payments one address may open per window (flood limit). */
@@ -105,7 +107,24 @@ export class PaymentService {
   constructor(private readonly deps: PaymentServiceDeps) {}
 
   get isSandbox(): boolean {
-    return this.deps.provider.name === 'sandbox';
+    return this.deps.provider?.name === 'sandbox';
+  }
+
+  /** How this server sells keys: its provider's name, or `none`. */
+  get mode(): PaymentMode {
+    return this.deps.provider?.name ?? 'none';
+  }
+
+  /**
+   * The provider, or the 503 every purchase call answers when the server sells no keys: nothing
+   * is read, stored, minted or registered then (issue 31).
+   */
+  private activeProvider(): PaymentProvider {
+    const provider = this.deps.provider;
+    if (!provider) {
+      throw new AppError('PURCHASES_UNAVAILABLE', 503, PAYMENT_TEXT.purchasesUnavailable);
+    }
+    return provider;
   }
 
   private date(): Date {
@@ -114,6 +133,7 @@ export class PaymentService {
 
   /** `POST /api/crypto/generate-payment`: an invoice for a tier in a currency. */
   async createPayment(body: unknown, address: string): Promise<GeneratePaymentResponse> {
+    const provider = this.activeProvider();
     const request = this.parsePaymentRequest(body);
     const tier = tierForAmount(request.minAmountUsd);
     if (tier === null) throw new AppError('UNKNOWN_TIER', 400, PAYMENT_TEXT.unknownTier);
@@ -127,7 +147,7 @@ export class PaymentService {
     const currency = request.currency;
     const amountUsd = TIER_MIN_USD[tier];
     let quote: string | null = null;
-    if (this.deps.provider.usesPriceFeed) {
+    if (provider.usesPriceFeed) {
       quote = quoteFor(currency, amountUsd, await this.deps.prices.current());
       if (quote === null)
         throw new AppError('PRICE_UNAVAILABLE', 503, PAYMENT_TEXT.priceUnavailable);
@@ -137,7 +157,7 @@ export class PaymentService {
     const ref = paymentRef(idHash);
     let invoice;
     try {
-      invoice = await this.deps.provider.createInvoice({ ref, tier, currency, amountUsd, quote });
+      invoice = await provider.createInvoice({ ref, tier, currency, amountUsd, quote });
     } catch (error) {
       if (error instanceof ProviderError) {
         this.deps.log('payment processor failed', { ref, reason: error.message });
@@ -153,7 +173,7 @@ export class PaymentService {
     await this.deps.store.insert({
       idHash,
       ref,
-      provider: this.deps.provider.name,
+      provider: provider.name,
       providerRef: invoice.providerRef,
       tier,
       amountUsd,
@@ -195,6 +215,7 @@ export class PaymentService {
    * confirmed payment gets the same keyId; while the payment is not confirmed, a 402.
    */
   async generateKey(paymentId: string): Promise<GenerateKeyResponse> {
+    this.activeProvider();
     const deadline = Date.now() + GENERATION_WAIT_MS;
     for (;;) {
       const row = await this.refresh(paymentId);
@@ -228,10 +249,12 @@ export class PaymentService {
 
   /** `GET /api/crypto/download/{paymentId}`: the key file, once; then it is erased. */
   async download(paymentId: string): Promise<{ fileName: string; text: string }> {
+    const provider = this.activeProvider();
     const id = this.parseId(paymentId);
     const idHash = paymentIdHash(id);
     const row = await this.deps.store.find(idHash);
-    if (!row) throw new AppError('PAYMENT_NOT_FOUND', 404, PAYMENT_TEXT.paymentNotFound);
+    if (!row || row.provider !== provider.name)
+      throw new AppError('PAYMENT_NOT_FOUND', 404, PAYMENT_TEXT.paymentNotFound);
     if (row.status !== 'ready') {
       throw new AppError('KEY_NOT_READY', 409, PAYMENT_TEXT.keyNotReady);
     }
@@ -257,6 +280,7 @@ export class PaymentService {
     paymentId: string,
     amount: string | number,
   ): Promise<{ transactionHash: string; paidAmount: string; status: PaymentStatus }> {
+    if (!this.isSandbox) throw new AppError('NOT_FOUND', 404, PAYMENT_TEXT.sandboxOnly);
     const row = await this.refresh(paymentId);
     if (row.status === 'expired') {
       throw new AppError('PAYMENT_EXPIRED', 410, PAYMENT_TEXT.paymentExpired);
@@ -293,7 +317,7 @@ export class PaymentService {
 
   /** A processor's notification (already authenticated by the route): applied forward only. */
   async applyProviderUpdate(providerRef: string, observation: ChainObservation): Promise<boolean> {
-    const row = await this.deps.store.findByProviderRef(this.deps.provider.name, providerRef);
+    const row = await this.deps.store.findByProviderRef(this.activeProvider().name, providerRef);
     if (!row) return false;
     const applied = await this.deps.store.applyObservation(
       row.idHash,
@@ -347,15 +371,19 @@ export class PaymentService {
 
   /** The row, brought up to date with the chain and the clock. */
   private async refresh(paymentId: string): Promise<PaymentRow> {
+    const provider = this.activeProvider();
     const idHash = paymentIdHash(this.parseId(paymentId));
     let row = await this.deps.store.find(idHash);
-    if (!row) throw new AppError('PAYMENT_NOT_FOUND', 404, PAYMENT_TEXT.paymentNotFound);
+    // A payment opened under another provider (the sandbox, before the operator chose a
+    // processor) is not this server's business any more: it never yields a key here.
+    if (!row || row.provider !== provider.name)
+      throw new AppError('PAYMENT_NOT_FOUND', 404, PAYMENT_TEXT.paymentNotFound);
     if (row.status !== 'pending' && row.status !== 'confirming') return row;
     const nowMs = this.deps.now();
     const now = new Date(nowMs);
     let observation: ChainObservation | null = null;
     try {
-      observation = await this.deps.provider.observe(row, nowMs);
+      observation = await provider.observe(row, nowMs);
     } catch (error) {
       // The processor is down: show what is known; the next poll asks again.
       if (!(error instanceof ProviderError)) throw error;
@@ -376,7 +404,7 @@ export class PaymentService {
   /** True when an observation would change the row (the processor's polls are always kept). */
   private changes(row: PaymentRow, observation: ChainObservation): boolean {
     return (
-      this.deps.provider.name !== 'sandbox' ||
+      !this.isSandbox ||
       observation.status !== row.status ||
       observation.confirmations !== row.confirmations
     );

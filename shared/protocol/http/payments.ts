@@ -229,6 +229,27 @@ export const TIER_KEY_LEVEL = {
   classified: 'user',
 } as const satisfies Record<TierId, 'guest' | 'observer' | 'user'>;
 
+/**
+ * How this server sells keys (DESIGN.md "Payments", principle 11): `sandbox`, a local simulated
+ * chain for development (no real money moves, so anyone can get a key); `nowpayments`, a real
+ * processor; `none`, no key sales at all. The default is `sandbox` on a loopback HOST only and
+ * `none` on a network address; the operator chooses with PAYMENT_PROVIDER.
+ */
+export const PaymentModeSchema = z.enum(['sandbox', 'nowpayments', 'none']);
+export type PaymentMode = z.infer<typeof PaymentModeSchema>;
+
+/**
+ * `GET /api/crypto/availability`: whether this server sells keys, and through what. The only
+ * purchase route that answers 200 when purchases are off, so that /get-key can say so before
+ * the buyer chooses anything.
+ */
+export const PurchaseAvailabilitySchema = z.object({
+  /** False when `provider` is `none`: every other purchase route answers 503. */
+  available: z.boolean(),
+  provider: PaymentModeSchema,
+});
+export type PurchaseAvailability = z.infer<typeof PurchaseAvailabilitySchema>;
+
 /** Answer of the NOWPayments IPN callback. */
 export const IpnResponseSchema = z.object({ ok: z.literal(true) });
 
@@ -256,4 +277,6 @@ export const PAYMENT_TEXT = {
   alreadyPaid: 'This payment has already been paid',
   invalidSignature: 'Invalid IPN signature',
   unknownProviderPayment: 'Unknown payment',
+  /** The 503 of every purchase route when the server sells no keys (PAYMENT_PROVIDER none). */
+  purchasesUnavailable: 'Key purchases are not available on this server',
 } as const;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../server/config.js';
+import { isLoopbackHost, loadConfig } from '../../../server/config.js';
+import { paymentModeNotice } from '../../../server/features/payments/index.js';
 
 describe('configuration', () => {
   it('uses the operator contract defaults', () => {
@@ -16,6 +17,7 @@ describe('configuration', () => {
       metricsToken: null,
       payments: {
         provider: 'sandbox',
+        providerChosenBy: 'loopback-default',
         apiKey: null,
         ipnSecret: null,
         apiUrl: 'https://api.nowpayments.io/v1',
@@ -109,5 +111,125 @@ describe('configuration', () => {
     expect(() => loadConfig({ ALLOWED_ORIGINS: 'ftp://chat.example' }, '/x')).toThrow(
       /ALLOWED_ORIGINS/,
     );
+  });
+
+  // Issue 31 (DESIGN.md principle 11): the sandbox hands out keys for simulated payments, so it
+  // is the default only where nobody from the network can reach the server.
+  describe('payment mode when PAYMENT_PROVIDER is unset', () => {
+    /** Plain HTTP on a network address needs ALLOW_INSECURE_HTTP; it does not change payments. */
+    const onHost = (HOST: string, extra: Record<string, string> = {}) =>
+      loadConfig({ HOST, ALLOW_INSECURE_HTTP: '1', ...extra }, '/x').payments;
+
+    it.each([
+      '127.0.0.1',
+      '127.0.0.53',
+      '::1',
+      '[::1]',
+      '0:0:0:0:0:0:0:1',
+      'localhost',
+      'LocalHost',
+    ])('is the sandbox on the loopback host %s', (host) => {
+      expect(onHost(host)).toMatchObject({
+        provider: 'sandbox',
+        providerChosenBy: 'loopback-default',
+      });
+    });
+
+    it.each([
+      '0.0.0.0',
+      '::',
+      '[::]',
+      '192.168.1.20',
+      '10.0.0.5',
+      'fd00::7',
+      '203.0.113.9',
+      'chat.example.org',
+    ])('is none (no key sales) on the network host %s', (host) => {
+      expect(onHost(host)).toMatchObject({
+        provider: 'none',
+        providerChosenBy: 'network-default',
+      });
+    });
+
+    it('is none on a loopback HOST that a proxy forwards the network to (TRUST_PROXY, or TLS_CERT alone)', () => {
+      expect(onHost('127.0.0.1', { TRUST_PROXY: 'loopback' }).provider).toBe('none');
+      expect(onHost('127.0.0.1', { TRUST_PROXY: '1' }).provider).toBe('none');
+      expect(onHost('127.0.0.1', { TLS_CERT: '/etc/proxy.pem' }).provider).toBe('none');
+      expect(onHost('127.0.0.1', { TRUST_PROXY: 'false' }).provider).toBe('sandbox');
+    });
+
+    it('follows an explicit PAYMENT_PROVIDER wherever the server listens', () => {
+      expect(onHost('0.0.0.0', { PAYMENT_PROVIDER: 'sandbox' })).toMatchObject({
+        provider: 'sandbox',
+        providerChosenBy: 'setting',
+      });
+      expect(onHost('::', { PAYMENT_PROVIDER: 'sandbox' }).provider).toBe('sandbox');
+      expect(onHost('127.0.0.1', { PAYMENT_PROVIDER: 'none' })).toMatchObject({
+        provider: 'none',
+        providerChosenBy: 'setting',
+      });
+      expect(onHost('127.0.0.1', { PAYMENT_PROVIDER: 'disabled' }).provider).toBe('none');
+      expect(
+        onHost('0.0.0.0', {
+          PAYMENT_PROVIDER: 'nowpayments',
+          PAYMENT_API_KEY: 'k',
+          PAYMENT_IPN_SECRET: 's',
+        }).provider,
+      ).toBe('nowpayments');
+      // Empty is unset, as for every variable.
+      expect(onHost('0.0.0.0', { PAYMENT_PROVIDER: '' }).provider).toBe('none');
+    });
+
+    it('tells loopback hosts from the rest', () => {
+      for (const host of ['127.0.0.1', '127.255.0.1', '::1', '::ffff:127.0.0.1', 'a.localhost'])
+        expect(isLoopbackHost(host), host).toBe(true);
+      for (const host of [
+        '0.0.0.0',
+        '::',
+        '128.0.0.1',
+        '::2',
+        'fe80::1',
+        'localhost.example',
+        '127.0.0.1.nip.io',
+      ])
+        expect(isLoopbackHost(host), host).toBe(false);
+    });
+
+    it('states the mode in force in one start-up line, and warns of the sandbox', () => {
+      expect(paymentModeNotice(loadConfig({}, '/x'))).toMatchObject({
+        level: 'warn',
+        paymentMode: 'sandbox',
+        message: expect.stringContaining('sandbox (simulated, development only)'),
+      });
+      const networkSandbox = paymentModeNotice(
+        loadConfig(
+          { HOST: '0.0.0.0', ALLOW_INSECURE_HTTP: '1', PAYMENT_PROVIDER: 'sandbox' },
+          '/x',
+        ),
+      );
+      expect(networkSandbox).toMatchObject({ level: 'warn', paymentMode: 'sandbox' });
+      expect(networkSandbox.message).toContain('reachable from the network');
+      const fresh = paymentModeNotice(
+        loadConfig({ HOST: '0.0.0.0', ALLOW_INSECURE_HTTP: '1' }, '/x'),
+      );
+      expect(fresh).toMatchObject({ level: 'info', paymentMode: 'disabled' });
+      expect(fresh.message).toContain('PAYMENT_PROVIDER is unset');
+      expect(paymentModeNotice(loadConfig({ PAYMENT_PROVIDER: 'none' }, '/x'))).toMatchObject({
+        paymentMode: 'disabled',
+        message: 'key purchase: disabled (PAYMENT_PROVIDER=none): this server sells no keys',
+      });
+      expect(
+        paymentModeNotice(
+          loadConfig(
+            { PAYMENT_PROVIDER: 'nowpayments', PAYMENT_API_KEY: 'k', PAYMENT_IPN_SECRET: 's' },
+            '/x',
+          ),
+        ),
+      ).toEqual({
+        level: 'info',
+        paymentMode: 'nowpayments',
+        message: 'key purchase: nowpayments',
+      });
+    });
   });
 });

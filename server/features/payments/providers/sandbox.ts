@@ -1,6 +1,6 @@
 /**
- * The local sandbox chain (PAYMENT_PROVIDER=sandbox, the default): nothing leaves the machine.
- * An invoice gets a made-up address; `POST /api/crypto/sandbox/pay` broadcasts an amount, and
+ * The local sandbox chain (PAYMENT_PROVIDER=sandbox; the default on a loopback HOST only):
+ * nothing leaves the machine. An invoice gets a made-up address; `POST /api/crypto/sandbox/pay` broadcasts an amount, and
  * from then on one confirmation arrives every SANDBOX_CONFIRMATION_SECONDS until the currency's
  * required count. Everything it knows lives in the payment row (paid amount, broadcast time), so
  * every process computes the same confirmations from the same clock.
