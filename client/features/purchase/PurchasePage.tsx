@@ -3,7 +3,7 @@
  * (spec 001 §2): choose a tier, choose a cryptocurrency, then pay and download the key file.
  */
 import { Link } from 'wouter';
-import { BUTTON_SECONDARY, GLOW_TEXT } from '../landing/landing-styles.js';
+import { BUTTON_SECONDARY, GLOW_TEXT } from '../../ui/landing-styles.js';
 import { CurrencyStep } from './CurrencyStep.js';
 import { PaymentStep } from './PaymentStep.js';
 import { TierStep } from './TierStep.js';

@@ -1,0 +1,2 @@
+export { LoginError } from './auth-api.js';
+export { AuthProvider } from './AuthProvider.js';

@@ -1,0 +1,1 @@
+export { MessageMemberButton } from './MessageMemberButton.js';

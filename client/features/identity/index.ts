@@ -1,0 +1,1 @@
+export { useCallsign } from './use-callsign.js';

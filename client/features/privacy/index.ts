@@ -1,0 +1,1 @@
+export { ServerTrustGate } from './ServerTrustGate.js';

@@ -1,0 +1,1 @@
+export { ServiceStateGate } from './ServiceStateGate.js';
