@@ -125,19 +125,52 @@ function findCycles(nodes, edges) {
   return sccs;
 }
 
-export function clientImportGraph(root = ROOT) {
-  const files = listSources(path.join(root, 'client'));
+/** Every client source file and the client files it imports: Map<file, Set<file>>. */
+export function readClientEdges(root = ROOT) {
+  const clientDir = path.join(root, 'client');
   const edges = new Map();
+  for (const file of listSources(clientDir)) {
+    const targets = new Map();
+    for (const { specifier, dynamic } of specifiersOf(readFileSync(file, 'utf8'))) {
+      const target = resolveSpecifier(file, specifier);
+      if (!target || !target.startsWith(clientDir + path.sep)) continue;
+      // One edge per target; static wins over dynamic (a static import is what a rule judges).
+      targets.set(target, (targets.get(target) ?? true) && dynamic);
+    }
+    edges.set(file, targets);
+  }
+  return edges;
+}
+
+/** A path of imports from `from` to `to` in `edges` (file names), or null. */
+export function findPath(edges, from, to) {
+  const previous = new Map([[from, null]]);
+  const queue = [from];
+  while (queue.length > 0) {
+    const current = queue.shift();
+    if (current === to) {
+      const trail = [];
+      for (let at = to; at !== null; at = previous.get(at)) trail.unshift(at);
+      return trail;
+    }
+    for (const next of (edges.get(current) ?? new Map()).keys()) {
+      if (!previous.has(next)) {
+        previous.set(next, current);
+        queue.push(next);
+      }
+    }
+  }
+  return null;
+}
+
+export function clientImportGraph(root = ROOT) {
+  const edges = readClientEdges(root);
   const sideDoors = [];
   const upward = [];
   const pairs = new Set();
-  for (const file of files) {
+  for (const [file, targets] of edges) {
     const from = classify(file, root);
-    const targets = new Set();
-    for (const { specifier, dynamic } of specifiersOf(readFileSync(file, 'utf8'))) {
-      const target = resolveSpecifier(file, specifier);
-      if (!target || !target.startsWith(path.join(root, 'client') + path.sep)) continue;
-      targets.add(target);
+    for (const [target, dynamic] of targets) {
       const to = classify(target, root);
       const verdict = judgeEdge(from, to, dynamic);
       const edge = `${from.rel} -> ${to.rel}`;
@@ -147,11 +180,13 @@ export function clientImportGraph(root = ROOT) {
         pairs.add(`${from.feature} -> ${to.feature}`);
       }
     }
-    edges.set(file, targets);
   }
-  const cycles = findCycles(files, edges).map((c) => c.map((f) => classify(f, root).rel).sort());
+  const plain = new Map([...edges].map(([file, targets]) => [file, new Set(targets.keys())]));
+  const cycles = findCycles([...edges.keys()], plain).map((c) =>
+    c.map((f) => classify(f, root).rel).sort(),
+  );
   return {
-    files: files.length,
+    files: edges.size,
     sideDoors,
     upward,
     cycles,

@@ -1,3 +1,7 @@
+/**
+ * The admin feature's front door: all that other features may import from it (docs/architecture.md,
+ * "Client layers"). Anything else in this folder is private to it.
+ */
 export { BotChallengeDialog } from './BotChallengeDialog.js';
 export { EmergencyAdminPanel } from './EmergencyAdminPanel.js';
 export { createMaintenanceConsole, type MaintenanceConsole } from './maintenance-console.js';

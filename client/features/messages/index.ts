@@ -1,3 +1,7 @@
+/**
+ * The messages feature's front door: all that other features may import from it (docs/architecture.md,
+ * "Client layers"). Anything else in this folder is private to it.
+ */
 export { resolveChatCommand } from './chat-commands.js';
 export { type ChatLine, type MessageLine, type SystemLevel } from './chat-line.js';
 export { createMessageCipher } from './create-message-cipher.js';

@@ -1,3 +1,7 @@
+/**
+ * The moderation feature's front door: all that other features may import from it (docs/architecture.md,
+ * "Client layers"). Anything else in this folder is private to it.
+ */
 export { memberActions } from './member-actions.js';
 export { resolveModerationCommand } from './moderation-commands.js';
 export { ModerationToolbar } from './ModerationToolbar.js';

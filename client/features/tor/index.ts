@@ -1,3 +1,7 @@
+/**
+ * The tor feature's front door: all that other features may import from it (docs/architecture.md,
+ * "Client layers"). Anything else in this folder is private to it.
+ */
 export { BridgeConfigCard } from './BridgeConfigCard.js';
 export {
   connectTor,
