@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { clientLayers } from './eslint-rules/client-layers.js';
 
 const sharedMustStayPortable = {
   patterns: [
@@ -37,7 +38,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', sharedMustStayPortable] },
   },
   {
-    files: ['server/**/*.ts', 'scripts/**/*.{ts,mjs}'],
+    files: ['server/**/*.ts', 'scripts/**/*.{ts,mjs}', 'eslint-rules/**/*.js'],
     languageOptions: { globals: { ...globals.node } },
     rules: {
       'no-restricted-imports': [
@@ -92,6 +93,13 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Layers, one way down: app/ → features/* (each through its index.ts) → ui/ and lib/; no
+    // circles (eslint-rules/client-layers.js, docs/architecture.md "Client layers").
+    files: ['client/**/*.{ts,tsx}'],
+    plugins: { 'client-layers': clientLayers },
+    rules: { 'client-layers/boundaries': 'error' },
   },
   {
     files: ['client/ui/**/*.{ts,tsx}'],

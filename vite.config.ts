@@ -14,6 +14,15 @@ export default defineConfig({
     // Read by tests/unit/bundle-budget.test.ts: which chunks each route loads first.
     manifest: true,
     rolldownOptions: {
+      // A feature's front door (its index.ts, issue 34) re-exports everything other features
+      // may use; an importer takes a few names. The client's own modules do nothing when imported
+      // (no import-time effects: providers, listeners and sockets start when called or rendered),
+      // so a re-exported module nobody uses is left out of the chunk, with what it imports.
+      treeshake: {
+        moduleSideEffects: [
+          { test: /[\\/]client[\\/](app|features|lib|ui)[\\/].*\.tsx?$/, sideEffects: false },
+        ],
+      },
       output: {
         // zod in one chunk: no page's first paint from the entry needs it, and the pages that do
         // would otherwise load it as several small chunks (issue 22, target 5).

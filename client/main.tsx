@@ -4,11 +4,11 @@ import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { App } from './app/App.js';
 import { createQueryClient } from './lib/query-client.js';
-import { ThemeProvider } from './features/themes/ThemeProvider.js';
-import { AuthProvider } from './features/auth/AuthProvider.js';
+import { ThemeProvider } from './features/themes/index.js';
+import { AuthProvider } from './features/auth/index.js';
 import { setRequestGate } from './lib/http.js';
 import { lazyComponent } from './lib/lazy-component.js';
-import { getServerTrust, serverTrustRefusal } from './features/privacy/server-trust.js';
+import { getServerTrust, serverTrustRefusal } from './lib/privacy/server-trust.js';
 import { installScrollbarAutoHide } from './lib/scrollbar-autohide.js';
 import './styles.css';
 

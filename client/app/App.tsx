@@ -6,13 +6,13 @@
 import { Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { LoadingOverlay } from '../ui/LoadingOverlay.js';
-import { useAuth } from '../features/auth/use-auth.js';
+import { useAuth } from '../lib/session/use-auth.js';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { NotFoundPage } from './NotFoundPage.js';
 import { lazyComponent as lazyPage } from '../lib/lazy-component.js';
-import { useAccessMode } from './use-access-mode.js';
-import { ServerTrustGate } from '../features/privacy/ServerTrustGate.js';
-import { ServiceStateGate } from '../features/service-state/ServiceStateGate.js';
+import { useAccessMode } from '../lib/session/use-access-mode.js';
+import { ServerTrustGate } from '../features/privacy/index.js';
+import { ServiceStateGate } from '../features/service-state/index.js';
 
 // Each page, with its feature code and crypto, is its own chunk, fetched when its route renders
 // (issue 22, target 5). Only the router, the providers and the smallest pages load up front.

@@ -9,7 +9,7 @@
 import * as Radix from '@radix-ui/react-tooltip';
 import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from '../../shared/constants.js';
-import type { TooltipProps } from './Tooltip.js';
+import type { TooltipProps } from './tooltip-props.js';
 import { tooltipSkipDelay } from './tooltip-skip-delay.js';
 
 export function RadixTooltip({ content, children }: TooltipProps) {

@@ -4,16 +4,13 @@
  * the first one renders, not before the page paints (issue 22, target 5); meanwhile the trigger
  * renders as it is.
  */
-import { Suspense, type ReactElement, type ReactNode } from 'react';
+import { Suspense } from 'react';
 import { lazyComponent } from '../lib/lazy-component.js';
+import { type TooltipProps } from './tooltip-props.js';
+
+export type { TooltipProps } from './tooltip-props.js';
 
 const RadixTooltip = lazyComponent(() => import('./RadixTooltip.js'), 'RadixTooltip');
-
-export interface TooltipProps {
-  content: ReactNode;
-  /** One focusable element (a button or link); it becomes the trigger. */
-  children: ReactElement;
-}
 
 export function Tooltip({ content, children }: TooltipProps) {
   return (

@@ -23,10 +23,10 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Bracketed, TerminalDialog } from '../rooms/TerminalDialog.js';
+import { Bracketed, TerminalDialog } from '../../ui/TerminalDialog.js';
 import { adminQueryKeys } from './admin-queries.js';
-import { type OnFrame, type SendFrame } from './admin-socket.js';
-import { DANGER_BUTTON } from './admin-styles.js';
+import { type OnFrame, type SendFrame } from '../../lib/admin/admin-socket.js';
+import { DANGER_BUTTON } from '../../ui/admin-styles.js';
 import { AdminTabList, AdminTabPanel, type AdminTab } from './AdminTabs.js';
 import { AuditLogTab } from './AuditLogTab.js';
 import { ConsoleTab } from './ConsoleTab.js';

@@ -1,6 +1,6 @@
 /** Pieces the admin panel's list tabs share: the table head, the refresh button, the load error. */
 import type { ReactNode } from 'react';
-import { Bracketed, DIALOG_BUTTON_SECONDARY } from '../rooms/TerminalDialog.js';
+import { Bracketed, DIALOG_BUTTON_SECONDARY } from '../../ui/TerminalDialog.js';
 
 export interface AdminColumn {
   label: string;

@@ -1,8 +1,8 @@
 /** The Audit Log tab: GET /api/admin/audit, newest first (time, actor, action, detail). */
 import { useQuery } from '@tanstack/react-query';
-import { fetchAuditLog } from './admin-api.js';
+import { fetchAuditLog } from '../../lib/admin/admin-api.js';
 import { adminQueryKeys } from './admin-queries.js';
-import { SECTION_TITLE } from './admin-styles.js';
+import { SECTION_TITLE } from '../../ui/admin-styles.js';
 import { auditActionTone, formatAuditDetail, formatAuditTime } from './audit-format.js';
 import { AdminAlert, AdminTableHead, RefreshButton } from './AdminTable.js';
 

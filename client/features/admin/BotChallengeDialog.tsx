@@ -10,7 +10,7 @@
  */
 import { useId } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { Bracketed, DIALOG_BUTTON_SECONDARY, TerminalDialog } from '../rooms/TerminalDialog.js';
+import { Bracketed, DIALOG_BUTTON_SECONDARY, TerminalDialog } from '../../ui/TerminalDialog.js';
 import { type BotChallenge } from './bot-challenge-state.js';
 import { type BotChallengeProgress } from './use-bot-challenge.js';
 

@@ -6,7 +6,7 @@
  * (useBotChallenge), because a pending challenge changes what the page shows.
  */
 import { AdminPanel } from './AdminPanel.js';
-import { type OnFrame, type SendFrame } from './admin-socket.js';
+import { type OnFrame, type SendFrame } from '../../lib/admin/admin-socket.js';
 import { BotChallengeDialog } from './BotChallengeDialog.js';
 import { type BotChallengeControls } from './use-bot-challenge.js';
 import { useScreenshotGuard } from './use-screenshot-guard.js';

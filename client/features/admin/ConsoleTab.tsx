@@ -8,15 +8,15 @@
  * console locks again when it expires or on LOCK.
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { TerminalLogView } from '../rooms/TerminalLogView.js';
-import { type OnFrame, type SendFrame } from './admin-socket.js';
-import { Bracketed, DIALOG_BUTTON_SECONDARY } from '../rooms/TerminalDialog.js';
-import { type AdminSessionGrant } from './admin-api.js';
-import { AdminPasswordGate } from './AdminPasswordGate.js';
-import { clearAdminSession, useAdminSession } from './admin-session.js';
-import { BADGE, BADGE_TONE, SECTION_TITLE, SECTION_TITLE_BASE } from './admin-styles.js';
-import { formatSessionLeft } from './lockout.js';
-import { useNow } from './use-now.js';
+import { TerminalLogView } from '../../ui/TerminalLogView.js';
+import { type OnFrame, type SendFrame } from '../../lib/admin/admin-socket.js';
+import { Bracketed, DIALOG_BUTTON_SECONDARY } from '../../ui/TerminalDialog.js';
+import { type AdminSessionGrant } from '../../lib/admin/admin-api.js';
+import { AdminPasswordGate } from '../../ui/AdminPasswordGate.js';
+import { clearAdminSession, useAdminSession } from '../../lib/admin/admin-session.js';
+import { BADGE, BADGE_TONE, SECTION_TITLE, SECTION_TITLE_BASE } from '../../ui/admin-styles.js';
+import { formatSessionLeft } from '../../lib/admin/lockout.js';
+import { useNow } from '../../lib/use-now.js';
 import { CONSOLE_COMMANDS, CONSOLE_TEXT_MAX_LENGTH } from './console-commands.js';
 import { useAdminConsole } from './use-admin-console.js';
 

@@ -19,7 +19,7 @@ import {
   DIALOG_BUTTON,
   DIALOG_BUTTON_SECONDARY,
   TerminalDialog,
-} from '../rooms/TerminalDialog.js';
+} from '../../ui/TerminalDialog.js';
 import {
   AdminApiError,
   emergencyShutdown,
@@ -27,9 +27,9 @@ import {
   restoreService,
   type AdminCredential,
   type AdminSessionGrant,
-} from './admin-api.js';
+} from '../../lib/admin/admin-api.js';
 import { adminQueryKeys } from './admin-queries.js';
-import { clearAdminSession, useAdminSession } from './admin-session.js';
+import { clearAdminSession, useAdminSession } from '../../lib/admin/admin-session.js';
 import {
   BADGE,
   BADGE_TONE,
@@ -38,11 +38,11 @@ import {
   LABEL,
   SECTION_TITLE,
   SECTION_TITLE_BASE,
-} from './admin-styles.js';
-import { formatSessionLeft } from './lockout.js';
-import { useNow } from './use-now.js';
-import { AdminPasswordGate } from './AdminPasswordGate.js';
-import { useAuth } from '../auth/use-auth.js';
+} from '../../ui/admin-styles.js';
+import { formatSessionLeft } from '../../lib/admin/lockout.js';
+import { useNow } from '../../lib/use-now.js';
+import { AdminPasswordGate } from '../../ui/AdminPasswordGate.js';
+import { useAuth } from '../../lib/session/use-auth.js';
 
 /** The page reloads this long after a successful restore (spec 001 §4). */
 export const RESTORE_RELOAD_MS = 1000;

@@ -15,7 +15,7 @@ import {
 } from '../../../shared/crypto/key-file-schema.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { toast } from '../../ui/use-toast.js';
-import { Bracketed, DIALOG_BUTTON, DIALOG_BUTTON_SECONDARY } from '../rooms/TerminalDialog.js';
+import { Bracketed, DIALOG_BUTTON, DIALOG_BUTTON_SECONDARY } from '../../ui/TerminalDialog.js';
 import {
   BADGE,
   BADGE_TONE,
@@ -24,7 +24,7 @@ import {
   LABEL,
   SECTION_TITLE,
   SECTION_TITLE_BASE,
-} from './admin-styles.js';
+} from '../../ui/admin-styles.js';
 import { downloadKeyFile, registerIssuedKey, type IssuedKey } from './issue-key.js';
 import {
   DEFAULT_VALIDITY_INPUT,

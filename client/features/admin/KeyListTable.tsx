@@ -6,9 +6,9 @@
 import { useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { toast } from '../../ui/use-toast.js';
-import { Bracketed } from '../rooms/TerminalDialog.js';
-import { revokeKey } from './admin-api.js';
-import { BADGE, BADGE_TONE, SMALL_BUTTON, SMALL_DANGER_BUTTON } from './admin-styles.js';
+import { Bracketed } from '../../ui/TerminalDialog.js';
+import { revokeKey } from '../../lib/admin/admin-api.js';
+import { BADGE, BADGE_TONE, SMALL_BUTTON, SMALL_DANGER_BUTTON } from '../../ui/admin-styles.js';
 import {
   formatKeyExpiry,
   keyState,

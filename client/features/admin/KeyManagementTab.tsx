@@ -1,8 +1,8 @@
 /** The Key Management tab (spec 001 §2): generate a key, list and revoke registered keys. */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { fetchAdminKeys } from './admin-api.js';
+import { fetchAdminKeys } from '../../lib/admin/admin-api.js';
 import { adminQueryKeys } from './admin-queries.js';
-import { SECTION_TITLE } from './admin-styles.js';
+import { SECTION_TITLE } from '../../ui/admin-styles.js';
 import { countKeyStates, sortKeysForDisplay } from './key-list.js';
 import { KeyGenerateForm } from './KeyGenerateForm.js';
 import { KeyListTable } from './KeyListTable.js';

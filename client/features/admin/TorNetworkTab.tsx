@@ -2,8 +2,7 @@
  * The Tor Network tab (spec 001 §2, §4): the admin controls and the bridge card of the Tor
  * feature, acting with the admin key holder's session.
  */
-import { BridgeConfigCard } from '../tor/BridgeConfigCard.js';
-import { TorAdminControls } from '../tor/TorAdminControls.js';
+import { BridgeConfigCard, TorAdminControls } from '../tor/index.js';
 
 const KEY_SESSION = { kind: 'key-session' } as const;
 

@@ -8,10 +8,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { type z } from 'zod';
 import { type UserListFrameSchema } from '../../../shared/protocol/ws/admin.js';
-import { fetchRooms, roomKeys } from '../rooms/api.js';
-import { type OnFrame, type SendFrame } from './admin-socket.js';
-import { BADGE, BADGE_TONE, SECTION_TITLE } from './admin-styles.js';
-import { useNow } from './use-now.js';
+import { fetchRooms, roomKeys } from '../../lib/rooms/api.js';
+import { type OnFrame, type SendFrame } from '../../lib/admin/admin-socket.js';
+import { BADGE, BADGE_TONE, SECTION_TITLE } from '../../ui/admin-styles.js';
+import { useNow } from '../../lib/use-now.js';
 import { formatConnectedFor } from './user-list.js';
 import { AdminAlert, AdminTableHead, RefreshButton } from './AdminTable.js';
 

@@ -12,8 +12,8 @@ import {
   type KeyFile,
 } from '../../../shared/crypto/key-file-schema.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { registerKeyPublicPart, type AdminCredential } from './admin-api.js';
-import { downloadTextFile } from './download.js';
+import { registerKeyPublicPart, type AdminCredential } from '../../lib/admin/admin-api.js';
+import { downloadTextFile } from '../../lib/download.js';
 import { type KeyGenerationRequest } from './key-generation.js';
 
 export type IssuedKey =

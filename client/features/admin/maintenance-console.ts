@@ -18,9 +18,13 @@ import {
   type PublicServiceStatus,
   type ServiceStatus,
 } from '../../../shared/protocol/http/admin.js';
-import { AdminApiError, type AdminSessionGrant } from './admin-api.js';
-import { type OnFrame } from './admin-socket.js';
-import { formatRemaining, formatSessionLeft, lockoutSecondsFromMessage } from './lockout.js';
+import { AdminApiError, type AdminSessionGrant } from '../../lib/admin/admin-api.js';
+import { type OnFrame } from '../../lib/admin/admin-socket.js';
+import {
+  formatRemaining,
+  formatSessionLeft,
+  lockoutSecondsFromMessage,
+} from '../../lib/admin/lockout.js';
 
 export interface MaintenanceConsoleDeps {
   authenticate: (password: string) => Promise<AdminSessionGrant>;

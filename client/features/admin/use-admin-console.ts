@@ -8,17 +8,22 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { type LogLine } from '../rooms/use-terminal-log.js';
+import { type LogLine } from '../../ui/use-terminal-log.js';
 import {
   connectTor,
   fetchTorAdminStatus,
   fetchTorLogs,
   runTorAction,
   type TorAction,
-} from '../tor/tor-api.js';
-import { fetchAdminKeys, fetchAuditLog, revokeKey, type AdminCredential } from './admin-api.js';
+} from '../tor/index.js';
+import {
+  fetchAdminKeys,
+  fetchAuditLog,
+  revokeKey,
+  type AdminCredential,
+} from '../../lib/admin/admin-api.js';
 import { downloadKeyFile, issueKey } from './issue-key.js';
-import { type OnFrame, type SendFrame } from './admin-socket.js';
+import { type OnFrame, type SendFrame } from '../../lib/admin/admin-socket.js';
 import { formatAuditDetail, formatAuditTime } from './audit-format.js';
 import {
   CONSOLE_COMMANDS,

@@ -10,7 +10,7 @@
 import { useCallback, useEffect, useEffectEvent, useReducer, useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { toast } from '../../ui/use-toast.js';
-import { type OnFrame, type SendFrame } from './admin-socket.js';
+import { type OnFrame, type SendFrame } from '../../lib/admin/admin-socket.js';
 import {
   IDLE,
   botChallengeReducer,

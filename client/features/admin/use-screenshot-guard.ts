@@ -4,7 +4,7 @@
  * SECURITY_SYSTEM line for everyone in the room.
  */
 import { useEffect, useEffectEvent, useState } from 'react';
-import { type SendFrame } from './admin-socket.js';
+import { type SendFrame } from '../../lib/admin/admin-socket.js';
 import { createAlertThrottle, screenshotMethod } from './screenshot-guard.js';
 
 /** `isActive`: only while joined to a room, where the alert means something. */

@@ -30,10 +30,10 @@ import {
   serviceStatusKey,
   storedReturnPath,
   useServiceStatus,
-} from '../service-state/service-status.js';
-import { fetchPublicServiceStatus } from './admin-api.js';
-import { type OnFrame, type SendFrame } from './admin-socket.js';
-import { waitForServerTrust } from '../privacy/server-trust.js';
+} from '../../lib/session/service-status.js';
+import { fetchPublicServiceStatus } from '../../lib/admin/admin-api.js';
+import { type OnFrame, type SendFrame } from '../../lib/admin/admin-socket.js';
+import { waitForServerTrust } from '../../lib/privacy/server-trust.js';
 
 /** How long 'SERVICE RESTORED' shows before the page returns the user (spec 001 §4). */
 export const SERVICE_RESTORED_RELOAD_MS = 2000;

@@ -7,10 +7,14 @@ import { useLocation } from 'wouter';
 import type { KeyFile } from '../../../shared/crypto/key-file-schema.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import type { SessionUser } from '../../../shared/protocol/http/auth.js';
-import { clearAccessMode, setAccessMode } from '../../app/access-mode.js';
+import { clearAccessMode, setAccessMode } from '../../lib/session/access-mode.js';
 import { STORAGE_KEYS, readStorage, removeStorage, writeStorage } from '../../lib/storage-keys.js';
 import { toast } from '../../ui/use-toast.js';
-import { AuthContext, type AuthContextValue, type AuthState } from './auth-context.js';
+import {
+  AuthContext,
+  type AuthContextValue,
+  type AuthState,
+} from '../../lib/session/auth-context.js';
 import { fetchSessionUser, loginWithKeyFile, logoutOnServer } from './auth-api.js';
 
 /** Length of the fade before /landing on logout, in ms. */

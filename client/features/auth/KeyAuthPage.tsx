@@ -7,10 +7,10 @@ import { useLocation } from 'wouter';
 import type { KeyFile } from '../../../shared/crypto/key-file-schema.js';
 import { ML_DSA_65_SIGNATURE_BYTES } from '../../../shared/constants.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { clearAccessMode } from '../../app/access-mode.js';
+import { clearAccessMode } from '../../lib/session/access-mode.js';
 import { toast } from '../../ui/use-toast.js';
-import { readKeyFile } from './read-key-file.js';
-import { useAuth } from './use-auth.js';
+import { readKeyFile } from '../../lib/key-file/read-key-file.js';
+import { useAuth } from '../../lib/session/use-auth.js';
 import { LoginError } from './auth-api.js';
 
 const FEATURES = [

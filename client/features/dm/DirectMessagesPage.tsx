@@ -10,7 +10,7 @@ import { type KeyFile } from '../../../shared/crypto/key-file-schema.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type SessionUser } from '../../../shared/protocol/http/auth.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
-import { useAuth } from '../auth/use-auth.js';
+import { useAuth } from '../../lib/session/use-auth.js';
 import { AuthRequiredScreen } from './AuthRequiredScreen.js';
 import { DmHeader } from './DmHeader.js';
 import { DmScreen } from './DmScreen.js';

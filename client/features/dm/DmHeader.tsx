@@ -3,7 +3,7 @@
  * screen's title with the realtime link state, and NEW CONVERSATION once the screen is unlocked.
  */
 import { Link } from 'wouter';
-import { Bracketed } from '../rooms/TerminalDialog.js';
+import { Bracketed } from '../../ui/TerminalDialog.js';
 import { HEADER_BUTTON, PRIMARY_BUTTON } from './dm-styles.js';
 import { type DmLinkStatus } from './use-dm-socket.js';
 

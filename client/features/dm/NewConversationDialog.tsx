@@ -6,7 +6,7 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { CancelSubmitRow, TerminalDialog } from '../rooms/TerminalDialog.js';
+import { CancelSubmitRow, TerminalDialog } from '../../ui/TerminalDialog.js';
 import { DM_MESSAGE_MAX_CHARS } from './dm-constants.js';
 import { FIELD, FIELD_LABEL } from './dm-styles.js';
 import { toRecipientInput } from './recipient-match.js';

@@ -4,7 +4,7 @@
  * sent while another is on its way; a failed send keeps the text.
  */
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { Bracketed } from '../rooms/TerminalDialog.js';
+import { Bracketed } from '../../ui/TerminalDialog.js';
 import { DM_MESSAGE_MAX_CHARS } from './dm-constants.js';
 import { FIELD, PRIMARY_BUTTON } from './dm-styles.js';
 import { DEFAULT_DM_TIMER, type DmTimerSeconds } from './timer-options.js';

@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type DmThread } from '../../../shared/protocol/http/dm.js';
-import { Bracketed } from '../rooms/TerminalDialog.js';
+import { Bracketed } from '../../ui/TerminalDialog.js';
 import { type ContactIdentity } from './contact-identity.js';
 import { type ThreadReading } from './dm-client.js';
 import { DANGER_BUTTON, HEADER_BUTTON } from './dm-styles.js';

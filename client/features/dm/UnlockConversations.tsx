@@ -6,8 +6,8 @@
  */
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { readKeyFile } from '../auth/read-key-file.js';
-import { KEY_FILE_ACCEPT } from '../landing/validate-key-upload.js';
+import { readKeyFile } from '../../lib/key-file/read-key-file.js';
+import { KEY_FILE_ACCEPT } from '../../lib/key-file/validate-key-upload.js';
 import { holdDmKeyFile } from './dm-key-store.js';
 
 export interface UnlockConversationsProps {

@@ -19,7 +19,7 @@ import { computeSafetyNumber } from '../../../shared/crypto/dm/safety-number.js'
 import { computeKeyFingerprint } from '../../../shared/crypto/fingerprint.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type DmRecipientKey } from '../../../shared/protocol/http/dm.js';
-import { type IdentityPinStore } from '../e2ee/identity-trust.js';
+import { type IdentityPinStore } from '../e2ee/index.js';
 import { type VerifiedContactStore } from './dm-local-stores.js';
 
 /**

@@ -43,7 +43,7 @@ import { type DmApi } from './dm-api.js';
 import { type CounterStore, type VerifiedContactStore } from './dm-local-stores.js';
 import { messageExpiry } from './dm-time.js';
 import { MessageSequenceLedger, type SequenceFlag } from './message-sequence.js';
-import { type IdentityPinStore } from '../e2ee/identity-trust.js';
+import { type IdentityPinStore } from '../e2ee/index.js';
 
 /** Why a thread's key was refused; `message` is shown to the user. */
 export class ThreadRejectedError extends Error {

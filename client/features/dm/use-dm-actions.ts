@@ -9,7 +9,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type DmThread } from '../../../shared/protocol/http/dm.js';
-import { type SendFrame } from '../admin/admin-socket.js';
+import { type SendFrame } from '../../lib/admin/admin-socket.js';
 import { dmKeys } from './dm-api.js';
 import { KeyChangedError, RecipientKeyUnverifiedError } from './contact-identity.js';
 import { NoEncryptionKeyError, type DmClient } from './dm-client.js';

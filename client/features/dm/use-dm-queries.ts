@@ -6,7 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type DmThread } from '../../../shared/protocol/http/dm.js';
-import { fetchDefaultRoom, roomKeys } from '../rooms/api.js';
+import { fetchDefaultRoom, roomKeys } from '../../lib/rooms/api.js';
 import { dmKeys, fetchThreads } from './dm-api.js';
 import { type DmClient } from './dm-client.js';
 import { reportDmError } from './dm-errors.js';

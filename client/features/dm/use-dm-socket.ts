@@ -5,11 +5,11 @@
  */
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { navigate as navigateBrowser } from 'wouter/use-browser-location';
-import { rememberReturnPath } from '../service-state/service-status.js';
+import { rememberReturnPath } from '../../lib/session/service-status.js';
 import { ChatSocket, chatSocketUrl } from '../../lib/realtime/chat-socket.js';
-import { type OnFrame, type SendFrame } from '../admin/admin-socket.js';
+import { type OnFrame, type SendFrame } from '../../lib/admin/admin-socket.js';
 import { logDmError } from './dm-errors.js';
-import { waitForServerTrust } from '../privacy/server-trust.js';
+import { waitForServerTrust } from '../../lib/privacy/server-trust.js';
 
 /** online: connected and authenticated, so notices arrive. */
 export type DmLinkStatus = 'connecting' | 'online' | 'offline';

@@ -15,7 +15,7 @@ import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type DmThread } from '../../../shared/protocol/http/dm.js';
 import { toast } from '../../ui/use-toast.js';
-import { type SendFrame } from '../admin/admin-socket.js';
+import { type SendFrame } from '../../lib/admin/admin-socket.js';
 import { DESTRUCT_DURATION_MS, type DestructKind } from './destruct.js';
 import { deleteThread } from './dm-api.js';
 import { logDmError, reportDmError } from './dm-errors.js';

@@ -11,8 +11,8 @@ import { CERTIFICATE_TEXT, formatAge, TRUST_TEXT } from './security-text.js';
 import type { MemberTrust } from './room-members.js';
 import { type RoomE2ee } from './use-room-e2ee.js';
 import { useNow } from './use-now.js';
-import { describePrivacy } from '../privacy/connection-privacy.js';
-import { useConnectionPrivacy } from '../privacy/use-connection-privacy.js';
+import { describePrivacy } from '../../lib/privacy/connection-privacy.js';
+import { useConnectionPrivacy } from '../../lib/privacy/use-connection-privacy.js';
 
 const TRUST_CLASS: Record<MemberTrust, string> = {
   checking: 'text-muted',

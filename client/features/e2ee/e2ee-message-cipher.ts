@@ -27,7 +27,7 @@ import {
   type EncryptedOutgoing,
   type MessageCipher,
   type SendControl,
-} from '../messages/message-cipher.js';
+} from '../../lib/message-cipher.js';
 import { ROOM_JOIN_WAIT_MS, SENDER_KEY_WAIT_MS } from './e2ee-constants.js';
 import { describeError } from './e2ee-status.js';
 import { checkSignature } from './message-authenticity.js';

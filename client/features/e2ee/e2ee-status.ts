@@ -3,10 +3,17 @@
  * Security Protocols modal and the per-message badges. Plain data: no keys, no text.
  */
 import { secureIdForKey } from '../../../shared/id-shapes.js';
-import type { MemberTrust } from './room-members.js';
 
 /** initializing: keys being made; ready: messages leave encrypted; failed: key generation failed. */
 export type E2eePhase = 'initializing' | 'ready' | 'failed';
+
+/**
+ * - `checking`: the bundle is being verified;
+ * - `verified`: a key holder whose bundle signature, pins and registry agree;
+ * - `unverified`: an anonymous member, or a key holder whose bundle carries no identity;
+ * - `bad`: KEY SUBSTITUTION DETECTED: a forged or substituted identity; nothing is sent to them.
+ */
+export type MemberTrust = 'checking' | 'verified' | 'unverified' | 'bad';
 
 export interface MemberStatus {
   nodeId: string;

@@ -26,7 +26,7 @@ import {
   type EncryptedOutgoing,
   type MessageCipher,
   type SendControl,
-} from '../messages/message-cipher.js';
+} from '../../lib/message-cipher.js';
 import { CryptoLog } from './crypto-log.js';
 import { describeError, type E2eeStatus } from './e2ee-status.js';
 import type { RoomEngine } from './room-engine.js';

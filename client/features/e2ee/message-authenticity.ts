@@ -18,8 +18,22 @@ import {
   parseSignature,
   type SignatureState,
 } from './message-signature.js';
-import { acceptedSigningKeys } from './room-members.js';
-import { type RoomKeyManager } from './room-key-manager.js';
+import { type BundleIdentitySigner } from './bundle-identity.js';
+import { type CryptoLog } from './crypto-log.js';
+import { type MemberTrust } from './e2ee-status.js';
+import { type JoinedRoom } from './key-agreement-base.js';
+import { acceptedSigningKeys, type RoomMember } from './room-members.js';
+
+/** What checkSignature reads of the room's key manager (room-key-manager.ts is one). */
+export interface SignatureCheckContext {
+  readonly room: JoinedRoom | null;
+  readonly ledger: MessageLedger;
+  readonly log: CryptoLog;
+  readonly identity: BundleIdentitySigner | null;
+  readonly members: ReadonlyMap<string, RoomMember>;
+  readonly now: number;
+  trustOf(member: RoomMember): MemberTrust;
+}
 
 /** Message ids kept per kind; messages expire after 30 s, so a few thousand is plenty. */
 const MEMORY_LIMIT = 5000;
@@ -80,7 +94,7 @@ function isSignedTimePlausible(message: Message, sentAt: number): boolean {
 
 /** The signature state of `message` (sent by `message.senderId`) over `body`. */
 export function checkSignature(
-  manager: RoomKeyManager,
+  manager: SignatureCheckContext,
   message: Message,
   body: string,
 ): SignatureState {

@@ -13,15 +13,10 @@ import {
   type WebCryptoKey,
 } from '../../../shared/crypto/room/index.js';
 import { type KeyBundle } from '../../../shared/protocol/ws/e2ee.js';
-import { type MemberStatus } from './e2ee-status.js';
+import { type MemberStatus, type MemberTrust } from './e2ee-status.js';
 
-/**
- * - `checking`: the bundle is being verified;
- * - `verified`: a key holder whose bundle signature, pins and registry agree;
- * - `unverified`: an anonymous member, or a key holder whose bundle carries no identity;
- * - `bad`: KEY SUBSTITUTION DETECTED: a forged or substituted identity; nothing is sent to them.
- */
-export type MemberTrust = 'checking' | 'verified' | 'unverified' | 'bad';
+// The trust levels live with the status they are shown in (e2ee-status.ts); re-exported here.
+export type { MemberTrust } from './e2ee-status.js';
 
 export interface MemberSigningKey {
   publicKey: Uint8Array;

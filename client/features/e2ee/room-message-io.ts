@@ -28,7 +28,7 @@ import {
   pfsErrorMarker,
   pfsExpiredMarker,
   SENT_BEFORE_JOIN_MARKER,
-} from '../messages/message-cipher.js';
+} from '../../lib/message-cipher.js';
 import { describeError } from './e2ee-status.js';
 import { checkSignature } from './message-authenticity.js';
 import { newMessageId, signMessage, type SignatureState } from './message-signature.js';

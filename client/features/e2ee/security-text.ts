@@ -3,7 +3,7 @@
  * details panel and the Security Protocols modal say the same thing.
  */
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { type CertificateStatus } from '../privacy/pins.js';
+import { type CertificateStatus } from '../../lib/privacy/pins.js';
 import type { MemberTrust } from './room-members.js';
 
 /** The certificate status as the status bar shows it (spec 000 §4 "Certificate status"). */

@@ -4,8 +4,8 @@
  * redone every PFS_KEY_ROTATION_MS. Both are written to the crypto log.
  */
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { type CertificateStatus, type PinnedCertificate } from '../privacy/pins.js';
-import { getServerTrust, type ServerTrust } from '../privacy/server-trust.js';
+import { type CertificateStatus, type PinnedCertificate } from '../../lib/privacy/pins.js';
+import { getServerTrust, type ServerTrust } from '../../lib/privacy/server-trust.js';
 import { type CryptoLog } from './crypto-log.js';
 import { describeError } from './e2ee-status.js';
 import type { PfsKey } from './pfs-exchange.js';

@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import { type ImageRef } from '../../../shared/protocol/message-payload.js';
-import { TerminalDialog } from '../rooms/TerminalDialog.js';
+import { TerminalDialog } from '../../ui/TerminalDialog.js';
 import { formatFileSize } from './image-file-rules.js';
 import { ImageDestroyed, ImageDownloadFailed, ImageLoading } from './ImageStates.js';
 import { useDecryptedImage } from './use-decrypted-image.js';

@@ -12,7 +12,7 @@ import {
   DIALOG_BUTTON,
   DIALOG_BUTTON_SECONDARY,
   TerminalDialog,
-} from '../rooms/TerminalDialog.js';
+} from '../../ui/TerminalDialog.js';
 import { formatFileSize, IMAGE_ACCEPT, IMAGE_HINT } from './image-file-rules.js';
 import { type UploadedImage } from './upload-secure-image.js';
 import { useImageUpload, type ImageUploadState } from './use-image-upload.js';

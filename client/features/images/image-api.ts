@@ -8,7 +8,7 @@ import { TEXT } from '../../../shared/protocol/errors.js';
 import { ErrorBodySchema } from '../../../shared/protocol/http/error-body.js';
 import { UploadResponseSchema, type UploadResponse } from '../../../shared/protocol/http/images.js';
 import { readStorage, STORAGE_KEYS } from '../../lib/storage-keys.js';
-import { getRoomAccessToken } from '../rooms/room-access.js';
+import { getRoomAccessToken } from '../../lib/rooms/room-access.js';
 
 /** An upload the server refused or that never arrived; `message` is what the modal shows. */
 export class ImageUploadError extends Error {

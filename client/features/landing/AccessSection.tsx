@@ -1,5 +1,5 @@
 import { KeyFileCard } from './KeyFileCard.js';
-import { SECTION } from './landing-styles.js';
+import { SECTION } from '../../ui/landing-styles.js';
 import { PublicAccessCard } from './PublicAccessCard.js';
 import { SectionHeading } from './SectionHeading.js';
 import { type LandingKeyUpload } from './use-landing-key-upload.js';

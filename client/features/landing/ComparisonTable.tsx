@@ -1,5 +1,5 @@
 import { COMPARISON_COLUMNS, COMPARISON_ROWS, type Support } from './landing-content.js';
-import { PANEL, SECTION } from './landing-styles.js';
+import { PANEL, SECTION } from '../../ui/landing-styles.js';
 import { SectionHeading } from './SectionHeading.js';
 
 const SUPPORT_GLYPH: Record<Support, { glyph: string; word: string; className: string }> = {

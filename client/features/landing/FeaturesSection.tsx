@@ -1,5 +1,5 @@
 import { FEATURES } from './landing-content.js';
-import { PANEL, SECTION } from './landing-styles.js';
+import { PANEL, SECTION } from '../../ui/landing-styles.js';
 import { SectionHeading } from './SectionHeading.js';
 
 /** What SecureChannel does, one card per capability. */

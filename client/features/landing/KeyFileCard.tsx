@@ -4,9 +4,9 @@ import { Link } from 'wouter';
 import { Bracketed } from './Bracketed.js';
 import { CardBar } from './CardBar.js';
 import { FeatureBullet } from './FeatureBullet.js';
-import { BUTTON_PRIMARY, BUTTON_SECONDARY, PANEL } from './landing-styles.js';
+import { BUTTON_PRIMARY, BUTTON_SECONDARY, PANEL } from '../../ui/landing-styles.js';
 import { type LandingKeyUpload } from './use-landing-key-upload.js';
-import { KEY_FILE_ACCEPT } from './key-file-name.js';
+import { KEY_FILE_ACCEPT } from '../../lib/key-file/key-file-name.js';
 
 /** The AUTHENTICATED ACCESS card (spec 001 §2): key-file input, AUTHENTICATE, GET A KEY. */
 export function KeyFileCard({ upload }: { upload: LandingKeyUpload }) {

@@ -2,7 +2,7 @@ import {
   DEFAULT_MESSAGE_TTL_SECONDS,
   ML_DSA_65_SIGNATURE_BYTES,
 } from '../../../shared/constants.js';
-import { GLOW_TEXT, PANEL } from './landing-styles.js';
+import { GLOW_TEXT, PANEL } from '../../ui/landing-styles.js';
 
 const BADGES = [
   'ML-DSA-65',

@@ -1,6 +1,6 @@
-import { ThemeSelector } from '../themes/ThemeSelector.js';
+import { ThemeSelector } from '../themes/index.js';
 import { LANDING_SECTIONS } from './landing-content.js';
-import { GLOW_TEXT } from './landing-styles.js';
+import { GLOW_TEXT } from '../../ui/landing-styles.js';
 
 /** Sticky top bar: product name, in-page anchors (spec 001 §2) and the compact theme switch. */
 export function LandingNav() {

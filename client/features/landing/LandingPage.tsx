@@ -4,7 +4,7 @@
  */
 import { useCallback } from 'react';
 import { useLocation } from 'wouter';
-import { setAccessMode } from '../../app/access-mode.js';
+import { setAccessMode } from '../../lib/session/access-mode.js';
 import { AccessSection } from './AccessSection.js';
 import { ComparisonTable } from './ComparisonTable.js';
 import { FeaturesSection } from './FeaturesSection.js';

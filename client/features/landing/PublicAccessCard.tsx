@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { Bracketed } from './Bracketed.js';
 import { CardBar } from './CardBar.js';
 import { FeatureBullet } from './FeatureBullet.js';
-import { BUTTON_PRIMARY, PANEL } from './landing-styles.js';
+import { BUTTON_PRIMARY, PANEL } from '../../ui/landing-styles.js';
 
 /** The PUBLIC ACCESS card (spec 001 §2): one button into the public channel. */
 export function PublicAccessCard({ onEnter }: { onEnter: () => void }) {

@@ -1,4 +1,4 @@
-import { GLOW_TEXT } from './landing-styles.js';
+import { GLOW_TEXT } from '../../ui/landing-styles.js';
 
 /** The heading of a landing section: `01 // ACCESS ─────`, with the number as decoration. */
 export function SectionHeading({

@@ -1,5 +1,5 @@
 import { SPECS } from './landing-content.js';
-import { PANEL, SECTION } from './landing-styles.js';
+import { PANEL, SECTION } from '../../ui/landing-styles.js';
 import { SectionHeading } from './SectionHeading.js';
 
 /** The technical numbers, straight from shared/constants.ts. */

@@ -6,12 +6,16 @@
 import { useCallback, useState } from 'react';
 import { useLocation } from 'wouter';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { clearAccessMode, readAccessMode } from '../../app/access-mode.js';
-import { LoginError } from '../auth/auth-api.js';
-import { useAuth } from '../auth/use-auth.js';
+import { clearAccessMode, readAccessMode } from '../../lib/session/access-mode.js';
+import { LoginError } from '../auth/index.js';
+import { useAuth } from '../../lib/session/use-auth.js';
 import { toast } from '../../ui/use-toast.js';
-import { KEY_FILE_UNREADABLE, MAX_KEY_FILE_BYTES, hasKeyFileExtension } from './key-file-name.js';
-import type { KeyUploadResult, PendingKey } from './validate-key-upload.js';
+import {
+  KEY_FILE_UNREADABLE,
+  MAX_KEY_FILE_BYTES,
+  hasKeyFileExtension,
+} from '../../lib/key-file/key-file-name.js';
+import type { KeyUploadResult, PendingKey } from '../../lib/key-file/validate-key-upload.js';
 
 export interface LandingKeyUpload {
   /** The chosen file once it passed the landing check, else null. */
@@ -36,7 +40,7 @@ function forgetLandingAttempt(): void {
 async function readAndValidate(file: File): Promise<KeyUploadResult> {
   try {
     // The check's schema (and zod) loads with the first chosen file, not with the landing page.
-    const { validateKeyUpload } = await import('./validate-key-upload.js');
+    const { validateKeyUpload } = await import('../../lib/key-file/validate-key-upload.js');
     // Check the name and size before reading a single byte of the file.
     if (!hasKeyFileExtension(file.name)) return validateKeyUpload(file.name, '');
     if (file.size > MAX_KEY_FILE_BYTES) return KEY_FILE_UNREADABLE;
@@ -91,7 +95,7 @@ export function useLandingKeyUpload(): LandingKeyUpload {
       // The full parse and integrity check run here, in the browser; the private keys sign the
       // server's challenge and never leave this tab. Their code (the key file's schema, ML-DSA-65)
       // loads with the first upload, not with the landing page.
-      const { readKeyFile } = await import('../auth/read-key-file.js');
+      const { readKeyFile } = await import('../../lib/key-file/read-key-file.js');
       const checked = await readKeyFile(file, TEXT.invalidFileTypeLanding);
       if (!checked.ok) {
         fail(checked.title, checked.description);

@@ -5,8 +5,7 @@
  * button.
  */
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { ImageUploadButton } from '../images/ImageUploadButton.js';
-import type { UploadedImage } from '../images/upload-secure-image.js';
+import { ImageUploadButton, type UploadedImage } from '../images/index.js';
 
 export interface MessageInputProps {
   isDisabled: boolean;

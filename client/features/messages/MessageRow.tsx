@@ -7,14 +7,14 @@
 import { Suspense } from 'react';
 import { MESSAGE_CRITICAL_SECONDS, MESSAGE_WARNING_SECONDS } from '../../../shared/constants.js';
 import { lazyComponent } from '../../lib/lazy-component.js';
-import { ImageLoading } from '../images/ImageStates.js';
+import { ImageLoading, loadImageMessage } from '../images/index.js';
 import { secondsLeft, type MessageLine } from './chat-line.js';
-import { type MessageSignatureState } from './message-cipher.js';
+import { type MessageSignatureState } from '../../lib/message-cipher.js';
 import { StealthText } from './StealthText.js';
 
 // An image arrives only inside a decrypted payload, so its viewer (download, decryption, full
 // view) loads after the room has painted, like the room's encryption.
-const ImageMessage = lazyComponent(() => import('../images/ImageMessage.js'), 'ImageMessage');
+const ImageMessage = lazyComponent(loadImageMessage, 'ImageMessage');
 
 const SIGNATURE_BADGE: Record<
   MessageSignatureState,

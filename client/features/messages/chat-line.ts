@@ -4,7 +4,7 @@
  * and drops a line when its time is up).
  */
 import type { Message } from '../../../shared/protocol/ws/chat.js';
-import { type DecryptedMessage } from './message-cipher.js';
+import { type DecryptedMessage } from '../../lib/message-cipher.js';
 
 /** `security`: a breach or screenshot alert, shown as a security notice (SecurityNoticeRow). */
 export type SystemLevel = 'info' | 'warning' | 'critical' | 'security';

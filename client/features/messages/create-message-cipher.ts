@@ -4,7 +4,7 @@
  * wires it to the chat socket. The warnings on screen follow its state; PlaintextCipher is only
  * its flagged fallback (spec 000 §8).
  */
-import { LazyRoomCipher } from '../e2ee/lazy-room-cipher.js';
+import { LazyRoomCipher } from '../e2ee/index.js';
 
 export function createMessageCipher(): LazyRoomCipher {
   return new LazyRoomCipher();

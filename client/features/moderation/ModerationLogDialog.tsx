@@ -6,7 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type ModerationLogEntry } from '../../../shared/protocol/http/moderation.js';
 import { type ClientFrame } from '../../../shared/protocol/ws/index.js';
-import { TerminalDialog } from '../rooms/TerminalDialog.js';
+import { TerminalDialog } from '../../ui/TerminalDialog.js';
 import { fetchModerationLog, moderationKeys } from './moderation-api.js';
 
 export interface ModerationLogDialogProps {

@@ -6,7 +6,7 @@ import { Link } from 'wouter';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { DEFAULT_GAME_ID, GameIdSchema } from '../../../shared/protocol/ws/pong.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
-import { useAuth } from '../auth/use-auth.js';
+import { useAuth } from '../../lib/session/use-auth.js';
 import { PongScreen } from './PongScreen.js';
 
 export function PongPage() {

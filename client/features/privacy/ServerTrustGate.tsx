@@ -7,7 +7,7 @@
  */
 import { type ReactNode, useSyncExternalStore } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { getServerTrust } from './server-trust.js';
+import { getServerTrust } from '../../lib/privacy/server-trust.js';
 
 function Notice({
   title,

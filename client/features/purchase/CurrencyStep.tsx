@@ -5,7 +5,7 @@ import {
   type PaymentCurrency,
   type PricesResponse,
 } from '../../../shared/protocol/http/payments.js';
-import { BUTTON_PRIMARY, BUTTON_SECONDARY, PANEL } from '../landing/landing-styles.js';
+import { BUTTON_PRIMARY, BUTTON_SECONDARY, PANEL } from '../../ui/landing-styles.js';
 import { CURRENCY_NAMES, type Tier } from './tiers.js';
 
 interface CurrencyStepProps {

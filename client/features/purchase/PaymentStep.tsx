@@ -8,7 +8,7 @@ import {
   PAYMENT_TEXT,
   type PaymentStatusResponse,
 } from '../../../shared/protocol/http/payments.js';
-import { BUTTON_SECONDARY, PANEL } from '../landing/landing-styles.js';
+import { BUTTON_SECONDARY, PANEL } from '../../ui/landing-styles.js';
 import { CopyButton } from './CopyButton.js';
 import { PaymentQr } from './PaymentQr.js';
 import { StatusCard } from './StatusCard.js';

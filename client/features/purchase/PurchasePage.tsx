@@ -5,7 +5,7 @@
  * says so and offers no step of the flow, and no payment is looked up.
  */
 import { Link } from 'wouter';
-import { BUTTON_SECONDARY, GLOW_TEXT } from '../landing/landing-styles.js';
+import { BUTTON_SECONDARY, GLOW_TEXT } from '../../ui/landing-styles.js';
 import { CurrencyStep } from './CurrencyStep.js';
 import { PaymentStep } from './PaymentStep.js';
 import { PurchasesUnavailable } from './PurchasesUnavailable.js';

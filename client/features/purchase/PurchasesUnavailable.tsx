@@ -4,7 +4,7 @@
  * administrator. No tier, currency or payment control is rendered, so none can fail.
  */
 import { PAYMENT_TEXT } from '../../../shared/protocol/http/payments.js';
-import { PANEL } from '../landing/landing-styles.js';
+import { PANEL } from '../../ui/landing-styles.js';
 
 export function PurchasesUnavailable() {
   return (

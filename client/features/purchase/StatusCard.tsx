@@ -8,7 +8,7 @@ import {
   paymentProgress,
   type PaymentStatusResponse,
 } from '../../../shared/protocol/http/payments.js';
-import { BUTTON_PRIMARY, BUTTON_SECONDARY, PANEL } from '../landing/landing-styles.js';
+import { BUTTON_PRIMARY, BUTTON_SECONDARY, PANEL } from '../../ui/landing-styles.js';
 
 interface StatusCardProps {
   payment: PaymentStatusResponse;

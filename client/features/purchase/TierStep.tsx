@@ -1,5 +1,5 @@
 /** Step 1: choose a tier (spec 001 §2, §3). */
-import { BUTTON_PRIMARY, PANEL } from '../landing/landing-styles.js';
+import { BUTTON_PRIMARY, PANEL } from '../../ui/landing-styles.js';
 import { TIERS, type Tier } from './tiers.js';
 
 export function TierStep({

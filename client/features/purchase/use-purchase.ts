@@ -15,7 +15,7 @@ import {
   type PaymentStatusResponse,
 } from '../../../shared/protocol/http/payments.js';
 import { HttpError } from '../../lib/http.js';
-import { downloadTextFile } from '../admin/download.js';
+import { downloadTextFile } from '../../lib/download.js';
 import {
   downloadKeyFile,
   fetchPaymentStatus,

@@ -13,18 +13,18 @@ import {
 import { TEXT } from '../../../shared/protocol/errors.js';
 import type { Room } from '../../../shared/protocol/http/rooms.js';
 import { roomLabel } from '../../../shared/protocol/room-label.js';
-import { rememberAccessCode } from '../e2ee/access-codes.js';
+import { rememberAccessCode } from '../e2ee/index.js';
 import { isAccessCodeFilled, sha256Hex } from './access-code.js';
 import { serverErrorText, verifyRoomAccessCode } from './channel-api.js';
-import { setRoomAccessToken } from './room-access.js';
+import { setRoomAccessToken } from '../../lib/rooms/room-access.js';
 import {
   Bracketed,
   DIALOG_BUTTON,
   DIALOG_BUTTON_SECONDARY,
   TerminalDialog,
-} from './TerminalDialog.js';
-import { TerminalLogView } from './TerminalLogView.js';
-import { useTerminalLog, type LogLine } from './use-terminal-log.js';
+} from '../../ui/TerminalDialog.js';
+import { TerminalLogView } from '../../ui/TerminalLogView.js';
+import { useTerminalLog, type LogLine } from '../../ui/use-terminal-log.js';
 
 export interface AccessTerminalProps {
   room: Room;

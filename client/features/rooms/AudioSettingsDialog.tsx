@@ -5,11 +5,13 @@
  */
 import { SoundSettingsPanel } from '../../ui/SoundSettingsPanel.js';
 import { useSoundSettings } from '../../lib/use-sound-settings.js';
-import { AudioDevicesPanel } from '../voice/AudioDevicesPanel.js';
-import { useVoiceSettings } from '../voice/use-voice-settings.js';
-import { VoiceDisguisePanel } from '../voice/VoiceDisguisePanel.js';
-import { VoiceTest } from '../voice/VoiceTest.js';
-import { TerminalDialog } from './TerminalDialog.js';
+import {
+  AudioDevicesPanel,
+  useVoiceSettings,
+  VoiceDisguisePanel,
+  VoiceTest,
+} from '../voice/index.js';
+import { TerminalDialog } from '../../ui/TerminalDialog.js';
 
 export interface AudioSettingsDialogProps {
   open: boolean;

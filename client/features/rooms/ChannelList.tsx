@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import type { Room } from '../../../shared/protocol/http/rooms.js';
 import { roomLabel } from '../../../shared/protocol/room-label.js';
-import { fetchRooms, roomKeys } from './api.js';
+import { fetchRooms, roomKeys } from '../../lib/rooms/api.js';
 
 const LEVEL_ICON: Record<Room['securityLevel'], string> = {
   public: '◇',

@@ -4,7 +4,7 @@ import { useId } from 'react';
 import { useLocation } from 'wouter';
 import type { Room } from '../../../shared/protocol/http/rooms.js';
 import { roomLabel } from '../../../shared/protocol/room-label.js';
-import { fetchRooms, roomKeys } from './api.js';
+import { fetchRooms, roomKeys } from '../../lib/rooms/api.js';
 
 export function ChannelSelect({ room }: { room: Room | null }) {
   const id = useId();

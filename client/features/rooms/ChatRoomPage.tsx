@@ -11,29 +11,35 @@ import { TEXT } from '../../../shared/protocol/errors.js';
 import type { Room } from '../../../shared/protocol/http/rooms.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { lazyComponent } from '../../lib/lazy-component.js';
-import { useBotChallenge } from '../admin/use-bot-challenge.js';
-import { useAuth } from '../auth/use-auth.js';
-import { MessageMemberButton } from '../dm/MessageMemberButton.js';
-import { RoomE2eeContext } from '../e2ee/e2ee-context.js';
-import { SecurityStatusBar } from '../e2ee/SecurityStatusBar.js';
-import { useRoomE2ee } from '../e2ee/use-room-e2ee.js';
-import { useCallsign } from '../identity/use-callsign.js';
-import { resolveChatCommand } from '../messages/chat-commands.js';
-import { describeSimulation } from '../messages/simulation.js';
-import { memberActions } from '../moderation/member-actions.js';
-import { resolveModerationCommand } from '../moderation/moderation-commands.js';
-import { ModerationToolbar } from '../moderation/ModerationToolbar.js';
-import { useModeration } from '../moderation/use-moderation.js';
-import { createMessageCipher } from '../messages/create-message-cipher.js';
-import { MessageInput } from '../messages/MessageInput.js';
-import { MessageList } from '../messages/MessageList.js';
-import { PendingMessages } from '../messages/PendingMessages.js';
-import { PlaintextWarning } from '../messages/PlaintextWarning.js';
-import { TypingIndicator } from '../messages/TypingIndicator.js';
-import { useTypingSignal } from '../messages/use-typing-signal.js';
-import { describeThemeDebug } from '../themes/theme-debug.js';
+import { useBotChallenge, loadChatAdminTools } from '../admin/index.js';
+import {
+  loadModerationLogDialog,
+  loadMemberMenu,
+  memberActions,
+  resolveModerationCommand,
+  ModerationToolbar,
+  useModeration,
+} from '../moderation/index.js';
+import { loadTorAdminOverlay } from '../tor/index.js';
+import { loadVoiceCallOverlay, useRoomCallSize } from '../voice/index.js';
+import { useAuth } from '../../lib/session/use-auth.js';
+import { MessageMemberButton } from '../dm/index.js';
+import { RoomE2eeContext, SecurityStatusBar, useRoomE2ee } from '../e2ee/index.js';
+import { useCallsign } from '../identity/index.js';
+import {
+  resolveChatCommand,
+  describeSimulation,
+  createMessageCipher,
+  MessageInput,
+  MessageList,
+  PendingMessages,
+  PlaintextWarning,
+  TypingIndicator,
+  useTypingSignal,
+} from '../messages/index.js';
+import { describeThemeDebug } from '../themes/index.js';
 import type { AccessTerminalProps } from './AccessTerminal.js';
-import { roomKeys } from './api.js';
+import { roomKeys } from '../../lib/rooms/api.js';
 import { AuthStatusLine } from './AuthStatusLine.js';
 import type { ChatDialog } from './ChatDialogs.js';
 import { ChannelList } from './ChannelList.js';
@@ -46,10 +52,9 @@ import { useChatRoom, type ChatRoom } from './use-chat-room.js';
 import { useRoomLookup } from './use-room-lookup.js';
 import { useSessionTimer } from './use-session-timer.js';
 import { useUnreadTitle } from './use-unread-title.js';
-import { useRoomCallSize } from '../voice/use-room-call.js';
 
 /** The call window and everything behind it load only when a call starts. */
-const VoiceCallOverlay = lazy(() => import('../voice/VoiceCallOverlay.js'));
+const VoiceCallOverlay = lazy(loadVoiceCallOverlay);
 
 /** The placeholder of the disabled input: why nothing can be sent right now. */
 function inputBlockedText(chat: ChatRoom, room: Room | null): string {
@@ -63,12 +68,9 @@ function inputBlockedText(chat: ChatRoom, room: Room | null): string {
 // Dialogs and tools a member opens on demand (channel dialogs, admin and Tor tools, the
 // moderation log) load after the room has painted, not before (issue 22, target 5).
 const ChatDialogs = lazyComponent(() => import('./ChatDialogs.js'), 'ChatDialogs');
-const ChatAdminTools = lazyComponent(() => import('../admin/ChatAdminTools.js'), 'ChatAdminTools');
-const ModerationLogDialog = lazyComponent(
-  () => import('../moderation/ModerationLogDialog.js'),
-  'ModerationLogDialog',
-);
-const TorAdminOverlay = lazyComponent(() => import('../tor/TorAdminOverlay.js'), 'TorAdminOverlay');
+const ChatAdminTools = lazyComponent(loadChatAdminTools, 'ChatAdminTools');
+const ModerationLogDialog = lazyComponent(loadModerationLogDialog, 'ModerationLogDialog');
+const TorAdminOverlay = lazyComponent(loadTorAdminOverlay, 'TorAdminOverlay');
 // So do the parts of the first screen that are not the conversation: the access code terminal,
 // the invite link and self-destruct banners, and the members' menus (Radix dropdown).
 const AccessTerminal = lazyComponent<'AccessTerminal', AccessTerminalProps>(
@@ -77,7 +79,7 @@ const AccessTerminal = lazyComponent<'AccessTerminal', AccessTerminalProps>(
 );
 const CountdownBanner = lazyComponent(() => import('./CountdownBanner.js'), 'CountdownBanner');
 const InviteLinkPanel = lazyComponent(() => import('./InviteLinkPanel.js'), 'InviteLinkPanel');
-const MemberMenu = lazyComponent(() => import('../moderation/MemberMenu.js'), 'MemberMenu');
+const MemberMenu = lazyComponent(loadMemberMenu, 'MemberMenu');
 
 /**
  * Top-secret rooms show the invite-link panel "for a flagged user" (spec 000 §2; the exact

@@ -13,25 +13,25 @@ import {
   type SecurityLevel,
 } from '../../../shared/protocol/http/rooms.js';
 import { toast } from '../../ui/use-toast.js';
-import { rememberAccessCode } from '../e2ee/access-codes.js';
+import { rememberAccessCode } from '../e2ee/index.js';
 import { isAccessCodeFilled, sha256Hex } from './access-code.js';
 import { createRoom, serverErrorText, verifyRoomAccessCode } from './channel-api.js';
-import { setRoomAccessToken } from './room-access.js';
+import { setRoomAccessToken } from '../../lib/rooms/room-access.js';
 import { SECURITY_LEVEL_OPTIONS, securityLevelLabel } from './security-levels.js';
 import {
   Bracketed,
   DIALOG_BUTTON,
   DIALOG_BUTTON_SECONDARY,
   TerminalDialog,
-} from './TerminalDialog.js';
-import { TerminalLogView } from './TerminalLogView.js';
+} from '../../ui/TerminalDialog.js';
+import { TerminalLogView } from '../../ui/TerminalLogView.js';
 import {
   timerFromFormValue,
   timerOptionLabel,
   timerToFormValue,
   type TimerMinutes,
 } from './timer-options.js';
-import { useTerminalLog, type LogLine } from './use-terminal-log.js';
+import { useTerminalLog, type LogLine } from '../../ui/use-terminal-log.js';
 
 /** How long the success card stays before the dialog closes (spec 000 §4). */
 export const CREATE_SUCCESS_CLOSE_MS = 2000;

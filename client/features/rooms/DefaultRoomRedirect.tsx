@@ -8,7 +8,7 @@ import { useLocation } from 'wouter';
 import { DEFAULT_ROOM_REDIRECT_MS } from '../../../shared/constants.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
-import { fetchDefaultRoom, roomKeys } from './api.js';
+import { fetchDefaultRoom, roomKeys } from '../../lib/rooms/api.js';
 
 export function DefaultRoomRedirect() {
   const [, navigate] = useLocation();

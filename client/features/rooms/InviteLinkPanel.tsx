@@ -8,7 +8,7 @@ import { TEXT } from '../../../shared/protocol/errors.js';
 import { type Room } from '../../../shared/protocol/http/rooms.js';
 import { toast } from '../../ui/use-toast.js';
 import { buildInviteLink } from './invite-link.js';
-import { Bracketed } from './TerminalDialog.js';
+import { Bracketed } from '../../ui/TerminalDialog.js';
 
 export interface InviteLinkPanelProps {
   room: Room;

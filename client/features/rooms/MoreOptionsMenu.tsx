@@ -1,7 +1,7 @@
 /** The header's More Options menu (spec 000 §2). */
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useLocation } from 'wouter';
-import { clearAccessMode } from '../../app/access-mode.js';
+import { clearAccessMode } from '../../lib/session/access-mode.js';
 
 export interface MoreOptionsMenuProps {
   /** Extra items supplied by features (Network Monitor, Security Protocols). */

@@ -5,7 +5,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { connectedNodeKeys, fetchConnectedNodes, serverErrorText } from './channel-api.js';
-import { Bracketed, DIALOG_BUTTON, TerminalDialog } from './TerminalDialog.js';
+import { Bracketed, DIALOG_BUTTON, TerminalDialog } from '../../ui/TerminalDialog.js';
 
 export interface NetworkMonitorDialogProps {
   open: boolean;

@@ -9,7 +9,7 @@ import {
   type ProtocolState,
   type SecurityProtocolsState,
 } from './security-protocols.js';
-import { Bracketed, DIALOG_BUTTON, TerminalDialog } from './TerminalDialog.js';
+import { Bracketed, DIALOG_BUTTON, TerminalDialog } from '../../ui/TerminalDialog.js';
 import { useSecurityProtocols } from './use-security-protocols.js';
 
 export interface SecurityProtocolsDialogProps {

@@ -9,14 +9,14 @@ import { ROOM_MANUAL_TIMER_OPTIONS } from '../../../shared/constants.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type Room } from '../../../shared/protocol/http/rooms.js';
 import { toast } from '../../ui/use-toast.js';
-import { roomKeys } from './api.js';
+import { roomKeys } from '../../lib/rooms/api.js';
 import { serverErrorText, setRoomSelfDestruct } from './channel-api.js';
 import {
   Bracketed,
   DIALOG_BUTTON,
   DIALOG_BUTTON_SECONDARY,
   TerminalDialog,
-} from './TerminalDialog.js';
+} from '../../ui/TerminalDialog.js';
 import {
   timerFromFormValue,
   timerOptionLabel,

@@ -12,7 +12,7 @@ import {
   type VerifyRoomPasswordResponse,
 } from '../../../shared/protocol/http/rooms.js';
 import { HttpError, apiRequest } from '../../lib/http.js';
-import { getRoomAccessToken } from './room-access.js';
+import { getRoomAccessToken } from '../../lib/rooms/room-access.js';
 
 /** Header carrying a room access token on calls that need room access (server contract). */
 export const ROOM_ACCESS_HEADER = 'x-room-access';

@@ -14,8 +14,8 @@ import {
 } from '../../../shared/constants.js';
 import type { Message, RoomUser } from '../../../shared/protocol/ws/chat.js';
 import { type ServerFrameOf } from '../../lib/realtime/chat-socket.js';
-import { type ChatLine, type MessageLine, type SystemLevel } from '../messages/chat-line.js';
-import { PENDING_DISPLAY, type DecryptedMessage } from '../messages/message-cipher.js';
+import { type ChatLine, type MessageLine, type SystemLevel } from '../messages/index.js';
+import { PENDING_DISPLAY, type DecryptedMessage } from '../../lib/message-cipher.js';
 
 /** Lines kept at most; messages expire long before a real room reaches this. */
 export const MAX_CHAT_LINES = 500;

@@ -8,7 +8,7 @@
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { KEY_SESSION_TTL_MS } from '../../../shared/constants.js';
 import { type SessionUser } from '../../../shared/protocol/http/auth.js';
-import { describePrivacy, type PrivacyAssessment } from '../privacy/connection-privacy.js';
+import { describePrivacy, type PrivacyAssessment } from '../../lib/privacy/connection-privacy.js';
 
 /** active = running now; pending = starting (not initialized yet); inactive = off here; warning = running, weak. */
 export type ProtocolState = 'active' | 'pending' | 'inactive' | 'warning';

@@ -15,7 +15,7 @@ import {
 } from 'react';
 import { useLocation } from 'wouter';
 import { navigate as navigateBrowser } from 'wouter/use-browser-location';
-import { rememberReturnPath } from '../service-state/service-status.js';
+import { rememberReturnPath } from '../../lib/session/service-status.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import type { Room } from '../../../shared/protocol/http/rooms.js';
 import type { MessagePayload } from '../../../shared/protocol/message-payload.js';
@@ -28,18 +28,17 @@ import {
 } from '../../lib/realtime/chat-socket.js';
 import { playSound } from '../../lib/sounds.js';
 import { toast } from '../../ui/use-toast.js';
-import { type SystemLevel } from '../messages/chat-line.js';
+import { type SystemLevel, type PendingSend } from '../messages/index.js';
 import {
   encryptedMarker,
   SendCancelledError,
   type EncryptedOutgoing,
   type MessageCipher,
-} from '../messages/message-cipher.js';
-import { type PendingSend } from '../messages/PendingMessages.js';
-import { roomKeys } from './api.js';
+} from '../../lib/message-cipher.js';
+import { roomKeys } from '../../lib/rooms/api.js';
 import { chatRoomReducer, initialChatRoomState, type ChatRoomState } from './chat-room-state.js';
-import { getRoomAccessToken, setRoomAccessToken } from './room-access.js';
-import { waitForServerTrust } from '../privacy/server-trust.js';
+import { getRoomAccessToken, setRoomAccessToken } from '../../lib/rooms/room-access.js';
+import { waitForServerTrust } from '../../lib/privacy/server-trust.js';
 
 export interface UseChatRoomOptions {
   room: Room | null;

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'wouter';
 import { isRoomSecureId } from '../../../shared/id-shapes.js';
 import { HttpError } from '../../lib/http.js';
-import { fetchRoom, roomKeys } from './api.js';
+import { fetchRoom, roomKeys } from '../../lib/rooms/api.js';
 
 /**
  * Looks the room up, but only for a 64-character lowercase hex id (spec 000 §4). Any other id goes

@@ -3,15 +3,18 @@
  * inside a chat room, the room's end-to-end encryption state (PFS key, signature key age, member
  * verification, certificate status) from the room's RoomE2eeContext.
  */
-import { useAuth } from '../auth/use-auth.js';
-import { isCertificateOk } from '../privacy/pins.js';
-import { useRoomE2eeContext } from '../e2ee/e2ee-context.js';
-import { secureIdOf } from '../e2ee/e2ee-status.js';
-import { CERTIFICATE_TEXT, countTrust } from '../e2ee/security-text.js';
-import { type RoomE2ee } from '../e2ee/use-room-e2ee.js';
-import { useNow } from '../e2ee/use-now.js';
-import { useCallsign } from '../identity/use-callsign.js';
-import { useConnectionPrivacy } from '../privacy/use-connection-privacy.js';
+import { useAuth } from '../../lib/session/use-auth.js';
+import { isCertificateOk } from '../../lib/privacy/pins.js';
+import {
+  useRoomE2eeContext,
+  secureIdOf,
+  CERTIFICATE_TEXT,
+  countTrust,
+  type RoomE2ee,
+  useNow,
+} from '../e2ee/index.js';
+import { useCallsign } from '../identity/index.js';
+import { useConnectionPrivacy } from '../../lib/privacy/use-connection-privacy.js';
 import {
   describeSecurityProtocols,
   type E2eeProtocolInputs,

@@ -12,7 +12,7 @@
  */
 import { useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
-import { useServiceRestored } from '../admin/use-service-restored.js';
+import { useServiceRestored } from '../admin/index.js';
 import { RetryButton, StillDownNote, useRetryCheck } from './RetryCheck.js';
 import { ServiceDownFrame } from './ServiceDownFrame.js';
 

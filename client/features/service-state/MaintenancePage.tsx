@@ -16,10 +16,13 @@ import {
   authenticateAdmin,
   fetchPublicServiceStatus,
   fetchServiceStatus,
-} from '../admin/admin-api.js';
-import { getAdminSession, setAdminSession } from '../admin/admin-session.js';
-import { createMaintenanceConsole, type MaintenanceConsole } from '../admin/maintenance-console.js';
-import { useServiceRestored } from '../admin/use-service-restored.js';
+} from '../../lib/admin/admin-api.js';
+import { getAdminSession, setAdminSession } from '../../lib/admin/admin-session.js';
+import {
+  createMaintenanceConsole,
+  type MaintenanceConsole,
+  useServiceRestored,
+} from '../admin/index.js';
 import { RetryButton, StillDownNote, useRetryCheck } from './RetryCheck.js';
 import { ServiceDownFrame } from './ServiceDownFrame.js';
 

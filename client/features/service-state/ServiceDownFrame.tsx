@@ -4,8 +4,7 @@
  * the service is back, the footer, and the emergency admin panel behind ADMIN ACCESS.
  */
 import type { ReactNode } from 'react';
-import { EmergencyAdminPanel } from '../admin/EmergencyAdminPanel.js';
-import { ServiceRestoredBanner } from '../admin/ServiceRestoredBanner.js';
+import { EmergencyAdminPanel, ServiceRestoredBanner } from '../admin/index.js';
 
 /** Whole class names per tone, so that Tailwind sees every one of them. */
 const TONES = {

@@ -10,7 +10,7 @@
 import { Suspense, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { lazyComponent } from '../../lib/lazy-component.js';
-import { isNoticePath, useServiceStatus } from './service-status.js';
+import { isNoticePath, useServiceStatus } from '../../lib/session/service-status.js';
 
 // The notice is needed only while the service is down: its chunk is fetched then (issue 22,
 // target 5: nothing the first paint does not need is in the entry).

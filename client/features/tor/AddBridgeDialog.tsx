@@ -11,9 +11,9 @@ import {
   type BridgeType,
 } from '../../../shared/protocol/http/tor.js';
 import { toast } from '../../ui/use-toast.js';
-import { FIELD, HINT, LABEL } from '../admin/admin-styles.js';
-import type { AdminCredential } from '../admin/admin-api.js';
-import { CancelSubmitRow, TerminalDialog } from '../rooms/TerminalDialog.js';
+import { FIELD, HINT, LABEL } from '../../ui/admin-styles.js';
+import type { AdminCredential } from '../../lib/admin/admin-api.js';
+import { CancelSubmitRow, TerminalDialog } from '../../ui/TerminalDialog.js';
 import { addBridge } from './tor-api.js';
 
 export interface AddBridgeDialogProps {

@@ -6,14 +6,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { TOR_TEXT, type Bridge, type BridgeList } from '../../../shared/protocol/http/tor.js';
 import { toast } from '../../ui/use-toast.js';
-import type { AdminCredential } from '../admin/admin-api.js';
+import type { AdminCredential } from '../../lib/admin/admin-api.js';
 import {
   BADGE,
   BADGE_TONE,
   SECTION_TITLE,
   SMALL_BUTTON,
   SMALL_DANGER_BUTTON,
-} from '../admin/admin-styles.js';
+} from '../../ui/admin-styles.js';
 import { AddBridgeDialog } from './AddBridgeDialog.js';
 import { ImportBridgesDialog } from './ImportBridgesDialog.js';
 import { fetchBridges, removeBridge, testBridge, torQueryKeys } from './tor-api.js';

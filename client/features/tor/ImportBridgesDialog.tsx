@@ -6,9 +6,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import { parseBridgeImport, TOR_TEXT, type Bridge } from '../../../shared/protocol/http/tor.js';
 import { toast } from '../../ui/use-toast.js';
-import { FIELD, HINT, LABEL } from '../admin/admin-styles.js';
-import type { AdminCredential } from '../admin/admin-api.js';
-import { CancelSubmitRow, TerminalDialog } from '../rooms/TerminalDialog.js';
+import { FIELD, HINT, LABEL } from '../../ui/admin-styles.js';
+import type { AdminCredential } from '../../lib/admin/admin-api.js';
+import { CancelSubmitRow, TerminalDialog } from '../../ui/TerminalDialog.js';
 import { importBridges } from './tor-api.js';
 
 export interface ImportBridgesDialogProps {

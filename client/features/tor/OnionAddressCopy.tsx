@@ -1,5 +1,5 @@
 /** An onion address as the Tor panels show it: the address (or a dash) and a Copy button. */
-import { SMALL_BUTTON } from '../admin/admin-styles.js';
+import { SMALL_BUTTON } from '../../ui/admin-styles.js';
 import { useCopyOnion } from './use-copy-onion.js';
 
 export function OnionAddressCopy({

@@ -10,8 +10,8 @@ import { useEffect, useRef, useState } from 'react';
 import { TOR, TOR_DISPLAY_CONFIG } from '../../../shared/constants.js';
 import { TOR_TEXT, type TorAdminStatus } from '../../../shared/protocol/http/tor.js';
 import { toast } from '../../ui/use-toast.js';
-import type { AdminCredential } from '../admin/admin-api.js';
-import { BADGE, BADGE_TONE, SECTION_TITLE, TAG } from '../admin/admin-styles.js';
+import type { AdminCredential } from '../../lib/admin/admin-api.js';
+import { BADGE, BADGE_TONE, SECTION_TITLE, TAG } from '../../ui/admin-styles.js';
 import {
   fetchTorAdminStatus,
   fetchTorLogs,

@@ -10,11 +10,11 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { type AdminCredential } from '../admin/admin-api.js';
-import { AdminPasswordGate } from '../admin/AdminPasswordGate.js';
-import { useAdminSession } from '../admin/admin-session.js';
-import { SECTION_TITLE } from '../admin/admin-styles.js';
-import { TerminalDialog } from '../rooms/TerminalDialog.js';
+import { type AdminCredential } from '../../lib/admin/admin-api.js';
+import { AdminPasswordGate } from '../../ui/AdminPasswordGate.js';
+import { useAdminSession } from '../../lib/admin/admin-session.js';
+import { SECTION_TITLE } from '../../ui/admin-styles.js';
+import { TerminalDialog } from '../../ui/TerminalDialog.js';
 import { BridgeConfigCard } from './BridgeConfigCard.js';
 import {
   connectTor,

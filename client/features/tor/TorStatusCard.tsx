@@ -7,8 +7,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { TOR } from '../../../shared/constants.js';
-import type { AdminCredential } from '../admin/admin-api.js';
-import { BADGE, BADGE_TONE, SECTION_TITLE } from '../admin/admin-styles.js';
+import type { AdminCredential } from '../../lib/admin/admin-api.js';
+import { BADGE, BADGE_TONE, SECTION_TITLE } from '../../ui/admin-styles.js';
 import { connectTor, runTorAction, torQueryKeys } from './tor-api.js';
 import { formatBytes, nextConnectingProgress, torStateLabel } from './tor-progress.js';
 import { OnionAddressCopy } from './OnionAddressCopy.js';

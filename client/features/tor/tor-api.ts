@@ -27,7 +27,7 @@ import {
   type TorStatus,
 } from '../../../shared/protocol/http/tor.js';
 import { HttpError, apiRequest, type RequestOptions } from '../../lib/http.js';
-import type { AdminCredential } from '../admin/admin-api.js';
+import type { AdminCredential } from '../../lib/admin/admin-api.js';
 
 export class TorApiError extends Error {
   override readonly name = 'TorApiError';

@@ -1,7 +1,7 @@
 /** The Tor status, polled every `pollMs` while mounted (spec 000 §7: the card polls every 3 s). */
 import { useQuery } from '@tanstack/react-query';
 import type { TorAdminStatus } from '../../../shared/protocol/http/tor.js';
-import type { AdminCredential } from '../admin/admin-api.js';
+import type { AdminCredential } from '../../lib/admin/admin-api.js';
 import { fetchTorAdminStatus, torQueryKeys } from './tor-api.js';
 
 export function useTorAdminStatus(credential: AdminCredential, pollMs: number) {

@@ -4,9 +4,8 @@
  * Unmounting leaves the call and releases everything.
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { type RoomKeyManager } from '../e2ee/room-key-manager.js';
-import { useNow } from '../e2ee/use-now.js';
-import { isOnionHost } from '../privacy/connection-privacy.js';
+import { type RoomKeyManager, useNow } from '../e2ee/index.js';
+import { isOnionHost } from '../../lib/privacy/connection-privacy.js';
 import { toast } from '../../ui/use-toast.js';
 import { fetchIceServers } from './ice-servers.js';
 import { getVoiceSettings, useVoiceSettings } from './use-voice-settings.js';

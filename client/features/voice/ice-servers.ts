@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { apiRequest, HttpError } from '../../lib/http.js';
-import { getRoomAccessToken } from '../rooms/room-access.js';
+import { getRoomAccessToken } from '../../lib/rooms/room-access.js';
 
 const iceUrl = z
   .string()

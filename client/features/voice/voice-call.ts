@@ -19,7 +19,7 @@
  */
 import { type ClientFrame } from '../../../shared/protocol/ws/index.js';
 import { type ServerFrameOf, type ServerFrameType } from '../../lib/realtime/chat-socket.js';
-import { type VoiceKeyGrant } from '../e2ee/sender-key-envelope.js';
+import { type VoiceKeyGrant } from '../e2ee/index.js';
 import { nextFrameKeyVersion } from '../../../shared/crypto/voice/voice-frame.js';
 import { isBypass } from './disguise-dsp.js';
 import { IceCandidateSchema, SessionDescriptionSchema } from './frames.js';

@@ -13,10 +13,7 @@ import {
   MemoryPinStore,
 } from '../../../client/features/e2ee/identity-trust.js';
 import { RoomKeyManager } from '../../../client/features/e2ee/room-key-manager.js';
-import {
-  type DecryptedMessage,
-  type SendControl,
-} from '../../../client/features/messages/message-cipher.js';
+import { type DecryptedMessage, type SendControl } from '../../../client/lib/message-cipher.js';
 import { type KeyFile } from '../../../shared/crypto/key-file-schema.js';
 import { ServerFrameSchema } from '../../../shared/protocol/ws/server-frames.js';
 import { type Message } from '../../../shared/protocol/ws/chat.js';

@@ -4,7 +4,7 @@ import {
   MAX_KEY_FILE_BYTES,
   hasKeyFileExtension,
   validateKeyUpload,
-} from '../../../client/features/landing/validate-key-upload.js';
+} from '../../../client/lib/key-file/validate-key-upload.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 
 const validKey = {

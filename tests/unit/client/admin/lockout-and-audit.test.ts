@@ -5,7 +5,7 @@ import {
   formatRemaining,
   formatSessionLeft,
   lockoutSecondsFromMessage,
-} from '../../../../client/features/admin/lockout.js';
+} from '../../../../client/lib/admin/lockout.js';
 import {
   auditActionTone,
   formatAuditDetail,

@@ -7,11 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { TEXT } from '../../../../shared/protocol/errors.js';
 import { type ServiceStatus } from '../../../../shared/protocol/http/admin.js';
 import { ADMIN_TEXT } from '../../../../server/features/admin/credentials.js';
-import {
-  AdminApiError,
-  type AdminSessionGrant,
-} from '../../../../client/features/admin/admin-api.js';
-import { type OnFrame } from '../../../../client/features/admin/admin-socket.js';
+import { AdminApiError, type AdminSessionGrant } from '../../../../client/lib/admin/admin-api.js';
+import { type OnFrame } from '../../../../client/lib/admin/admin-socket.js';
 import { createMaintenanceConsole } from '../../../../client/features/admin/maintenance-console.js';
 
 const PASSWORD = 'correct horse battery staple';

@@ -11,7 +11,7 @@ import { RoomKeyManager } from '../../../../client/features/e2ee/room-key-manage
 import {
   PlaintextRefusedError,
   SendCancelledError,
-} from '../../../../client/features/messages/message-cipher.js';
+} from '../../../../client/lib/message-cipher.js';
 import { TEXT } from '../../../../shared/protocol/errors.js';
 import { logText, TestClock, TestRelay } from './e2ee-test-kit.js';
 

@@ -19,7 +19,7 @@ import { RoomKeyManager } from '../../../../client/features/e2ee/room-key-manage
 import {
   SendCancelledError,
   type DecryptedMessage,
-} from '../../../../client/features/messages/message-cipher.js';
+} from '../../../../client/lib/message-cipher.js';
 import { type Message } from '../../../../shared/protocol/ws/chat.js';
 import { messageFixture } from '../../../support/message-fixture.js';
 

@@ -12,7 +12,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createKeyFile } from '../../../../shared/crypto/key-file.js';
 import { identitySignerFromKeyFile } from '../../../../client/features/e2ee/bundle-identity.js';
-import { SENT_BEFORE_JOIN_MARKER } from '../../../../client/features/messages/message-cipher.js';
+import { SENT_BEFORE_JOIN_MARKER } from '../../../../client/lib/message-cipher.js';
 import { TestClock, TestRelay, type Member } from './e2ee-test-kit.js';
 
 const ACCESS_CODE = 'orbit-delta-7731';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EncryptionTypeSchema } from '../../../../shared/protocol/ws/chat.js';
-import { PlaintextCipher } from '../../../../client/features/messages/message-cipher.js';
+import { PlaintextCipher } from '../../../../client/lib/message-cipher.js';
 import { messageFixture } from '../../../support/message-fixture.js';
 
 const base = messageFixture();

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Message } from '../../../../shared/protocol/ws/chat.js';
 import { type ChatLine } from '../../../../client/features/messages/chat-line.js';
-import { PENDING_DISPLAY } from '../../../../client/features/messages/message-cipher.js';
+import { PENDING_DISPLAY } from '../../../../client/lib/message-cipher.js';
 import {
   describeSimulation,
   SIMULATION_TEXT,

@@ -6,7 +6,7 @@ import {
   describePrivacy,
   isOnionHost,
   onionResult,
-} from '../../../../client/features/privacy/connection-privacy.js';
+} from '../../../../client/lib/privacy/connection-privacy.js';
 
 const base: ConnectionPrivacy = {
   isVPN: false,

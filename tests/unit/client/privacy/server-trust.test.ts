@@ -12,11 +12,8 @@ import {
   isCertificateOk,
   isLocalhost,
   parsePins,
-} from '../../../../client/features/privacy/certificate-pinning.js';
-import {
-  ServerTrust,
-  type ServerTrustDeps,
-} from '../../../../client/features/privacy/server-trust.js';
+} from '../../../../client/lib/privacy/certificate-pinning.js';
+import { ServerTrust, type ServerTrustDeps } from '../../../../client/lib/privacy/server-trust.js';
 import { ChatSocket, type WebSocketLike } from '../../../../client/lib/realtime/chat-socket.js';
 
 const origin = 'https://chat.example';

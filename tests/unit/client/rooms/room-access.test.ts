@@ -4,7 +4,7 @@ import {
   parseRoomAccessToken,
   roomAccessStorageKey,
   setRoomAccessToken,
-} from '../../../../client/features/rooms/room-access.js';
+} from '../../../../client/lib/rooms/room-access.js';
 
 const ROOM_ID = '6f1c2a8e-0000-4000-8000-000000000001';
 const TOKEN = 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdo';

@@ -4,7 +4,7 @@
  * never open a second connection. `ChatSocket.send` and `ChatSocket.on` fit them as they are.
  */
 import type { ClientFrame } from '../../../shared/protocol/ws/index.js';
-import { type ServerFrameOf, type ServerFrameType } from '../../lib/realtime/chat-socket.js';
+import { type ServerFrameOf, type ServerFrameType } from '../realtime/chat-socket.js';
 
 /** Sends a frame; false (nothing sent) when the socket is not open. */
 export type SendFrame = (frame: ClientFrame) => boolean;

@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PRIVACY_CHECK_REFRESH_MS } from '../../../shared/constants.js';
 import { ConnectionPrivacySchema } from '../../../shared/protocol/http/privacy.js';
-import { apiRequest } from '../../lib/http.js';
+import { apiRequest } from '../http.js';
 import {
   assessPrivacy,
   isOnionHost,

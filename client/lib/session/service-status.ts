@@ -12,7 +12,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { PublicServiceStatus } from '../../../shared/protocol/http/admin.js';
-import { apiRequest, SERVICE_UNAVAILABLE_EVENT } from '../../lib/http.js';
+import { apiRequest, SERVICE_UNAVAILABLE_EVENT } from '../http.js';
 
 /**
  * `GET /api/service-status` (public). Here rather than in the admin API module, which the entry

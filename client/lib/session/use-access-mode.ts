@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ACCESS_MODE_POLL_MS } from '../../shared/constants.js';
+import { ACCESS_MODE_POLL_MS } from '../../../shared/constants.js';
 import { ACCESS_MODE_EVENT, readAccessMode, type AccessMode } from './access-mode.js';
 
 /** History events: the browser's popstate plus the ones wouter dispatches for push/replace. */

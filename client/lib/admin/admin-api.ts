@@ -27,8 +27,8 @@ import {
   type AdminKeyList,
   type RegisterKeyResponse,
 } from '../../../shared/protocol/http/auth.js';
-import { HttpError, apiRequest, throwIfNotOk, type RequestOptions } from '../../lib/http.js';
-import { STORAGE_KEYS, readStorage } from '../../lib/storage-keys.js';
+import { HttpError, apiRequest, throwIfNotOk, type RequestOptions } from '../http.js';
+import { STORAGE_KEYS, readStorage } from '../storage-keys.js';
 
 /** A failed admin call: `message` is the text to show; `status` is the HTTP status, if any. */
 export class AdminApiError extends Error {
@@ -145,7 +145,7 @@ export function fetchServiceStatus(credential: AdminCredential): Promise<Service
 }
 
 /** `GET /api/service-status`: operational or emergency; public, so no credential. */
-export { fetchPublicServiceStatus } from '../service-state/service-status.js';
+export { fetchPublicServiceStatus } from '../session/service-status.js';
 
 /** `GET /api/admin/audit?limit=`: newest first. */
 export async function fetchAuditLog(

@@ -1,6 +1,6 @@
 /** Room calls of the client, each answer parsed by its shared schema. */
 import type { DefaultRoom, Room, RoomList } from '../../../shared/protocol/http/rooms.js';
-import { apiRequest } from '../../lib/http.js';
+import { apiRequest } from '../http.js';
 
 export const roomKeys = {
   all: ['rooms'] as const,

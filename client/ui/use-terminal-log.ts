@@ -3,7 +3,7 @@
  * (spec 000 §9). Typing stops when the component unmounts or the log is reset.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { TERMINAL_LOG_LINE_DELAY_MS } from '../../../shared/constants.js';
+import { TERMINAL_LOG_LINE_DELAY_MS } from '../../shared/constants.js';
 
 export type LogTone = 'muted' | 'fg' | 'primary' | 'accent' | 'warning' | 'danger';
 

@@ -6,13 +6,13 @@
  * admin console, and by the chat room's Tor overlay (which logs each failure, spec 001 §8).
  */
 import { useId, useState, type FormEvent } from 'react';
-import { TEXT } from '../../../shared/protocol/errors.js';
-import { Bracketed, DIALOG_BUTTON } from '../rooms/TerminalDialog.js';
-import { AdminApiError, authenticateAdmin } from './admin-api.js';
-import { setAdminSession } from './admin-session.js';
+import { TEXT } from '../../shared/protocol/errors.js';
+import { Bracketed, DIALOG_BUTTON } from './TerminalDialog.js';
+import { AdminApiError, authenticateAdmin } from '../lib/admin/admin-api.js';
+import { setAdminSession } from '../lib/admin/admin-session.js';
 import { FIELD, HINT, LABEL } from './admin-styles.js';
-import { formatRemaining, lockoutSecondsFromMessage } from './lockout.js';
-import { useNow } from './use-now.js';
+import { formatRemaining, lockoutSecondsFromMessage } from '../lib/admin/lockout.js';
+import { useNow } from '../lib/use-now.js';
 
 export interface AdminPasswordGateProps {
   testIdPrefix: string;

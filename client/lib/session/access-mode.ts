@@ -3,7 +3,7 @@
  * `securechannel_access_mode`. The router re-reads it every 1000 ms and on storage and history
  * events, so a change made in another tab or by a page reaches it.
  */
-import { STORAGE_KEYS, readStorage, removeStorage, writeStorage } from '../lib/storage-keys.js';
+import { STORAGE_KEYS, readStorage, removeStorage, writeStorage } from '../storage-keys.js';
 
 /**
  * The two modes. The stored value is matched against this closed list rather than a zod enum:

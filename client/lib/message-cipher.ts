@@ -10,8 +10,8 @@
  * PlaintextCipher shows only PLAINTEXT messages as text: a message of any other type is shown as
  * `[ENCRYPTED: type]`, since it holds no key and never pretends to decrypt.
  */
-import type { MessagePayload } from '../../../shared/protocol/message-payload.js';
-import type { EncryptionType, Message } from '../../../shared/protocol/ws/chat.js';
+import type { MessagePayload } from '../../shared/protocol/message-payload.js';
+import type { EncryptionType, Message } from '../../shared/protocol/ws/chat.js';
 
 /** How a message body is shown (spec 000 §4 "Message display"). */
 export type MessageDisplayState = 'decrypting' | 'decrypted' | 'error' | 'plaintext';

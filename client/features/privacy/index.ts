@@ -1,0 +1,5 @@
+/**
+ * The privacy feature's front door: all that other features may import from it (docs/architecture.md,
+ * "Client layers"). Anything else in this folder is private to it.
+ */
+export { ServerTrustGate } from './ServerTrustGate.js';

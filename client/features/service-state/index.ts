@@ -1,0 +1,5 @@
+/**
+ * The service-state feature's front door: all that other features may import from it (docs/architecture.md,
+ * "Client layers"). Anything else in this folder is private to it.
+ */
+export { ServiceStateGate } from './ServiceStateGate.js';
