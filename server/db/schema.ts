@@ -40,6 +40,8 @@ export const rooms = pgTable('rooms', {
   creatorKeyId: text('creator_key_id'),
   /** Moderation lock: new joins need the access code. */
   isLocked: boolean('is_locked').notNull().default(false),
+  /** Set at creation: key holders need the access code too (spec 000 §4's bypass turned off). */
+  codeRequiredForKeyHolders: boolean('code_required_for_key_holders').notNull().default(false),
 });
 
 export const settings = pgTable('settings', {

@@ -72,11 +72,13 @@ describe('member list deltas on one process', () => {
       status: 'online',
       role: 'user',
       isAuthenticated: false,
+      entry: 'open',
     });
     // Only what other members may see: nothing moderation keeps about the member.
     expect(Object.keys(joined.user as object).sort()).toEqual(
       [
         'connectionTime',
+        'entry',
         'isAuthenticated',
         'isVoiceActive',
         'lastSeen',

@@ -38,6 +38,16 @@ export const CREATE_SUCCESS_CLOSE_MS = 2000;
 /** The server's limit on channel names (CreateRoomRequestSchema). */
 const NAME_MAX_LENGTH = 64;
 
+/**
+ * Who may enter a channel with an access code (spec 000 §4 lets key holders in without it; issue
+ * 31 lets the creator require it from them too).
+ */
+export function whoCanEnterText(isCodeRequiredForKeyHolders: boolean): string {
+  return isCodeRequiredForKeyHolders
+    ? 'Everyone, key holders included, needs the code.'
+    : 'Anyone with the code can enter. Key holders can enter without it.';
+}
+
 export interface CreateChannelDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -94,6 +104,7 @@ async function establishChannel(form: {
   securityLevel: SecurityLevel;
   accessCode: string;
   selfDestructTimer: TimerMinutes;
+  isCodeRequiredForKeyHolders: boolean;
 }): Promise<{ room: Room; hasAccessGrant: boolean }> {
   const isLocked = form.securityLevel !== 'public';
   const passwordHash = isLocked ? await sha256Hex(form.accessCode) : null;
@@ -104,6 +115,9 @@ async function establishChannel(form: {
     selfDestructTimer: form.selfDestructTimer,
     // Spec 000 §5: the hash is not sent at all for public channels.
     ...(passwordHash ? { passwordHash } : {}),
+    ...(passwordHash && form.isCodeRequiredForKeyHolders
+      ? { codeRequiredForKeyHolders: true }
+      : {}),
   });
   if (!passwordHash) return { room, hasAccessGrant: false };
   try {
@@ -125,6 +139,7 @@ function CreateChannelForm({ onBusyChange, onCancel, onDone }: CreateChannelForm
   const [name, setName] = useState('');
   const [securityLevel, setSecurityLevel] = useState<SecurityLevel>('public');
   const [accessCode, setAccessCode] = useState('');
+  const [isCodeRequiredForKeyHolders, setCodeRequiredForKeyHolders] = useState(false);
   const [description, setDescription] = useState('');
   const [selfDestructTimer, setSelfDestructTimer] = useState<TimerMinutes>(null);
   const [phase, setPhase] = useState<Phase>('idle');
@@ -160,7 +175,15 @@ function CreateChannelForm({ onBusyChange, onCancel, onDone }: CreateChannelForm
       { text: `> CHANNEL DESIGNATION: ${trimmedName.toUpperCase()}`, tone: 'fg' },
       { text: `> CLEARANCE LEVEL: ${level}`, tone: 'accent' },
       ...(isLocked
-        ? [{ text: '> HASHING ACCESS CODE (SHA-256, IN BROWSER)...', tone: 'fg' } as const]
+        ? [
+            { text: '> HASHING ACCESS CODE (SHA-256, IN BROWSER)...', tone: 'fg' } as const,
+            {
+              text: isCodeRequiredForKeyHolders
+                ? '> KEY HOLDERS: CODE REQUIRED'
+                : '> KEY HOLDERS: ENTER WITHOUT CODE',
+              tone: 'muted',
+            } as const,
+          ]
         : []),
       ...(selfDestructTimer !== null
         ? [
@@ -177,6 +200,7 @@ function CreateChannelForm({ onBusyChange, onCancel, onDone }: CreateChannelForm
       securityLevel,
       accessCode,
       selfDestructTimer,
+      isCodeRequiredForKeyHolders,
     });
     const [outcome, typed] = await Promise.allSettled([request, log.type(intro)]);
     // The form was closed or reset meanwhile: nothing left to show.
@@ -258,6 +282,14 @@ function CreateChannelForm({ onBusyChange, onCancel, onDone }: CreateChannelForm
             <dd className="text-accent">{securityLevelLabel(created.securityLevel)}</dd>
             <dt className="text-muted">SELF-DESTRUCT</dt>
             <dd className="text-fg">{timerOptionLabel(created.selfDestructTimer)}</dd>
+            {created.isPrivate ? (
+              <>
+                <dt className="text-muted">ENTRY</dt>
+                <dd className="text-fg" data-testid="create-channel-success-entry">
+                  {whoCanEnterText(created.codeRequiredForKeyHolders === true)}
+                </dd>
+              </>
+            ) : null}
           </dl>
           <p className="mt-3 text-[0.7rem] text-muted">Entering channel...</p>
         </div>
@@ -338,15 +370,45 @@ function CreateChannelForm({ onBusyChange, onCancel, onDone }: CreateChannelForm
                 className={field}
                 value={accessCode}
                 autoComplete="new-password"
-                aria-describedby={`${ids}-code-hint`}
+                aria-describedby={`${ids}-code-hint ${ids}-who`}
                 onChange={(event) => setAccessCode(event.currentTarget.value)}
               />
               <p id={`${ids}-code-hint`} className={hint}>
                 Required for {securityLevelLabel(securityLevel)} channels. Only its SHA-256 hash
                 leaves this browser; share the code itself out of band.
               </p>
+              <p
+                id={`${ids}-who`}
+                className="mt-2 border-l-2 border-accent/60 pl-2 text-xs leading-snug text-fg"
+                data-testid="create-channel-who-can-enter"
+              >
+                <span className="font-bold tracking-[0.15em] text-accent uppercase">
+                  Who can enter:
+                </span>{' '}
+                {whoCanEnterText(isCodeRequiredForKeyHolders)}
+              </p>
+              <label className="mt-2 flex cursor-pointer items-start gap-2 text-xs leading-snug text-fg">
+                <input
+                  type="checkbox"
+                  className="mt-0.5 size-4 shrink-0 accent-primary"
+                  checked={isCodeRequiredForKeyHolders}
+                  aria-describedby={`${ids}-who`}
+                  onChange={(event) => setCodeRequiredForKeyHolders(event.currentTarget.checked)}
+                />
+                <span>Require the code from key holders too</span>
+              </label>
             </div>
-          ) : null}
+          ) : (
+            <p
+              className="border-l-2 border-accent/60 pl-2 text-xs leading-snug text-fg"
+              data-testid="create-channel-who-can-enter"
+            >
+              <span className="font-bold tracking-[0.15em] text-accent uppercase">
+                Who can enter:
+              </span>{' '}
+              Anyone: public channels have no access code.
+            </p>
+          )}
 
           <div>
             <label htmlFor={`${ids}-description`} className={label}>

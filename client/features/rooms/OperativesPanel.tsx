@@ -1,7 +1,9 @@
 /**
  * The room participant list (spec 000 §2, §3 "Room user", §6): collapsible, with a search box.
  * Each row shows the callsign, its status (online, typing, away), a role badge (moderator shield,
- * admin badge), a key mark for key holders, and "(you)" for this tab's node.
+ * admin badge), a key mark for key holders, a KEY ENTRY badge for members whose key let them
+ * into a locked room without its access code (issue 31; the server's word, see RoomUser.entry),
+ * and "(you)" for this tab's node.
  */
 import { useId, useState, type ReactNode } from 'react';
 import type { RoomUser } from '../../../shared/protocol/ws/chat.js';
@@ -30,6 +32,9 @@ function ShieldIcon() {
     </svg>
   );
 }
+
+/** What the KEY ENTRY badge means, as its tooltip and for screen readers. */
+export const KEY_ENTRY_DESCRIPTION = 'entered with a key, without the access code';
 
 function RoleBadge({ role }: { role: RoomUser['role'] }) {
   if (role === 'moderator') {
@@ -137,6 +142,15 @@ export function OperativesPanel({
                       {status.label}
                       {user.isVoiceActive ? ' · VOICE' : ''}
                     </span>
+                    {user.entry === 'key' ? (
+                      <span
+                        className="mt-0.5 inline-block border border-warning/70 bg-warning/10 px-1 text-xs font-bold tracking-wider text-warning"
+                        title={KEY_ENTRY_DESCRIPTION}
+                        data-testid="key-entry-badge"
+                      >
+                        KEY ENTRY<span className="sr-only">: {KEY_ENTRY_DESCRIPTION}</span>
+                      </span>
+                    ) : null}
                   </span>
                   {user.isAuthenticated ? (
                     <span className="shrink-0 text-[0.6rem] text-accent" title="Key holder">

@@ -127,11 +127,12 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
       throw new AppError('INVALID_CALLSIGN', 400, JOIN_TEXT.invalidCallsign);
     }
     const room = await rooms.getRow(frame.roomId);
-    const mayEnter = await rooms.mayEnter(room, {
+    // How the member gets in is shown to the room (`entry`): a key that skipped the code is marked.
+    const entry = await rooms.entry(room, {
       isKeyHolder: identity !== null,
       accessToken: frame.accessToken ?? null,
     });
-    if (!mayEnter) throw new AppError('ROOM_LOCKED', 403, ROOM_TEXT.accessCodeRequired);
+    if (entry === null) throw new AppError('ROOM_LOCKED', 403, ROOM_TEXT.accessCodeRequired);
 
     const admission: RoomAdmission = deps.admit
       ? await deps.admit(connection, room, identity)
@@ -159,6 +160,7 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
       connectionTime: new Date(connection.connectedAt).toISOString(),
       lastSeen: at,
       isVoiceActive: false,
+      entry,
     };
     await presence.join(member);
     // Subscribed before the list is read: every change after the read reaches the newcomer as a

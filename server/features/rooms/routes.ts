@@ -18,7 +18,7 @@ import {
 } from '../../../shared/protocol/http/rooms.js';
 import { AppError } from '../../errors.js';
 import type { RateLimiter } from '../../lib/rate-limiter.js';
-import type { PresenceStore } from './presence.js';
+import type { PresenceMember, PresenceStore } from './presence.js';
 import type { RoomRow } from './store.js';
 import { ROOM_TEXT, type RoomService } from './service.js';
 
@@ -56,6 +56,21 @@ export function roomRoutes({
   creationsPerTenMinutes,
   anonymousCreations,
 }: RoomRouteDeps): FastifyPluginAsync {
+  /** The members of the rooms a key alone lets its holder into (rooms gone meanwhile drop out). */
+  const withoutClosedRooms = async (members: PresenceMember[]) => {
+    const roomIds = [...new Set(members.map((member) => member.roomId))];
+    const open = new Set<string>();
+    for (const roomId of roomIds) {
+      const row = await service.getRow(roomId).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'ROOM_NOT_FOUND') return null;
+        throw error;
+      });
+      if (row && (await service.mayEnter(row, { isKeyHolder: true, accessToken: null })))
+        open.add(roomId);
+    }
+    return members.filter((member) => open.has(member.roomId));
+  };
+
   return async (fastify) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -187,10 +202,13 @@ export function roomRoutes({
         const room = request.query.roomId ? await service.getRow(request.query.roomId) : null;
         // Whoever may enter a room may see its nodes, before joining too (the Network Monitor
         // opens from the room's menu at once): open rooms to anyone, locked rooms to key holders
-        // and holders of the room's grant. The relay-wide list stays with key holders.
+        // and holders of the room's grant. The relay-wide list stays with key holders, and leaves
+        // out the rooms whose creator required the code from key holders too.
         const allowed = room ? await service.mayEnter(room, access) : keyHolder;
         if (!allowed) throw new AppError('MEMBERS_ONLY', 403, ROOM_TEXT.membersOnly);
-        const members = room ? await presence.list(room.id) : await presence.all();
+        const members = room
+          ? await presence.list(room.id)
+          : await withoutClosedRooms(await presence.all());
         return {
           ips: members.map((member) => ({
             nodeId: member.nodeId,

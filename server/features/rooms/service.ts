@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { generateRoomSecureId, isRoomSecureId } from '../../../shared/ids.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import type { CreateRoomRequest, Room } from '../../../shared/protocol/http/rooms.js';
+import type { RoomEntry } from '../../../shared/protocol/ws/chat.js';
 import { AppError } from '../../errors.js';
 import { DueSweep } from '../../lib/due-sweep.js';
 import { hashSecret, verifySecret } from '../../lib/password-hash.js';
@@ -36,6 +37,7 @@ export function toRoom(row: RoomRow): Room {
     selfDestructTimer: row.selfDestructTimer,
     destructionAt: row.destructionAt ? row.destructionAt.toISOString() : null,
     createdAt: row.createdAt.toISOString(),
+    codeRequiredForKeyHolders: row.codeRequiredForKeyHolders,
   };
 }
 
@@ -45,6 +47,27 @@ export function toRoom(row: RoomRow): Room {
  */
 export function isLocked(room: Pick<RoomRow, 'isPrivate' | 'securityLevel' | 'isLocked'>): boolean {
   return room.isPrivate || room.securityLevel !== 'public' || room.isLocked;
+}
+
+type EntryRoom = Pick<
+  RoomRow,
+  'isPrivate' | 'securityLevel' | 'isLocked' | 'codeRequiredForKeyHolders'
+>;
+
+/**
+ * How a caller gets into a room, or null when they may not (issue 31). Open rooms ask nothing
+ * (`open`). A locked room lets key holders in without its code (`key`, spec 000 §4) unless its
+ * creator required the code from everyone; then key holders, like everyone else, need a grant
+ * earned with the code (`code`). In a room that admits keys, a key holder counts as `key` even when
+ * they also hold a grant: the room never asked them for the code.
+ */
+export function roomEntry(
+  room: EntryRoom,
+  access: { isKeyHolder: boolean; hasGrant: boolean },
+): RoomEntry | null {
+  if (!isLocked(room)) return 'open';
+  if (access.isKeyHolder && !room.codeRequiredForKeyHolders) return 'key';
+  return access.hasGrant ? 'code' : null;
 }
 
 export interface RoomServiceDeps {
@@ -119,10 +142,16 @@ export class RoomService {
     return toRoom(row);
   }
 
-  /** Every room for key holders; open rooms only for anonymous visitors (locked rooms stay unlisted). */
+  /**
+   * Open rooms for everyone; key holders also see the locked rooms their key lets them into. A
+   * room whose creator required the code from key holders stays unlisted for them too: the list
+   * shows a key holder no more of it than a visitor.
+   */
   async listRooms(options: { includeLocked: boolean }): Promise<Room[]> {
     const rows = await this.deps.store.list();
-    return rows.filter((row) => options.includeLocked || !isLocked(row)).map(toRoom);
+    return rows
+      .filter((row) => !isLocked(row) || (options.includeLocked && !row.codeRequiredForKeyHolders))
+      .map(toRoom);
   }
 
   /** Looks a room up by its 64-hex secure id or its id; 404 for anything else. */
@@ -153,6 +182,8 @@ export class RoomService {
       securityLevel: request.securityLevel,
       accessCodeHash:
         needsCode && request.passwordHash ? await hashSecret(request.passwordHash) : null,
+      // A public room has no code to require.
+      codeRequiredForKeyHolders: needsCode && request.codeRequiredForKeyHolders === true,
       selfDestructTimer: request.selfDestructTimer,
       destructionAt: request.selfDestructTimer
         ? new Date(now + request.selfDestructTimer * 60_000)
@@ -190,26 +221,42 @@ export class RoomService {
     return this.deps.grants.find(token);
   }
 
-  /** True for key holders and for holders of a grant for this room (members). */
+  /**
+   * True for holders of a grant for this room (members), and for key holders unless the room's
+   * creator required the code from them too.
+   */
   async isMember(
     row: RoomRow,
     access: { isKeyHolder: boolean; accessToken: string | null },
   ): Promise<boolean> {
-    if (access.isKeyHolder) return true;
-    return (
-      access.accessToken !== null && (await this.deps.grants.isValid(access.accessToken, row.id))
-    );
+    if (access.isKeyHolder && !row.codeRequiredForKeyHolders) return true;
+    return this.hasGrant(row, access.accessToken);
   }
 
-  /** True when a caller may enter: open rooms always, locked rooms with a key or a grant. */
+  /** True when a caller may enter: see {@link roomEntry}. */
   async mayEnter(
     row: RoomRow,
     access: { isKeyHolder: boolean; accessToken: string | null },
   ): Promise<boolean> {
-    if (!isLocked(row) || access.isKeyHolder) return true;
-    return (
-      access.accessToken !== null && (await this.deps.grants.isValid(access.accessToken, row.id))
-    );
+    return (await this.entry(row, access)) !== null;
+  }
+
+  /** How a caller enters the room (`open`, `key`, `code`), or null when they may not. */
+  async entry(
+    row: RoomRow,
+    access: { isKeyHolder: boolean; accessToken: string | null },
+  ): Promise<RoomEntry | null> {
+    // The grant is looked up only when the room and the key do not already decide.
+    const decided = roomEntry(row, { isKeyHolder: access.isKeyHolder, hasGrant: false });
+    if (decided !== null) return decided;
+    return roomEntry(row, {
+      isKeyHolder: access.isKeyHolder,
+      hasGrant: await this.hasGrant(row, access.accessToken),
+    });
+  }
+
+  private async hasGrant(row: RoomRow, accessToken: string | null): Promise<boolean> {
+    return accessToken !== null && (await this.deps.grants.isValid(accessToken, row.id));
   }
 
   /**

@@ -21,6 +21,11 @@ export const RoomSchema = z.object({
   selfDestructTimer: z.number().positive().nullable(),
   destructionAt: z.iso.datetime().nullable(),
   createdAt: z.iso.datetime(),
+  /**
+   * True when the room's creator required the access code from everyone, key holders included
+   * (issue 31); false or absent: spec 000 §4's rule, key holders enter without the code.
+   */
+  codeRequiredForKeyHolders: z.boolean().optional(),
 });
 export type Room = z.infer<typeof RoomSchema>;
 
@@ -55,7 +60,9 @@ export const RoomManualTimerSchema = timerOf(ROOM_MANUAL_TIMER_OPTIONS);
 /**
  * `POST /api/rooms` body (spec 000 §3 "Create-room payload"). The access code travels as the
  * SHA-256 hex the browser computed; it is required for every non-public level and absent for
- * public rooms.
+ * public rooms. `codeRequiredForKeyHolders` (issue 31; absent means false) makes key holders
+ * need the code too, instead of entering without it as spec 000 §4 has them; it means nothing
+ * for a public room, which has no code, and is stored as false there.
  */
 export const CreateRoomRequestSchema = z.strictObject({
   name: displayNameSchema({ label: 'name', max: 64, minMessage: 'Channel name is required' }),
@@ -66,6 +73,7 @@ export const CreateRoomRequestSchema = z.strictObject({
     .regex(/^[0-9a-f]{64}$/, 'Access code must be sent as SHA-256 hex')
     .nullish(),
   selfDestructTimer: RoomCreateTimerSchema.default(null),
+  codeRequiredForKeyHolders: z.boolean().optional(),
 });
 export type CreateRoomRequest = z.infer<typeof CreateRoomRequestSchema>;
 

@@ -79,6 +79,10 @@ export const MessageSchema = z.object({
 });
 export type Message = z.infer<typeof MessageSchema>;
 
+/** How a member entered a room: with a key and no code, with the code (or its grant), or freely. */
+export const RoomEntrySchema = z.enum(['key', 'code', 'open']);
+export type RoomEntry = z.infer<typeof RoomEntrySchema>;
+
 /** A member of a room as listed to others (spec 000 §3 "Room user"). */
 export const RoomUserSchema = z.object({
   nodeId: z.string(),
@@ -94,6 +98,13 @@ export const RoomUserSchema = z.object({
    * direct message from the list; null for anonymous visitors, who have no key to write to.
    */
   secureId: z.string().nullable(),
+  /**
+   * How the member got in (issue 31): `key` when their key let them into a locked room without
+   * the access code (spec 000 §4), `code` when they presented the code or a grant earned with it,
+   * `open` for a room that asks nothing. Absent from older servers. Only a label the server
+   * asserts: a lying server can mislabel a member, never let anyone in or keep anyone out by it.
+   */
+  entry: RoomEntrySchema.optional(),
 });
 export type RoomUser = z.infer<typeof RoomUserSchema>;
 

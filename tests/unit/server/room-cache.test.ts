@@ -29,6 +29,7 @@ function setup() {
     createdAt: new Date(clock.now),
     creatorKeyId: null,
     isLocked: false,
+    codeRequiredForKeyHolders: false,
   };
   const reads = { count: 0 };
   const read = async () => {
