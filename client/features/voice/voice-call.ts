@@ -436,7 +436,6 @@ export class VoiceCall {
       if (!isFirst) this.#set({ rotations: this.#state.rotations + 1 });
     };
     if (this.#switchTimer !== null) window.clearTimeout(this.#switchTimer);
-    if (this.#iceRenewTimer !== null) window.clearTimeout(this.#iceRenewTimer);
     // The first key seals at once: nobody can hold an older one.
     if (isFirst) activate();
     else this.#switchTimer = window.setTimeout(activate, KEY_SWITCH_DELAY_MS);
