@@ -181,8 +181,19 @@ const GRANT_REVOKE = `
 local named = {}
 for i = 4, #ARGV do named[ARGV[i]] = true end
 local only = ARGV[3] == '1'
-local entries = redis.call('HGETALL', KEYS[1])
 local ended = 0
+if only then
+  -- Also a named holder's grant the room's hash does not list (issued before the hash existed).
+  for i = 4, #ARGV do
+    local holderKey = ARGV[1] .. 'grant-of:' .. ARGV[i] .. ':' .. ARGV[2]
+    local token = redis.call('GET', holderKey)
+    if token and redis.call('HEXISTS', KEYS[1], ARGV[i]) == 0 then
+      redis.call('DEL', ARGV[1] .. 'grant:' .. token, holderKey)
+      ended = ended + 1
+    end
+  end
+end
+local entries = redis.call('HGETALL', KEYS[1])
 for i = 1, #entries, 2 do
   local holder, token = entries[i], entries[i + 1]
   if (named[holder] == true) == only then
