@@ -35,6 +35,7 @@ import { createPaymentsFeature, PAYMENT_SWEEP_INTERVAL_MS } from './features/pay
 import {
   createModerationFeature,
   MODERATION_SENDER,
+  MODERATION_TEXT,
   type ModerationCaller,
 } from './features/moderation/index.js';
 import { createSecurityFeature } from './features/security/index.js';
@@ -51,6 +52,7 @@ import type { Hub } from './realtime/hub.js';
 import type { RoomChannels } from './realtime/room-channels.js';
 import type { UserChannels } from './realtime/user-channels.js';
 import { ServiceEvents } from './realtime/service-events.js';
+import { AppError } from './errors.js';
 import { errorForLog } from './lib/log-error.js';
 import { HEARTBEAT_INTERVAL_MS, type SharedState } from './shared-state.js';
 
@@ -144,12 +146,23 @@ export async function composeFeatures(deps: ComposeDeps) {
       ? { roomId: grant.roomId, nodeId: grant.holder }
       : null;
   };
+  /**
+   * The room session behind a grant for what a member sends to the room over HTTP (an image
+   * upload, the voice servers): refused while the member is muted, on whichever process asks.
+   */
+  const speakerSessionOf = async (token: string) => {
+    const session = await roomSessionOf(token);
+    if (!session) return null;
+    const mutedUntil = await moderationFeature().service.mutedUntil(session.roomId, session.nodeId);
+    if (mutedUntil !== null) throw new AppError('MUTED', 403, MODERATION_TEXT.muted(mutedUntil));
+    return session;
+  };
   const images = createImagesFeature({
     now,
     store: shared.images,
     quota: shared.uploadQuota,
     roomIdOf: async (idOrSecureId) => (await roomsFeature().service.getRow(idOrSecureId)).id,
-    roomSessionOf,
+    roomSessionOf: speakerSessionOf,
     isMember: async (request, roomId) => {
       const header = request.headers['x-room-access'];
       const row = await roomsFeature().service.getRow(roomId);
@@ -215,7 +228,7 @@ export async function composeFeatures(deps: ComposeDeps) {
     roomMembers: async (roomId) =>
       new Set((await shared.presence.list(roomId)).map((member) => member.nodeId)),
     callSignals: shared.limiter('voice-call-signals', deps.config.voice.callSignalsPerSecond, 1000),
-    roomSessionOf,
+    roomSessionOf: speakerSessionOf,
     config: deps.config.voice,
     now,
     store: shared.voiceCalls,
@@ -278,6 +291,8 @@ export async function composeFeatures(deps: ComposeDeps) {
     publish: (event) => events.publish({ kind: 'moderation', event }),
     audit: (actor, detail) => admin.audit.record({ actor, action: 'room.moderation', detail }),
     callerOf,
+    revokeAbsentGrants: (roomId) => rooms.service.revokeAbsentGrants(roomId),
+    silenced: (connection, roomId) => voice.left(connection, roomId),
   });
   moderationRef = moderation;
   await rooms.service.ensureDefaultRoom();
@@ -403,14 +418,17 @@ export async function composeFeatures(deps: ComposeDeps) {
       case 'broadcast':
         hub.broadcastAll(event.frame);
         break;
-      case 'revoked':
+      case 'revoked': {
         void auth.service.forgetKey(event.keyId).catch(logFailure('revocation'));
-        hub.closeWhere(
-          (connection) => connection.identity?.keyId === event.keyId,
-          4003,
-          'Key revoked',
-        );
+        // Every socket that ever proved the key (rooms, direct messages, Pong) closes, and leaves
+        // its room now rather than when the client answers the close: grant, voice and presence
+        // end at once.
+        const revoked = [...hub.connections].filter((c) => c.hasProved(event.keyId));
+        hub.closeWhere((connection) => revoked.includes(connection), 4003, 'Key revoked');
+        for (const connection of revoked)
+          void rooms.leave(connection).catch(logFailure('revocation'));
         break;
+      }
       case 'moderation':
         void moderation.apply(event.event).catch(logFailure('moderation'));
         break;

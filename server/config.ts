@@ -78,11 +78,15 @@ export const DEFAULT_MAX_SOCKETS_PER_ADDRESS = 50;
 export const DEFAULT_MAX_ONION_SOCKETS = 1000;
 
 /**
- * Seconds a TURN credential lasts unless TURN_TTL says otherwise: 12 hours, as long as a room
- * grant. coturn refuses to refresh an allocation once the credential has expired, so a call
- * relayed through TURN lasts at most about this long on one credential.
+ * Seconds a TURN credential lasts unless TURN_TTL says otherwise: 10 minutes. coturn checks the
+ * credential itself and the server cannot take one back, so its lifetime is how long a removed
+ * member could still relay through TURN; the browser fetches a fresh one at half its lifetime
+ * while in a call (client/features/voice), and a removed member is refused one.
  */
-export const DEFAULT_TURN_TTL_SECONDS = 43_200;
+export const DEFAULT_TURN_TTL_SECONDS = 600;
+
+/** The longest TURN_TTL allowed: a removed member's credential must end soon (principle 9). */
+export const MAX_TURN_TTL_SECONDS = 3_600;
 
 /** Participants of one voice call unless VOICE_MAX_PARTICIPANTS says otherwise (a mesh). */
 export const DEFAULT_VOICE_MAX_PARTICIPANTS = 8;
@@ -241,7 +245,7 @@ export const ConfigSchema = z.object({
   TURN_SECRET: z.preprocess(emptyToUndefined, z.string().min(16).max(512).optional()),
   TURN_TTL: z.preprocess(
     emptyToUndefined,
-    z.coerce.number().int().min(60).max(86_400).default(DEFAULT_TURN_TTL_SECONDS),
+    z.coerce.number().int().min(60).max(MAX_TURN_TTL_SECONDS).default(DEFAULT_TURN_TTL_SECONDS),
   ),
   VOICE_MAX_PARTICIPANTS: z.preprocess(
     emptyToUndefined,

@@ -56,9 +56,29 @@ export class Connection {
   readonly nodeId = `node_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   /** Milliseconds since the epoch. */
   readonly connectedAt = Date.now();
+  /**
+   * The key session this socket speaks for. Set by `join_room` (the room identity, fixed while
+   * the socket is in the room) and by `session_auth`, which is refused while the socket is in a
+   * room under another identity (DESIGN.md principle 9).
+   */
   identity: ConnectionIdentity | null = null;
   username: string | null = null;
   roomId: string | null = null;
+  /**
+   * Every key this socket has proved a session of, the current one included (null: none yet).
+   * Revoking any of them closes the socket, whatever it speaks for now.
+   */
+  private provedKeys: Set<string> | null = null;
+
+  /** Records that this socket proved a session of `keyId` (see {@link hasProved}). */
+  proved(keyId: string): void {
+    (this.provedKeys ??= new Set()).add(keyId);
+  }
+
+  /** True when this socket has ever proved a session of `keyId`. */
+  hasProved(keyId: string): boolean {
+    return this.identity?.keyId === keyId || (this.provedKeys?.has(keyId) ?? false);
+  }
   /**
    * The hub's bookkeeping, kept on the connection rather than in maps beside it (every open socket
    * pays for it): the flood limit, rejections in the current flood, and the tail of the queue of

@@ -172,6 +172,39 @@ export class RedisBanStore {
   }
 }
 
+/**
+ * Ends grants atomically. KEYS[1] = the room's holder → token hash; ARGV[1] = key prefix,
+ * ARGV[2] = room id, ARGV[3] = "1" to end the holders named in ARGV[4..], "0" to end every holder
+ * but them. Returns how many grants ended.
+ */
+const GRANT_REVOKE = `
+local named = {}
+for i = 4, #ARGV do named[ARGV[i]] = true end
+local only = ARGV[3] == '1'
+local ended = 0
+if only then
+  -- Also a named holder's grant the room's hash does not list (issued before the hash existed).
+  for i = 4, #ARGV do
+    local holderKey = ARGV[1] .. 'grant-of:' .. ARGV[i] .. ':' .. ARGV[2]
+    local token = redis.call('GET', holderKey)
+    if token and redis.call('HEXISTS', KEYS[1], ARGV[i]) == 0 then
+      redis.call('DEL', ARGV[1] .. 'grant:' .. token, holderKey)
+      ended = ended + 1
+    end
+  end
+end
+local entries = redis.call('HGETALL', KEYS[1])
+for i = 1, #entries, 2 do
+  local holder, token = entries[i], entries[i + 1]
+  if (named[holder] == true) == only then
+    redis.call('DEL', ARGV[1] .. 'grant:' .. token, ARGV[1] .. 'grant-of:' .. holder .. ':' .. ARGV[2])
+    redis.call('HDEL', KEYS[1], holder)
+    ended = ended + 1
+  end
+end
+return ended
+`;
+
 export class RedisAccessGrantStore implements AccessGrantStore {
   constructor(
     private readonly redis: RedisHandles,
@@ -182,10 +215,16 @@ export class RedisAccessGrantStore implements AccessGrantStore {
     return `${this.redis.prefix}grant:${token}`;
   }
 
+  private roomKey(roomId: string) {
+    return `${this.redis.prefix}grants-in:${roomId}`;
+  }
+
   /**
    *   {p}grant:{token}              STRING roomId "\n" holder, PX = lifetime
    *   {p}grant-of:{holder}:{roomId} STRING token, PX = lifetime
-   * Redis expires both by itself; re-issuing refreshes both.
+   *   {p}grants-in:{roomId}         HASH holder → token, PX = lifetime of its newest grant
+   * Redis expires them by itself; re-issuing refreshes them; revoking deletes them, so every
+   * process refuses the token at once.
    */
   async issue(roomId: string, holder: string): Promise<string> {
     const holderKey = `${this.redis.prefix}grant-of:${holder}:${roomId}`;
@@ -198,6 +237,8 @@ export class RedisAccessGrantStore implements AccessGrantStore {
       .multi()
       .set(this.grantKey(token), `${roomId}\n${holder}`, 'PX', this.ttlMs)
       .set(holderKey, token, 'PX', this.ttlMs)
+      .hset(this.roomKey(roomId), holder, token)
+      .pexpire(this.roomKey(roomId), this.ttlMs)
       .exec();
     return token;
   }
@@ -213,8 +254,34 @@ export class RedisAccessGrantStore implements AccessGrantStore {
     return split < 0 ? null : { roomId: raw.slice(0, split), holder: raw.slice(split + 1) };
   }
 
-  async purgeRoom(): Promise<void> {
-    // Grants of a destroyed room open nothing (no room has that id again) and expire by TTL.
+  async revoke(roomId: string, holder: string): Promise<void> {
+    await this.redis.client.eval(
+      GRANT_REVOKE,
+      1,
+      this.roomKey(roomId),
+      this.redis.prefix,
+      roomId,
+      '1',
+      holder,
+    );
+  }
+
+  async revokeAbsent(roomId: string, keep: ReadonlySet<string>): Promise<number> {
+    return Number(
+      await this.redis.client.eval(
+        GRANT_REVOKE,
+        1,
+        this.roomKey(roomId),
+        this.redis.prefix,
+        roomId,
+        '0',
+        ...keep,
+      ),
+    );
+  }
+
+  async purgeRoom(roomId: string): Promise<void> {
+    await this.revokeAbsent(roomId, new Set());
   }
 }
 

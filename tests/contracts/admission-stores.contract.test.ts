@@ -113,4 +113,33 @@ describe.each(grantStores)('access grants (%s)', (_name, make) => {
     expect(await grants.isValid(first, 'room-2')).toBe(false);
     expect(await grants.find('nope')).toBeNull();
   });
+
+  it("revokes a holder's grant, and every grant of a room but those of the holders kept", async () => {
+    const grants = await make();
+    const a = await grants.issue('room-1', 'node_a');
+    const b = await grants.issue('room-1', 'node_b');
+    const code = await grants.issue('room-1', 'addr:10.0.0.1');
+    const elsewhere = await grants.issue('room-2', 'node_a');
+
+    await grants.revoke('room-1', 'node_a');
+    expect(await grants.find(a)).toBeNull();
+    expect(await grants.isValid(a, 'room-1')).toBe(false);
+    // The holder's grant for another room, and the others' in this room, stay.
+    expect(await grants.isValid(elsewhere, 'room-2')).toBe(true);
+    expect(await grants.isValid(b, 'room-1')).toBe(true);
+    // A revoked holder that comes back gets a new token, not the old one.
+    const again = await grants.issue('room-1', 'node_a');
+    expect(again).not.toBe(a);
+
+    expect(await grants.revokeAbsent('room-1', new Set(['node_b']))).toBe(2);
+    expect(await grants.find(again)).toBeNull();
+    expect(await grants.find(code)).toBeNull();
+    expect(await grants.isValid(b, 'room-1')).toBe(true);
+    expect(await grants.isValid(elsewhere, 'room-2')).toBe(true);
+    expect(await grants.issue('room-1', 'node_b')).toBe(b);
+
+    await grants.purgeRoom('room-1');
+    expect(await grants.find(b)).toBeNull();
+    expect(await grants.isValid(elsewhere, 'room-2')).toBe(true);
+  });
 });

@@ -39,8 +39,16 @@ class FakePeerConnection {
   ontrack: unknown = null;
   onconnectionstatechange: (() => void) | null = null;
   readonly senders: { track: FakeTrack; transform?: unknown }[] = [];
-  constructor(readonly config: unknown) {
+  /** The options of every createOffer (an ICE restart asks `{iceRestart: true}`). */
+  readonly offers: unknown[] = [];
+  constructor(public config: { iceServers?: unknown }) {
     pcs.push(this);
+  }
+  getConfiguration() {
+    return this.config;
+  }
+  setConfiguration(config: { iceServers?: unknown }) {
+    this.config = config;
   }
   readonly transceivers: { sender: object; receiver: { transform?: unknown } }[] = [];
   addTrack(track: FakeTrack) {
@@ -55,7 +63,8 @@ class FakePeerConnection {
   getSenders() {
     return this.senders;
   }
-  createOffer() {
+  createOffer(options?: unknown) {
+    this.offers.push(options);
     return Promise.resolve({ type: 'offer', sdp: 'v=0 offer' });
   }
   createAnswer() {
@@ -130,7 +139,12 @@ interface Harness {
   emit: (type: string, frame: object) => void;
 }
 
-function harness(selfNodeId: string): Harness {
+function harness(
+  selfNodeId: string,
+  getIceServers: () => Promise<
+    RTCIceServer[] | { iceServers: RTCIceServer[]; ttl?: number }
+  > = () => Promise.resolve([{ urls: 'stun:127.0.0.1:3478' }]),
+): Harness {
   const listeners = new Map<string, ((frame: unknown) => void)[]>();
   const sent: ClientFrame[] = [];
   const keysSent: { nodeId: string; grant: VoiceKeyGrant }[] = [];
@@ -156,7 +170,7 @@ function harness(selfNodeId: string): Harness {
     selfNodeId,
     username: 'Agent7',
     settings: DEFAULT_VOICE_SETTINGS,
-    getIceServers: () => Promise.resolve([{ urls: 'stun:127.0.0.1:3478' }]),
+    getIceServers,
     isTor: false,
     workletUrl: '/worklet.js',
     createWorker: () =>
@@ -307,5 +321,60 @@ describe('the call mesh and its frame keys', () => {
     expect(h.workerMessages).toContainEqual({ type: 'encrypt', enabled: false });
     expect(h.call.getState().encryption).toBe('off');
     h.call.close();
+  });
+
+  it('renews a short TURN credential at half its life, hands it to every peer and restarts ICE from the lower node id', async () => {
+    installFakes();
+    let issued = 0;
+    let refuse = false;
+    const h = harness('node-b', () => {
+      if (refuse) return Promise.reject(new Error('Voice servers unavailable: removed'));
+      issued += 1;
+      return Promise.resolve({
+        iceServers: [{ urls: 'turn:127.0.0.1:3478', username: `u${issued}`, credential: 'c' }],
+        ttl: 600,
+      });
+    });
+    await h.call.start();
+    // node-a sorts first and offers to us; node-c sorts after us, so we offer to it.
+    roster(h, 'node-a', 'node-b', 'node-c');
+    h.emit('webrtc_signaling', {
+      roomId: 'room-1',
+      fromParticipant: 'node-a',
+      targetParticipant: 'node-b',
+      signalType: 'offer',
+      data: { type: 'offer', sdp: 'v=0' },
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pcs).toHaveLength(2);
+    const toC = pcs.find((pc) => pc.offers.length > 0)!;
+    const fromA = pcs.find((pc) => pc !== toC)!;
+    expect(issued).toBe(1);
+
+    await vi.advanceTimersByTimeAsync(299_000);
+    expect(issued).toBe(1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(issued).toBe(2);
+    for (const pc of pcs)
+      expect(pc.config.iceServers).toEqual([
+        { urls: 'turn:127.0.0.1:3478', username: 'u2', credential: 'c' },
+      ]);
+    // We restart ICE towards node-c only; node-a restarts towards us.
+    expect(toC.offers.at(-1)).toEqual({ iceRestart: true });
+    expect(fromA.offers).toEqual([]);
+    expect(h.sent.at(-1)).toMatchObject({ targetParticipant: 'node-c', signalType: 'offer' });
+
+    // Refused (the member was removed): nothing changes, and it is tried again later.
+    refuse = true;
+    await vi.advanceTimersByTimeAsync(300_000);
+    expect(toC.offers).toHaveLength(2);
+    refuse = false;
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(issued).toBe(3);
+
+    // Nothing is fetched after the call.
+    h.call.close();
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    expect(issued).toBe(3);
   });
 });

@@ -26,13 +26,21 @@ export const IceServersAnswerSchema = z.object({
   ttl: z.number().int().positive().optional(),
 });
 
-export async function fetchIceServers(roomId: string): Promise<RTCIceServer[]> {
+/**
+ * The servers, and with a TURN entry its credential's life in seconds (`ttl`): the call asks
+ * again at half of it (voice-call.ts), as the credential lasts minutes.
+ */
+export async function fetchIceServers(
+  roomId: string,
+): Promise<{ iceServers: RTCIceServer[]; ttl?: number }> {
   const grant = getRoomAccessToken(roomId);
   try {
     const answer = await apiRequest('/api/voice/ice-servers', IceServersAnswerSchema, {
       headers: grant ? { 'x-room-access': grant } : {},
     });
-    return answer.iceServers;
+    return answer.ttl === undefined
+      ? { iceServers: answer.iceServers }
+      : { iceServers: answer.iceServers, ttl: answer.ttl };
   } catch (error) {
     const reason =
       error instanceof HttpError

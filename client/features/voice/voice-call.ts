@@ -107,8 +107,11 @@ export interface VoiceCallDeps {
   selfNodeId: string;
   username: string;
   settings: VoiceSettings;
-  /** `GET /api/voice/ice-servers`; rejects with the text to show. */
-  getIceServers: () => Promise<RTCIceServer[]>;
+  /**
+   * `GET /api/voice/ice-servers`; rejects with the text to show. With a `ttl` (seconds, a TURN
+   * credential's life) it is asked again at half that while in the call.
+   */
+  getIceServers: () => Promise<RTCIceServer[] | { iceServers: RTCIceServer[]; ttl?: number }>;
   isTor: boolean;
   workletUrl: string;
   createWorker: () => Worker;
@@ -126,6 +129,9 @@ interface Peer {
   quality: QualityTier | null;
   appliedBitrate: number | null;
 }
+
+/** How soon a refused or failed renewal of the ICE servers is tried again. */
+const ICE_RENEW_RETRY_MS = 30_000;
 
 /** How long a new frame key travels to the others before frames are sealed under it. */
 const KEY_SWITCH_DELAY_MS = 1_500;
@@ -185,6 +191,7 @@ export class VoiceCall {
   /** Participants whose copy of the current key has not left yet (bundle unknown): retried. */
   readonly #keyOwed = new Set<string>();
   #switchTimer: number | null = null;
+  #iceRenewTimer: number | null = null;
 
   constructor(private readonly deps: VoiceCallDeps) {
     this.#settings = deps.settings;
@@ -238,13 +245,15 @@ export class VoiceCall {
       this.#fail(VOICE_TEXT.startFailed);
       return;
     }
+    let ttl: number | undefined;
     try {
-      this.#iceServers = await this.deps.getIceServers();
+      ({ iceServers: this.#iceServers, ttl } = iceAnswer(await this.deps.getIceServers()));
     } catch (error) {
       this.#fail(error instanceof Error ? error.message : 'Voice servers unavailable');
       return;
     }
     if (this.#isClosed) return;
+    this.#scheduleIceRenewal(ttl === undefined ? null : (ttl * 1000) / 2);
     this.#listen();
     this.#isInCall = true;
     this.deps.socket.send({ type: 'voice_call_start', username: this.deps.username });
@@ -254,6 +263,50 @@ export class VoiceCall {
       window.setInterval(() => void this.#probe(), VOICE_QUALITY_PROBE_MS),
       window.setInterval(() => this.#rotate(), VOICE_KEY_ROTATION_MS),
     );
+  }
+
+  #scheduleIceRenewal(delayMs: number | null): void {
+    if (delayMs === null || this.#isClosed) return;
+    this.#iceRenewTimer = window.setTimeout(() => void this.#renewIceServers(), delayMs);
+  }
+
+  /**
+   * A TURN credential lasts minutes (the server cannot take one back from a removed member): a
+   * fresh one is fetched at half its life, given to every peer connection, and an ICE restart,
+   * started by the side with the lower node id, moves a relayed path to it before the old one
+   * expires. Refused (removed, muted): tried again later; the call ends by the server's frames.
+   */
+  async #renewIceServers(): Promise<void> {
+    let answer: { iceServers: RTCIceServer[]; ttl?: number | undefined };
+    try {
+      answer = iceAnswer(await this.deps.getIceServers());
+    } catch {
+      this.#scheduleIceRenewal(ICE_RENEW_RETRY_MS);
+      return;
+    }
+    if (this.#isClosed) return;
+    this.#iceServers = answer.iceServers;
+    const hasTurn = answer.iceServers.some((server) => server.username !== undefined);
+    for (const [nodeId, peer] of this.#peers) {
+      try {
+        peer.pc.setConfiguration({ ...peer.pc.getConfiguration(), iceServers: answer.iceServers });
+      } catch {
+        continue;
+      }
+      if (hasTurn && this.deps.selfNodeId < nodeId) void this.#restartIce(peer);
+    }
+    this.#scheduleIceRenewal(answer.ttl === undefined ? null : (answer.ttl * 1000) / 2);
+  }
+
+  async #restartIce(peer: Peer): Promise<void> {
+    if (peer.pc.signalingState !== 'stable') return;
+    try {
+      const offer = await peer.pc.createOffer({ iceRestart: true });
+      await peer.pc.setLocalDescription(offer);
+      this.#signal(peer.nodeId, 'offer', { type: 'offer', sdp: offer.sdp ?? '' });
+    } catch {
+      // The path on the old credential stays until it expires; the next renewal tries again.
+    }
   }
 
   #fail(text: string): void {
@@ -658,6 +711,7 @@ export class VoiceCall {
     for (const off of this.#offs.splice(0)) off();
     for (const timer of this.#timers.splice(0)) window.clearInterval(timer);
     if (this.#switchTimer !== null) window.clearTimeout(this.#switchTimer);
+    if (this.#iceRenewTimer !== null) window.clearTimeout(this.#iceRenewTimer);
     for (const nodeId of [...this.#peers.keys()]) this.#dropPeer(nodeId);
     for (const track of this.#microphone?.getTracks() ?? []) track.stop();
     this.#outgoing?.stop();
@@ -671,4 +725,12 @@ export class VoiceCall {
     this.#context = null;
     this.#worker = null;
   }
+}
+
+/** The ICE servers and the TURN credential's life (seconds) from either form of the answer. */
+function iceAnswer(answer: RTCIceServer[] | { iceServers: RTCIceServer[]; ttl?: number }): {
+  iceServers: RTCIceServer[];
+  ttl?: number | undefined;
+} {
+  return Array.isArray(answer) ? { iceServers: answer } : answer;
 }

@@ -6,7 +6,7 @@ import type { preHandlerAsyncHookHandler } from 'fastify';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import type { Db } from '../../db/connect.js';
 import { AppError } from '../../errors.js';
-import type { ConnectionIdentity } from '../../realtime/connection.js';
+import type { Connection, ConnectionIdentity } from '../../realtime/connection.js';
 import type { Hub } from '../../realtime/hub.js';
 import type { UserChannels } from '../../realtime/user-channels.js';
 import { dmRoutes } from './routes.js';
@@ -24,7 +24,11 @@ export interface DmFeatureDeps {
   authenticate: (token: string) => Promise<ConnectionIdentity | null>;
 }
 
-const DM_FRAME_TEXT = { keyRequired: 'Direct messages require a key session' } as const;
+export const DM_FRAME_TEXT = {
+  keyRequired: 'Direct messages require a key session',
+  identityFixed:
+    'This connection is in a channel under another identity: leave the channel before presenting another key session',
+} as const;
 
 export function createDmFeature(deps: DmFeatureDeps) {
   const service = new DmService(
@@ -33,13 +37,24 @@ export function createDmFeature(deps: DmFeatureDeps) {
     deps.now,
   );
 
+  /** The key whose per-user channel each socket is in (join_room may change its identity). */
+  const subscribed = new WeakMap<Connection, string>();
+
   deps.hub.on('session_auth', async (connection, frame) => {
     const identity = await deps.authenticate(frame.sessionToken);
     if (!identity) throw new AppError('SESSION_INVALID', 401, TEXT.sessionInvalid);
-    if (connection.identity && connection.identity.keyId !== identity.keyId) {
-      await deps.users.remove(connection.identity.keyId, connection);
+    // One socket, one identity: the identity a socket joined its room with (a key, or none)
+    // stays while it is there; moderation and revocation find it by that identity.
+    if (connection.roomId !== null && connection.identity?.keyId !== identity.keyId) {
+      throw new AppError('IDENTITY_FIXED', 409, DM_FRAME_TEXT.identityFixed);
+    }
+    const previous = subscribed.get(connection);
+    if (previous !== undefined && previous !== identity.keyId) {
+      await deps.users.remove(previous, connection);
     }
     connection.identity = identity;
+    connection.proved(identity.keyId);
+    subscribed.set(connection, identity.keyId);
     await deps.users.add(identity.keyId, connection);
     connection.send({ type: 'session_authenticated', keyId: identity.keyId });
   });
@@ -61,7 +76,8 @@ export function createDmFeature(deps: DmFeatureDeps) {
     }
   });
   deps.hub.onDisconnect(async (connection) => {
-    if (connection.identity) await deps.users.remove(connection.identity.keyId, connection);
+    const keyId = subscribed.get(connection);
+    if (keyId !== undefined) await deps.users.remove(keyId, connection);
   });
 
   return { service, routes: dmRoutes({ service, requireKey: deps.requireKey }) };

@@ -32,11 +32,28 @@ export interface ModerationFrameDeps {
   leave: (connection: Connection) => Promise<void>;
   invalidateRoom: (roomId: string) => void;
   isRoomLocked: (roomId: string) => Promise<boolean>;
+  /** A socket was muted in `roomId`: it leaves the room's voice call. */
+  silenced?: (connection: Connection, roomId: string) => Promise<void>;
   now: () => number;
 }
 
-/** Frames a muted member cannot send. */
-const BLOCKED_WHILE_MUTED = new Set(['send_message', 'typing_start']);
+/**
+ * Everything a member can send to its room, which a mute silences: messages (an image goes out in
+ * one), typing, screenshot alerts, joining the voice call and its signalling. Image uploads and
+ * the voice servers (HTTP) ask {@link ModerationService.mutedUntil}. Refused with an error but
+ * typing_start, dropped silently as the typist cannot act on it.
+ */
+export const BLOCKED_WHILE_MUTED: ReadonlySet<string> = new Set([
+  'send_message',
+  'typing_start',
+  'security_alert',
+  'voice_call_start',
+  'webrtc_signaling',
+  'webrtc_offer',
+  'webrtc_answer',
+  'webrtc_ice_candidate',
+  'encryption_status',
+]);
 
 export function registerModerationFrames(deps: ModerationFrameDeps) {
   const { hub, service, now } = deps;
@@ -79,7 +96,7 @@ export function registerModerationFrames(deps: ModerationFrameDeps) {
       state.mutedUntil = null;
       return true;
     }
-    if (type === 'send_message')
+    if (type !== 'typing_start')
       connection.send({
         type: 'error',
         message: MODERATION_TEXT.muted(state.mutedUntil),
@@ -170,6 +187,7 @@ export function registerModerationFrames(deps: ModerationFrameDeps) {
           if (!state) continue;
           state.mutedUntil = event.op === 'mute' ? event.until : null;
           sendState(connection, state, isLocked);
+          if (event.op === 'mute') await deps.silenced?.(connection, event.roomId);
         }
         break;
       }

@@ -48,6 +48,10 @@ export interface ModerationFeatureDeps {
   isOnlyProcess: boolean;
   audit: (actor: string, detail: Record<string, unknown>) => Promise<void>;
   callerOf: (request: FastifyRequest) => Promise<ModerationCaller>;
+  /** Ends the room's grants but those of the sockets in it (kick, ban, lock). */
+  revokeAbsentGrants?: (roomId: string) => Promise<unknown>;
+  /** A socket was muted: it leaves its room's voice call. */
+  silenced?: (connection: Connection, roomId: string) => Promise<void>;
 }
 
 export function createModerationFeature(deps: ModerationFeatureDeps) {
@@ -64,6 +68,7 @@ export function createModerationFeature(deps: ModerationFeatureDeps) {
     postSystemMessage: deps.postSystemMessage,
     publish: deps.publish,
     audit: deps.audit,
+    ...(deps.revokeAbsentGrants ? { revokeAbsentGrants: deps.revokeAbsentGrants } : {}),
   });
   const frames = registerModerationFrames({
     hub: deps.hub,
@@ -73,6 +78,7 @@ export function createModerationFeature(deps: ModerationFeatureDeps) {
     leave: deps.leave,
     invalidateRoom: deps.invalidateRoom,
     isRoomLocked: async (roomId) => (await deps.getRoom(roomId)).isLocked,
+    ...(deps.silenced ? { silenced: deps.silenced } : {}),
     now: deps.now,
   });
   return {

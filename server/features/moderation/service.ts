@@ -101,6 +101,11 @@ export interface ModerationServiceDeps {
   publish: (event: ModerationEvent) => Promise<void>;
   /** Service admins' actions also go to the admin audit log. */
   audit: (actor: string, detail: Record<string, unknown>) => Promise<void>;
+  /**
+   * Ends the room's grants held by anyone but the sockets in it now (kick, ban, lock): a removed
+   * member's grant, and those bought with the code over HTTP, open nothing afterwards.
+   */
+  revokeAbsentGrants?: (roomId: string) => Promise<unknown>;
 }
 
 export class ModerationService {
@@ -169,6 +174,27 @@ export class ModerationService {
     return { role, addressTag, mutedUntil };
   }
 
+  /**
+   * When the mute of the member behind socket `nodeId` in the room ends (ms), or null when it is
+   * not muted: asked by the HTTP routes a member speaks through (image upload, voice servers),
+   * which may run on another process than the member's socket.
+   */
+  async mutedUntil(roomId: string, nodeId: string): Promise<number | null> {
+    const member = (await this.deps.presence.list(roomId)).find((entry) => entry.nodeId === nodeId);
+    if (!member || member.moderationRole === 'service_admin') return null;
+    const subject = member.keyId
+      ? `key:${member.keyId}`
+      : member.addressTag
+        ? `addr:${member.addressTag}`
+        : null;
+    if (subject === null) return null;
+    const now = this.deps.now();
+    const ends = (await this.deps.store.activeSanctions(roomId, [subject], new Date(now)))
+      .filter((row) => row.kind === 'mute' && row.until !== null && row.until.getTime() > now)
+      .map((row) => row.until?.getTime() ?? 0);
+    return ends.length ? Math.max(...ends) : null;
+  }
+
   /** May the caller of the timer route set or clear this room's timer? */
   async mayManageTimer(
     room: RoomRow,
@@ -192,6 +218,7 @@ export class ModerationService {
       until,
       message: MODERATION_TEXT.kicked(until),
     });
+    await this.deps.revokeAbsentGrants?.(actor.roomId);
     await this.announce(
       context,
       'kick',
@@ -282,6 +309,7 @@ export class ModerationService {
       until,
       message: MODERATION_TEXT.banned(until),
     });
+    await this.deps.revokeAbsentGrants?.(actor.roomId);
     await this.announce(
       context,
       minutes === null ? 'ban_permanent' : 'ban',
@@ -315,6 +343,8 @@ export class ModerationService {
       );
     await this.deps.setLocked(room.id, locked);
     await this.deps.publish({ op: 'lock', roomId: room.id, isLocked: locked });
+    // Locked: only the members inside keep a grant; anyone else needs the code (or a key).
+    if (locked) await this.deps.revokeAbsentGrants?.(room.id);
     await this.log(actor, role, room.id, locked ? 'lock' : 'unlock', null, {});
     await this.deps.postSystemMessage(
       room.id,

@@ -1,9 +1,14 @@
 /**
- * Room access grants: a random token, valid 12 hours, that `join_room` presents instead of the
- * access code and the image routes take in `x-room-access`. A grant has a holder: the socket
- * (nodeId) that joined, or the address that entered the code over HTTP. One holder has one grant
- * per room, handed out again on every re-join, so a join flood cannot grow the store. Kept in
- * memory (Redis when scaled out); a restart forgets them and members enter the code again.
+ * Room access grants: a random token, valid at most 12 hours, that `join_room` presents instead
+ * of the access code and the image routes take in `x-room-access`. A grant has a holder: the
+ * socket (nodeId) that joined, or the address that entered the code over HTTP. One holder has one
+ * grant per room, handed out again on every re-join, so a join flood cannot grow the store.
+ *
+ * Removal removes (DESIGN.md principle 9): a socket's grant ends when the socket leaves the room
+ * (another room, kick, ban, key revocation, socket closed), and kick, ban and lock end every grant
+ * of the room whose holder is not a socket in it now. Kept in memory (Redis when scaled out, so a
+ * revocation holds on every process at once); a restart forgets them and members enter the code
+ * again.
  */
 import { randomBytes } from 'node:crypto';
 import { ExpiryQueue } from '../../lib/expiry-queue.js';
@@ -23,6 +28,10 @@ export interface AccessGrantStore {
   isValid(token: string, roomId: string): Promise<boolean>;
   /** The live grant behind `token`, or null. */
   find(token: string): Promise<AccessGrant | null>;
+  /** Ends the holder's grant for the room, if any. */
+  revoke(roomId: string, holder: string): Promise<void>;
+  /** Ends every grant for the room whose holder is not in `keep`; returns how many ended. */
+  revokeAbsent(roomId: string, keep: ReadonlySet<string>): Promise<number>;
   purgeRoom(roomId: string): Promise<void>;
 }
 
@@ -71,6 +80,25 @@ export class MemoryAccessGrantStore implements AccessGrantStore {
 
   async find(token: string): Promise<AccessGrant | null> {
     return this.grants.get(token) ?? null;
+  }
+
+  async revoke(roomId: string, holder: string): Promise<void> {
+    const holderKey = `${holder}\n${roomId}`;
+    const token = this.byHolder.get(holderKey);
+    this.byHolder.delete(holderKey);
+    if (token !== undefined) this.grants.delete(token);
+  }
+
+  async revokeAbsent(roomId: string, keep: ReadonlySet<string>): Promise<number> {
+    // A full pass, as purgeRoom: kick, ban and lock are rare next to joins.
+    const before = this.grants.size;
+    const ends = (grant: AccessGrant) => grant.roomId === roomId && !keep.has(grant.holder);
+    this.grants.deleteWhere(ends);
+    this.byHolder.deleteWhere((_token, key) => {
+      const split = key.lastIndexOf('\n');
+      return ends({ holder: key.slice(0, split), roomId: key.slice(split + 1) });
+    });
+    return before - this.grants.size;
   }
 
   async purgeRoom(roomId: string): Promise<void> {

@@ -61,7 +61,7 @@ export interface RoomAdmission {
 const toUser = toRoomUser;
 
 export function registerRoomFrames(deps: RoomFrameDeps): {
-  leave: (connection: Connection) => Promise<void>;
+  leave: (connection: Connection, options?: { keepGrant?: boolean }) => Promise<void>;
   publishUserList: (roomId: string) => Promise<number>;
 } {
   const { hub, rooms, presence, channels } = deps;
@@ -97,10 +97,16 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
     return users.length;
   };
 
-  const leave = async (connection: Connection) => {
+  /**
+   * The socket leaves its room, for any reason: presence, key bundle, channel, voice call and its
+   * room grant go (a grant ends with its socket's stay, DESIGN.md principle 9), then the room
+   * hears user_left. `keepGrant`: a re-join of the same room keeps the grant it hands back.
+   */
+  const leave = async (connection: Connection, options: { keepGrant?: boolean } = {}) => {
     const roomId = connection.roomId;
     if (!roomId) return;
     connection.roomId = null;
+    if (!options.keepGrant) await rooms.revokeGrant(roomId, connection.nodeId);
     await presence.leave(roomId, connection.nodeId);
     await deps.bundles.remove(roomId, connection.nodeId);
     await channels.remove(roomId, connection);
@@ -142,8 +148,11 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
           mutedUntil: null,
         };
 
-    if (connection.roomId) await leave(connection);
+    if (connection.roomId) await leave(connection, { keepGrant: connection.roomId === room.id });
+    // The room identity is fixed here, for as long as the socket stays (session_auth cannot
+    // change it: server/features/dm).
     connection.identity = identity;
+    if (identity) connection.proved(identity.keyId);
     connection.username = username;
     connection.roomId = room.id;
     const at = new Date(deps.now()).toISOString();
@@ -187,6 +196,11 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
       sendUserList(connection, room.id, members);
     } finally {
       connection.releaseRoomFrames();
+    }
+    // Closed or removed while joining: its leave may have run before the grant was issued.
+    if (!connection.isOpen || connection.roomId !== room.id) {
+      await rooms.revokeGrant(room.id, connection.nodeId);
+      return;
     }
     // The newcomer learns every current member's public keys and then announces its own.
     connection.send({ type: 'key_bundles', bundles: await deps.bundles.list(room.id) });
@@ -232,6 +246,6 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
     sendUserList(connection, roomId, await presence.list(roomId));
   });
 
-  hub.onDisconnect(leave);
+  hub.onDisconnect((connection) => leave(connection));
   return { leave, publishUserList };
 }

@@ -216,6 +216,21 @@ export class RoomService {
     return this.deps.grants.issue(roomId, nodeId);
   }
 
+  /** Ends the holder's grant for the room (its socket left, or it was removed). */
+  revokeGrant(roomId: string, holder: string): Promise<void> {
+    return this.deps.grants.revoke(roomId, holder);
+  }
+
+  /**
+   * Ends every grant for the room whose holder is not a socket in it now: the grants of removed
+   * members, of sockets gone without a leave, and those bought with the code over HTTP (kick, ban
+   * and lock call it). Members present keep theirs.
+   */
+  async revokeAbsentGrants(roomId: string): Promise<number> {
+    const present = new Set((await this.deps.presence.list(roomId)).map((m) => m.nodeId));
+    return this.deps.grants.revokeAbsent(roomId, present);
+  }
+
   /** The live grant behind a token (room and holder), or null. */
   findGrant(token: string) {
     return this.deps.grants.find(token);

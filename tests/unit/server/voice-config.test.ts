@@ -45,13 +45,15 @@ describe('voice configuration', () => {
     });
   });
 
-  it('gives TURN credentials 12 hours unless TURN_TTL says otherwise', () => {
+  it('gives TURN credentials 10 minutes unless TURN_TTL says otherwise, at most an hour', () => {
     const config = loadConfig(
       { TURN_URL: 'turn:turn.example.org', TURN_SECRET: 'a-long-shared-secret-value' },
       '/x',
     );
-    expect(config.voice.turn?.ttlSeconds).toBe(43_200);
+    expect(config.voice.turn?.ttlSeconds).toBe(600);
     expect(() => loadConfig({ TURN_TTL: '59' }, '/x')).toThrow(/TURN_TTL/);
+    expect(() => loadConfig({ TURN_TTL: '3601' }, '/x')).toThrow(/TURN_TTL/);
+    expect(loadConfig({ TURN_TTL: '3600' }, '/x').voice.turn).toBeNull();
   });
 
   it('refuses to start with a bad ICE_SERVERS, naming the variable and no credential', () => {
