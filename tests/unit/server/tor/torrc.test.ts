@@ -19,6 +19,7 @@ const base = {
   virtualPort: 80,
   bridges: [],
   ownerPid: 1234,
+  powDefenses: false,
 };
 
 describe('torrc', () => {
