@@ -3,7 +3,6 @@
  * is, IPv4-mapped IPv6 as its IPv4, IPv6 as its /64 whatever the written form, an onion circuit
  * as itself; onion visitors share one admin-password bucket; a circuit holds few sockets.
  */
-import { EventEmitter } from 'node:events';
 import { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { markOnionSocket } from '../../../server/lib/onion-socket.js';
@@ -117,8 +116,8 @@ describe('the visitor of a request and of a socket', () => {
 
 describe('socket caps per visitor', () => {
   const closing = () => {
-    const socket = new EventEmitter();
-    return { socket, close: () => socket.emit('close') };
+    const socket = new Socket();
+    return { socket, close: () => socket.emit('close', false) };
   };
 
   it('counts a /64 as one visitor and a circuit against its own small cap and the onion share', () => {
