@@ -163,4 +163,38 @@ describe('per-visitor limits count the /64', { timeout: 120_000 }, () => {
     // Someone in the next /64 is still checked (and fails on their own account).
     expect(await forgedLogin(inNet(8, 1))).toBe(401);
   });
+
+  it('bans a bot from its whole /64, and not the next /64', async () => {
+    const server = await start();
+    const roomId = (await server.rooms.defaultRoom()).secureId;
+    const connect = async (from: string) => {
+      const socket = await TestSocket.connect(server.wsUrl(), {
+        headers: { 'x-forwarded-for': from },
+      });
+      sockets.push(socket);
+      return socket;
+    };
+    const bot = await connect(inNet(9, 1));
+    bot.send({ type: 'join_room', roomId, username: 'Shadow64' });
+    await bot.nextOfType('room_joined');
+    for (let i = 0; i < 36; i += 1)
+      bot.send({ type: 'send_message', content: `spam ${i}`, encryptionType: 'PLAINTEXT' });
+    const challenge = await bot.nextOfType('bot_challenge');
+    for (let i = 0; i < 3; i += 1)
+      bot.send({
+        type: 'bot_challenge_response',
+        challengeId: challenge.challengeId,
+        answer: '-1',
+      });
+    expect(await bot.waitForClose()).toBe(4008);
+
+    // Back from another address of the /64: still the banned visitor.
+    const again = await connect(inNet(9, 2));
+    expect(await again.nextOfType('bot_detected')).toBeTruthy();
+    expect(await again.waitForClose()).toBe(4008);
+    // The next /64 joins.
+    const neighbour = await connect(inNet(10, 1));
+    neighbour.send({ type: 'join_room', roomId, username: 'Ghost64' });
+    expect(await neighbour.nextOfType('room_joined')).toBeTruthy();
+  });
 });
