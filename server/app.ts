@@ -40,7 +40,7 @@ import { Hub } from './realtime/hub.js';
 import { RoomChannels } from './realtime/room-channels.js';
 import { UserChannels } from './realtime/user-channels.js';
 import { registerRealtime } from './realtime/routes.js';
-import { rateLimitKey } from './lib/onion-socket.js';
+import { visitorOfRequest } from './lib/visitor.js';
 import { paceRequests } from './lib/request-pacing.js';
 
 export interface ServerDeps {
@@ -85,7 +85,7 @@ interface ServerCore {
   config: Config;
 }
 
-/** Requests one address (or onion circuit) may make in a minute, WebSocket upgrades included. */
+/** Requests one visitor (server/lib/visitor.ts) may make in a minute, WebSocket upgrades included. */
 export const HTTP_REQUESTS_PER_MINUTE = 1000;
 /**
  * Requests for the client's hashed files (`/assets/…`) one address may make in a minute, counted
@@ -181,9 +181,9 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     max: (request) =>
       isAssetRequest(request) ? ASSET_REQUESTS_PER_MINUTE : HTTP_REQUESTS_PER_MINUTE,
     timeWindow: '1 minute',
-    // Per circuit for onion visitors (server/lib/onion-socket.ts), per address for the rest.
+    // Per visitor: an IPv4 address, an IPv6 /64, an onion circuit (server/lib/visitor.ts).
     keyGenerator: (request) =>
-      isAssetRequest(request) ? `${rateLimitKey(request)}|assets` : rateLimitKey(request),
+      isAssetRequest(request) ? `${visitorOfRequest(request)}|assets` : visitorOfRequest(request),
     errorResponseBuilder: (_request, context) => ({
       statusCode: context.statusCode,
       error: 'Too many requests',

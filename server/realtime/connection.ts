@@ -3,6 +3,7 @@
  * room logic knows nothing of the socket library (the tldraw `WebSocketMinimal` idea).
  */
 import { randomUUID } from 'node:crypto';
+import { visitorKey } from '../lib/visitor.js';
 import type { TokenBucket } from './token-bucket.js';
 import { batchThisTurn, type Corkable } from './write-batch.js';
 import {
@@ -96,6 +97,11 @@ export class Connection {
     readonly path: string,
     /** Null for sockets without one (test doubles): shared frames then go through `send`. */
     private readonly transport: FrameTransport | null = null,
+    /**
+     * Who opened it (server/lib/visitor.ts), named when the upgrade was admitted: every
+     * per-visitor limit and sanction on sockets counts this, never the exact address.
+     */
+    readonly visitor: string = visitorKey(remoteAddress),
   ) {
     this.corkable = transport && isCorkable(transport) ? transport : null;
   }

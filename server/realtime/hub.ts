@@ -101,8 +101,10 @@ export class Hub {
     remoteAddress: string,
     path: string,
     transport: FrameTransport | null = null,
+    /** The visitor key (server/lib/visitor.ts); from `remoteAddress` alone when not given. */
+    visitor?: string,
   ): Connection {
-    const connection = new Connection(socket, remoteAddress, path, transport);
+    const connection = new Connection(socket, remoteAddress, path, transport, visitor);
     const rate = this.options.rate ?? { perSecond: 20, burst: 40 };
     this.connections.add(connection);
     connection.bucket = new TokenBucket(rate.burst, rate.perSecond, this.options.now);

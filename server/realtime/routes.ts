@@ -3,11 +3,11 @@
  * straight from the HTTP(S) server's `upgrade` event, before Fastify: routing, hooks and a
  * request object per upgrade cost about 70 µs of CPU per socket, a third of a join's cost
  * (docs/benchmarks.md, "Connect and join"). What Fastify did for an upgrade is done here:
- * - the origin check and the per-address (per-circuit) socket cap (admission.ts), refused as a
+ * - the origin check and the per-visitor (per-circuit) socket cap (admission.ts), refused as a
  *   plain HTTP answer with `{error}` and the security headers of any other answer (403, 429);
  * - the global HTTP limit of 1000 requests a minute per address, which counts upgrades too: the
  *   same limiter and store as every other request (@fastify/rate-limit's `createRateLimit`, in
- *   Redis when there is one), keyed the same way (server/lib/onion-socket.ts), 429 with
+ *   Redis when there is one), keyed the same way (server/lib/visitor.ts), 429 with
  *   `Retry-After` past it;
  * - the client address as Fastify's `request.ip` reads it under TRUST_PROXY.
  */
@@ -20,7 +20,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { LIMITS } from '../../shared/constants.js';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { errorForLog } from '../lib/log-error.js';
-import { onionCircuitOf } from '../lib/onion-socket.js';
+import { visitorKey } from '../lib/visitor.js';
 import type { SecurityHeaderWriter } from '../plugins/security-headers.js';
 import { ADMISSION_TEXT, isOriginAllowed, socketBuckets, SocketCounter } from './admission.js';
 import type { Hub } from './hub.js';
@@ -120,13 +120,19 @@ export async function registerRealtime(
   const alive = new WeakMap<WebSocket, boolean>();
   let closing = false;
 
-  const accept = (request: IncomingMessage, socket: Duplex, head: Buffer, address: string) => {
+  const accept = (
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    address: string,
+    visitor: string,
+  ) => {
     const path = pathOf(request.url);
     websockets.handleUpgrade(request, socket, head, (websocket) => {
       socket.off('error', destroyOnError);
       alive.set(websocket, true);
       websocket.on('pong', () => alive.set(websocket, true));
-      hub.attach(websocket, address, path, socket as Socket);
+      hub.attach(websocket, address, path, socket as Socket, visitor);
     });
   };
 
@@ -164,12 +170,12 @@ export async function registerRealtime(
       return;
     }
     const address = clientAddress(request);
-    const circuit = onionCircuitOf(request.socket);
-    if (!sockets.tryAcquire(socketBuckets(address, host, circuit), request.socket)) {
+    const visitor = visitorKey(address, request.socket);
+    if (!sockets.tryAcquire(socketBuckets(visitor, host, address), request.socket)) {
       refuse(request, socket, 429, ADMISSION_TEXT.tooManySockets);
       return;
     }
-    // Only what the limiter reads: the key (rateLimitKey) and the route's config (none here).
+    // Only what the limiter reads: the key (visitorOfRequest) and the route's config (none here).
     const asRequest = { ip: address, raw: request, routeOptions: { config: {} } };
     countRequest(asRequest as unknown as FastifyRequest).then(
       (limit) => {
@@ -180,7 +186,7 @@ export async function registerRealtime(
           return;
         }
         if (closing) refuse(request, socket, 503, TEXT.serviceUnavailable);
-        else accept(request, socket, head, address);
+        else accept(request, socket, head, address, visitor);
       },
       (error: unknown) => {
         app.log.error({ err: errorForLog(error) }, 'rate limit store failed for an upgrade');

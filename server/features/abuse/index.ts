@@ -1,13 +1,15 @@
 /**
  * Abuse control over the socket: bot-like behaviour earns a Security Verification challenge
- * (bot_challenge, a proof of work whose cost grows with the address's recent challenges); until
+ * (bot_challenge, a proof of work whose cost grows with the visitor's recent challenges); until
  * it is answered the member cannot send; three wrong answers disconnect the socket
- * (bot_detected) and ban its address for ten minutes. An expired challenge is replaced by a new
- * one. Each challenge is answered once: a right answer clears it. Screenshot alerts from browsers
- * become a SECURITY_SYSTEM message in the room.
+ * (bot_detected) and ban its visitor (server/lib/visitor.ts: the address, an IPv6 /64, the onion
+ * circuit) for ten minutes. An expired challenge is replaced by a new one. Each challenge is
+ * answered once: a right answer clears it. Screenshot alerts from browsers become a
+ * SECURITY_SYSTEM message in the room.
  */
 import type { ClientFrameType } from '../../../shared/protocol/ws/index.js';
 import { AppError } from '../../errors.js';
+import { visitorOfConnection } from '../../lib/visitor.js';
 import type { Connection } from '../../realtime/connection.js';
 import type { Hub } from '../../realtime/hub.js';
 import { BotDetector, type BotSignal } from './bot-detector.js';
@@ -113,7 +115,7 @@ export function createAbuseFeature({
   };
 
   const sendChallenge = (connection: Connection, state: AbuseState) => {
-    state.challenge = issuer.issue(connection.remoteAddress);
+    state.challenge = issuer.issue(visitorOfConnection(connection));
     const { pow } = state.challenge;
     connection.send({
       type: 'bot_challenge',
@@ -132,7 +134,7 @@ export function createAbuseFeature({
   };
 
   hub.onConnect(async (connection) => {
-    if (!(await bans.isBanned(connection.remoteAddress))) return;
+    if (!(await bans.isBanned(visitorOfConnection(connection)))) return;
     connection.send({ type: 'bot_detected', message: ABUSE_TEXT.detected });
     connection.close(BOT_CLOSE_CODE, 'Banned');
   });
@@ -175,7 +177,7 @@ export function createAbuseFeature({
     }
     state.failures += 1;
     if (state.failures >= MAX_CHALLENGE_FAILURES) {
-      await bans.ban(connection.remoteAddress, BOT_BAN_MS);
+      await bans.ban(visitorOfConnection(connection), BOT_BAN_MS);
       connection.send({ type: 'bot_detected', message: ABUSE_TEXT.detected });
       connection.close(BOT_CLOSE_CODE, 'Bot detected');
       return;

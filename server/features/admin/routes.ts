@@ -8,7 +8,7 @@ import {
 } from '../../../shared/protocol/http/auth.js';
 import type { AuditStore } from './audit.js';
 import { ADMIN_TEXT, type AdminCredentials } from './credentials.js';
-import { guessingClient } from '../../lib/onion-socket.js';
+import { passwordGuesser } from '../../lib/visitor.js';
 
 export function adminRoutes(credentials: AdminCredentials, audit: AuditStore): FastifyPluginAsync {
   return async (fastify) => {
@@ -33,7 +33,7 @@ export function adminRoutes(credentials: AdminCredentials, audit: AuditStore): F
         // Failures are counted per window inside checkPassword (no row per attempt, no address).
         const session = await credentials.authenticate(
           request.body.password,
-          guessingClient(request),
+          passwordGuesser(request),
         );
         await audit.record({ actor: 'admin-password', action: 'admin.login' });
         request.log.info('admin authenticated');

@@ -18,7 +18,7 @@ import type { AuditStore } from './audit.js';
 import type { AdminCredentials } from './credentials.js';
 import { SERVICE_TEXT, type AdminOperations } from './operations.js';
 import type { ServiceStateHolder } from './service-state.js';
-import { guessingClient } from '../../lib/onion-socket.js';
+import { passwordGuesser } from '../../lib/visitor.js';
 
 export interface ServiceRouteDeps {
   operations: AdminOperations;
@@ -42,7 +42,7 @@ export function serviceRoutes(deps: ServiceRouteDeps): FastifyPluginAsync {
     if (!password)
       throw new AppError('UNAUTHORIZED', 401, TEXT.adminPasswordRequired, { adminAuth: true });
     // The same lockout as /api/admin/authenticate; failures are counted there, per window.
-    await deps.credentials.checkPassword(password, guessingClient(request));
+    await deps.credentials.checkPassword(password, passwordGuesser(request));
     return 'admin-password';
   };
 

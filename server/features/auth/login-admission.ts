@@ -1,10 +1,11 @@
 /**
  * The bounded queue in front of the verify pool (issue 22, target 2). Every login verification
  * takes a place when its request arrives, before its body is read, and gives it back when its
- * answer has gone out. Past the bound, all visitors together or one visitor (address), the
- * request is refused at once with 503 and `Retry-After`: logins beyond capacity wait in the
- * client, never in the server's event loop, so chat keeps its latency during a burst. The check
- * and the taking are one synchronous step, so two requests can never both take the last place.
+ * answer has gone out. Past the bound, all visitors together or one visitor
+ * (server/lib/visitor.ts), the request is refused at once with 503 and `Retry-After`: logins
+ * beyond capacity wait in the client, never in the server's event loop, so chat keeps its latency
+ * during a burst. The check and the taking are one synchronous step, so two requests can never
+ * both take the last place.
  */
 
 /** What the admission reads from the pool to estimate the wait it announces. */
@@ -20,7 +21,7 @@ export interface VerifyQueue {
 export interface LoginAdmissionLimits {
   /** Verifications admitted and not yet answered, all visitors together. */
   maxPending: number;
-  /** The same, for one visitor (address). */
+  /** The same, for one visitor (an IPv4 address, an IPv6 /64, an onion circuit). */
   maxPendingPerVisitor: number;
 }
 

@@ -14,6 +14,7 @@
 import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TEXT } from '../../../shared/protocol/errors.js';
+import { visitorKey } from '../../lib/visitor.js';
 import type { SecurityHeaderWriter } from '../../plugins/security-headers.js';
 import type { LoginAdmission } from './login-admission.js';
 
@@ -28,7 +29,7 @@ export interface EarlyRefusalOptions {
   admission: Pick<LoginAdmission, 'refusal'>;
   writeSecurityHeaders: SecurityHeaderWriter;
   /**
-   * The visitor of a raw request, as the route's check names it (Fastify's `request.ip`), or null
+   * The visitor of a raw request, as the route's check names it (server/lib/visitor.ts), or null
    * when only Fastify can tell (behind a trusted proxy): then only the global bound is checked
    * here, and the per-visitor bound stays with the route.
    */
@@ -68,7 +69,11 @@ export function refuseBusyLoginsEarly(server: EventEmitter, options: EarlyRefusa
   });
 }
 
-/** The visitor as Fastify's `request.ip` names it when no proxy is trusted: the socket's peer. */
+/**
+ * The visitor (server/lib/visitor.ts) as the route names it when no proxy is trusted: the socket's
+ * peer, or its onion circuit.
+ */
 export function socketPeer(request: IncomingMessage): string | null {
-  return request.socket.remoteAddress ?? null;
+  const address = request.socket.remoteAddress;
+  return address === undefined ? null : visitorKey(address, request.socket);
 }

@@ -33,6 +33,7 @@ import {
 } from '../../../shared/protocol/http/verify-body.js';
 import { AppError } from '../../errors.js';
 import { TurnQueue } from '../../lib/turns.js';
+import { visitorOfRequest } from '../../lib/visitor.js';
 import type { Guards, Principal } from './guards.js';
 import type { LoginAdmission } from './login-admission.js';
 import type { AuthService } from './service.js';
@@ -130,7 +131,7 @@ export function authRoutes(
     // Before the body is read: a verification past the queue's bound costs the event loop next
     // to nothing, and the client waits Retry-After seconds (issue 22).
     const admitVerification = async (request: FastifyRequest, reply: FastifyReply) => {
-      const admission = options.admission.admit(request.ip);
+      const admission = options.admission.admit(visitorOfRequest(request));
       if (!admission.admitted) {
         return reply
           .code(503)
@@ -213,7 +214,7 @@ export function authRoutes(
         },
       },
       async (request) => {
-        const result = await service.verify(request.body, request.ip);
+        const result = await service.verify(request.body, visitorOfRequest(request));
         request.log.info({ keyId: result.user.keyId }, 'key holder logged in');
         return result;
       },

@@ -39,7 +39,7 @@ export interface AuthServiceDeps {
   challenges: ChallengeStore;
   verifier: SignatureVerifier;
   /**
-   * Failed verifications per key and address (reserved before the signatures are checked,
+   * Failed verifications per key and visitor (server/lib/visitor.ts; reserved before the signatures are checked,
    * refunded on success). Challenges are not counted per key: key ids are public, so counting
    * them would let anyone block a key holder's logins (issue 15).
    */
@@ -159,11 +159,11 @@ export class AuthService {
 
   /**
    * Checks both signatures of a challenge against the registered keys and opens a session. Every
-   * attempt from `address` for the key is counted first and given back if it succeeds, so only
-   * failures use up the (key, address) limit, and concurrent attempts cannot pass it.
+   * attempt from `visitor` for the key is counted first and given back if it succeeds, so only
+   * failures use up the (key, visitor) limit, and concurrent attempts cannot pass it.
    */
-  async verify(request: VerifyRequestBytes, address: string): Promise<VerifyResponse> {
-    const attemptKey = `${request.keyId}|${address}`;
+  async verify(request: VerifyRequestBytes, visitor: string): Promise<VerifyResponse> {
+    const attemptKey = `${request.keyId}|${visitor}`;
     if (!(await this.deps.keyFailures.reserve(attemptKey))) {
       throw new AppError('RATE_LIMITED', 429, TEXT.tooManyRequests);
     }

@@ -1,6 +1,7 @@
 /**
- * Upload quotas: bytes and images held per member (the uploading socket), per room, per client
- * address, and in all. An upload reserves its declared size in every scope at once, before its
+ * Upload quotas: bytes and images held per member (the uploading socket), per room, per visitor
+ * (the `address` scope: an IPv4 address, an IPv6 /64 or an onion circuit, server/lib/visitor.ts),
+ * and in all. An upload reserves its declared size in every scope at once, before its
  * body is read; the reservation shrinks to the real size once stored, follows the image's expiry
  * (a message binds it), and is given back when the upload fails or the image expires. Checking
  * and taking happen in one step (one event-loop turn in memory, one Lua script in Redis), so
@@ -19,7 +20,7 @@ export type QuotaLimits = Record<QuotaScope, QuotaLimit>;
 
 const MIB = 1024 * 1024;
 /**
- * Defaults, sized so that one visitor (every socket of one address) holds at most a quarter of
+ * Defaults, sized so that one visitor (every socket of one address or /64) holds at most a quarter of
  * the store and one room at most 3/8 of it; a full-size upload is about 10.5 MiB with thumbnail.
  */
 export const DEFAULT_UPLOAD_QUOTAS: QuotaLimits = {
@@ -34,6 +35,7 @@ export interface QuotaOwner {
   /** The uploading socket's nodeId. */
   member: string;
   roomId: string;
+  /** The uploader's visitor key (server/lib/visitor.ts), not the exact address. */
   address: string;
 }
 

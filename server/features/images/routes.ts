@@ -25,6 +25,7 @@ import {
   UploadResponseSchema,
 } from '../../../shared/protocol/http/images.js';
 import { AppError } from '../../errors.js';
+import { visitorOfRequest } from '../../lib/visitor.js';
 import type { QuotaScope, UploadQuota } from './quota.js';
 import { UNBOUND_IMAGE_TTL_MS, type ImageStore } from './store.js';
 
@@ -146,7 +147,7 @@ export function imageRoutes(deps: ImageRouteDeps): FastifyPluginAsync {
     const now = deps.now();
     const refused = await deps.quota.reserve(
       fileId,
-      { member: session.nodeId, roomId: session.roomId, address: request.ip },
+      { member: session.nodeId, roomId: session.roomId, address: visitorOfRequest(request) },
       declared,
       now + UNBOUND_IMAGE_TTL_MS,
       now,

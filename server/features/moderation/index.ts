@@ -5,6 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
+import { visitorOfConnection } from '../../lib/visitor.js';
 import type { Connection, ConnectionIdentity } from '../../realtime/connection.js';
 import type { Hub } from '../../realtime/hub.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
@@ -88,7 +89,7 @@ export function createModerationFeature(deps: ModerationFeatureDeps) {
       connection: Connection,
       room: RoomRow,
       identity: ConnectionIdentity | null,
-    ): Promise<RoomAdmission> => service.admit(room, identity, connection.remoteAddress),
+    ): Promise<RoomAdmission> => service.admit(room, identity, visitorOfConnection(connection)),
     joined: frames.joined,
     /** Acts on a moderation service event for this process's sockets. */
     apply: async (event: unknown) => {

@@ -122,7 +122,10 @@ export class ModerationService {
     return (await this.deps.store.isModerator(room.id, identity.keyId)) ? 'moderator' : 'member';
   }
 
-  /** The keyed hash that names an anonymous visitor's address in sanctions (never the address). */
+  /**
+   * The keyed hash that names an anonymous visitor in sanctions (never the address): of their
+   * visitor key (server/lib/visitor.ts), so a ban holds for the whole IPv6 /64.
+   */
   async addressTag(address: string): Promise<string> {
     const key = await this.deps.store.addressKey();
     // Every anonymous join asks (an HMAC is about 15 µs); the recent answers are kept.

@@ -24,6 +24,7 @@ import {
   SandboxPayResponseSchema,
 } from '../../../shared/protocol/http/payments.js';
 import { AppError } from '../../errors.js';
+import { visitorOfRequest } from '../../lib/visitor.js';
 import type { PriceFeed } from './price-feed.js';
 import {
   NowPaymentStateSchema,
@@ -103,7 +104,7 @@ export function paymentRoutes(options: PaymentRouteOptions): FastifyPluginAsync 
         },
       },
       // The body is parsed by the service, so that an unknown currency or tier gets its own text.
-      (request) => service.createPayment(request.body, request.ip),
+      (request) => service.createPayment(request.body, visitorOfRequest(request)),
     );
 
     app.get(

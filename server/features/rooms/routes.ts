@@ -18,6 +18,7 @@ import {
 } from '../../../shared/protocol/http/rooms.js';
 import { AppError } from '../../errors.js';
 import type { RateLimiter } from '../../lib/rate-limiter.js';
+import { visitorOfRequest } from '../../lib/visitor.js';
 import type { PresenceMember, PresenceStore } from './presence.js';
 import type { RoomRow } from './store.js';
 import { ROOM_TEXT, type RoomService } from './service.js';
@@ -149,7 +150,12 @@ export function roomRoutes({
           },
         },
       },
-      (request) => service.verifyAccessCode(request.params.id, request.body.password, request.ip),
+      (request) =>
+        service.verifyAccessCode(
+          request.params.id,
+          request.body.password,
+          visitorOfRequest(request),
+        ),
     );
 
     app.patch(

@@ -25,6 +25,7 @@ import type { BridgeStore } from './bridges.js';
 import { TorControlClient, type ControlEvent } from './control-client.js';
 import { LogRing, TorChild } from './process.js';
 import { fetchThroughSocks, isPortFree, isPortOpen } from './probes.js';
+import { detectPowSupport, type PowSupport } from './tor-capabilities.js';
 import { buildTorrc, TRANSPORTS } from './torrc.js';
 
 export interface TorLogger {
@@ -52,6 +53,8 @@ export interface TorServiceDeps {
   log: TorLogger;
   /** How long start waits for the control port (default 30 s). */
   startTimeoutMs?: number;
+  /** Whether the tor at `bin` supports proof of work (default: asks the binary, once). */
+  powSupport?: (bin: string) => Promise<PowSupport>;
 }
 
 /** The onion service's virtual port: visitors open http://<address>.onion/. */
@@ -83,6 +86,7 @@ export class TorService {
   private circuitTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private statusCache: { at: number; value: Promise<TorAdminStatus> } | null = null;
+  private powReported = false;
   readonly logs = new LogRing();
 
   constructor(private readonly deps: TorServiceDeps) {}
@@ -295,6 +299,12 @@ export class TorService {
       await mkdir(folder, { recursive: true, mode: 0o700 });
       await chmod(folder, 0o700); // tor refuses a group- or world-readable onion key folder
     }
+    const pow = await (this.deps.powSupport ?? detectPowSupport)(this.deps.bin!);
+    if (!this.powReported) {
+      this.powReported = true;
+      if (pow.supported) this.deps.log.info({}, 'tor: onion service proof-of-work defence on');
+      else this.deps.log.warn({ reason: pow.reason }, 'tor: no proof-of-work defence');
+    }
     let text: string;
     try {
       text = buildTorrc({
@@ -307,6 +317,7 @@ export class TorService {
         virtualPort: ONION_VIRTUAL_PORT,
         bridges,
         ownerPid: process.pid,
+        powDefenses: pow.supported,
       });
     } catch (error) {
       throw new AppError('TOR_CONFIG', 500, (error as Error).message, { cause: error });

@@ -45,6 +45,58 @@ export interface TorrcOptions {
   bridges: readonly BridgeFields[];
   /** The pid of the server: tor exits by itself if that process disappears. */
   ownerPid: number;
+  /**
+   * Whether the installed tor can defend the service with proof of work (tor-capabilities.ts);
+   * a tor without it refuses the options, so they are written only when true.
+   */
+  powDefenses: boolean;
+}
+
+/**
+ * tor's own defences of the onion service against floods (tor(1), "HIDDEN SERVICE OPTIONS"),
+ * ahead of the app's per-circuit limits (server/lib/visitor.ts). A new circuit costs a Tor client
+ * seconds, so the app's caps per circuit only hold if circuits cannot be opened without bound:
+ * - intro-point rate limit: introductions (new rendezvous circuits) each introduction point
+ *   passes on, per second and in a burst; the rest are dropped at the introduction point;
+ * - streams per circuit: a circuit past the bound is closed (`CloseCircuit`), which ends its
+ *   sockets and HTTP connections at once;
+ * - proof of work (tor 0.4.8 and later, when built with it): under load, clients must solve a
+ *   puzzle to be introduced, and those that worked harder are served first.
+ */
+export const ONION_DOS_DEFENSES = {
+  /** Introductions per second per introduction point (tor's own default is 25). */
+  introRatePerSec: 25,
+  /** Introductions in a burst per introduction point (tor's default 200). */
+  introBurstPerSec: 200,
+  /**
+   * Concurrent streams per rendezvous circuit: Tor Browser opens up to 6 HTTP connections to a
+   * site and the app holds at most 4 sockets a circuit (ONION_SOCKETS_PER_CIRCUIT); 20 leaves
+   * room for both and for connections closing while new ones open.
+   */
+  maxStreamsPerCircuit: 20,
+  /** Rendezvous requests the proof-of-work queue serves per second (tor's default 250). */
+  powQueueRate: 250,
+  /** ... and in a burst (tor's default 2500). */
+  powQueueBurst: 2500,
+} as const;
+
+/** The onion service's flood defences as torrc lines; proof of work only when supported. */
+export function onionDefenseLines(powDefenses: boolean): string[] {
+  const dos = ONION_DOS_DEFENSES;
+  return [
+    'HiddenServiceEnableIntroDoSDefense 1',
+    `HiddenServiceEnableIntroDoSRatePerSec ${dos.introRatePerSec}`,
+    `HiddenServiceEnableIntroDoSBurstPerSec ${dos.introBurstPerSec}`,
+    `HiddenServiceMaxStreams ${dos.maxStreamsPerCircuit}`,
+    'HiddenServiceMaxStreamsCloseCircuit 1',
+    ...(powDefenses
+      ? [
+          'HiddenServicePoWDefensesEnabled 1',
+          `HiddenServicePoWQueueRate ${dos.powQueueRate}`,
+          `HiddenServicePoWQueueBurst ${dos.powQueueBurst}`,
+        ]
+      : []),
+  ];
 }
 
 const SAFE_PATH = /^\/[A-Za-z0-9_./+@-]+$/;
@@ -94,6 +146,8 @@ export function buildTorrc(options: TorrcOptions): string {
     // Each stream opens with a PROXY line naming its circuit (server/features/tor/onion-entrance.ts),
     // so limits count onion visitors one circuit at a time.
     'HiddenServiceExportCircuitID haproxy',
+    // Belong to the HiddenServiceDir above: tor reads service options up to the next one.
+    ...onionDefenseLines(options.powDefenses),
     'Log notice stdout',
     'SafeLogging 1',
     'AvoidDiskWrites 1',

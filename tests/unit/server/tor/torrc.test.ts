@@ -1,6 +1,14 @@
 /** The torrc writer and the bridge rules: loopback only, DisableNetwork 1, no injected option. */
 import { describe, expect, it } from 'vitest';
-import { buildTorrc, assertSafeLine } from '../../../../server/features/tor/torrc.js';
+import {
+  detectPowSupport,
+  powSupportFromModules,
+} from '../../../../server/features/tor/tor-capabilities.js';
+import {
+  buildTorrc,
+  assertSafeLine,
+  ONION_DOS_DEFENSES,
+} from '../../../../server/features/tor/torrc.js';
 import {
   isOnionAddress,
   parseBridgeImport,
@@ -19,6 +27,7 @@ const base = {
   virtualPort: 80,
   bridges: [],
   ownerPid: 1234,
+  powDefenses: false,
 };
 
 describe('torrc', () => {
@@ -88,5 +97,62 @@ describe('onion address and progress', () => {
     for (let index = 0; index < 12; index += 1) steps.push(nextConnectingProgress(steps.at(-1)!));
     expect(steps.slice(0, 4)).toEqual([0, 10, 20, 30]);
     expect(steps.at(-1)).toBe(90);
+  });
+});
+
+describe("the onion service's flood defences", () => {
+  it('turns on the intro-point rate limit and the per-circuit stream cap for the service', () => {
+    const text = buildTorrc(base);
+    const lines = text.split('\n');
+    const service = lines.indexOf('HiddenServiceDir /srv/sc/tor/hidden_service');
+    for (const line of [
+      'HiddenServiceEnableIntroDoSDefense 1',
+      `HiddenServiceEnableIntroDoSRatePerSec ${ONION_DOS_DEFENSES.introRatePerSec}`,
+      `HiddenServiceEnableIntroDoSBurstPerSec ${ONION_DOS_DEFENSES.introBurstPerSec}`,
+      `HiddenServiceMaxStreams ${ONION_DOS_DEFENSES.maxStreamsPerCircuit}`,
+      'HiddenServiceMaxStreamsCloseCircuit 1',
+    ]) {
+      // After the HiddenServiceDir they belong to.
+      expect(lines.indexOf(line), line).toBeGreaterThan(service);
+    }
+    expect(text).not.toMatch(/PoW/);
+  });
+
+  it('adds proof of work only when the installed tor has it', () => {
+    const text = buildTorrc({ ...base, powDefenses: true });
+    expect(text).toMatch(/^HiddenServicePoWDefensesEnabled 1$/m);
+    expect(text).toMatch(
+      new RegExp(`^HiddenServicePoWQueueRate ${ONION_DOS_DEFENSES.powQueueRate}$`, 'm'),
+    );
+    expect(text).toMatch(
+      new RegExp(`^HiddenServicePoWQueueBurst ${ONION_DOS_DEFENSES.powQueueBurst}$`, 'm'),
+    );
+  });
+
+  it("reads proof-of-work support from tor's module list, and asks each binary once", async () => {
+    expect(powSupportFromModules('relay: yes\ndirauth: yes\ndircache: yes\npow: yes\n')).toEqual({
+      supported: true,
+    });
+    expect(powSupportFromModules('relay: yes\npow: no\n')).toMatchObject({ supported: false });
+    expect(powSupportFromModules('relay: yes\ndirauth: yes\n')).toMatchObject({
+      supported: false,
+      reason: expect.stringContaining('0.4.8'),
+    });
+    let asked = 0;
+    const run = async () => {
+      asked += 1;
+      return 'pow: yes\n';
+    };
+    const bin = `/opt/tor-${Math.random()}`;
+    expect(await detectPowSupport(bin, run)).toEqual({ supported: true });
+    expect(await detectPowSupport(bin, run)).toEqual({ supported: true });
+    expect(asked).toBe(1);
+    const failing = async () => {
+      throw new Error('spawn ENOENT');
+    };
+    expect(await detectPowSupport(`/opt/missing-${Math.random()}`, failing)).toMatchObject({
+      supported: false,
+      reason: expect.stringContaining('--list-modules failed'),
+    });
   });
 });
