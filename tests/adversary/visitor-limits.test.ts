@@ -153,6 +153,57 @@ describe('visitors behind one /64 share every limit', () => {
     const neighbour = await join(inNet(6, 1), { username: 'Agent203' });
     expect(neighbour.joined.type).toBe('room_joined');
   });
+
+  it("reaches every open socket of a sanctioned visitor's /64 in the room, and no one else's", async () => {
+    const owner = await makeRegisteredKey(server.baseUrl, { username: 'keeper' });
+    const token = (await login(server.baseUrl, owner)).body.sessionToken as string;
+    const created = await post('/api/rooms', { name: 'porch' }, '198.51.100.50', {
+      authorization: `Bearer ${token}`,
+    });
+    const room = RoomSchema.parse(await created.json());
+    const join = async (from: string, who: { username: string; sessionToken?: string }) => {
+      const socket = await TestSocket.connect(server.wsUrl(), {
+        headers: { 'x-forwarded-for': from },
+      });
+      sockets.push(socket);
+      socket.send({ type: 'join_room', roomId: room.secureId, ...who });
+      const joined = await socket.nextOfType('room_joined');
+      return { socket, nodeId: joined.nodeId as string };
+    };
+    const keeper = await join('198.51.100.50', { username: 'keeper', sessionToken: token });
+    // The troll keeps a second tab open from another address of their /64 before the mute.
+    const troll = await join(inNet(7, 1), { username: 'Agent301' });
+    const trollTab = await join(inNet(7, 2), { username: 'Agent302' });
+    // A key holder behind the same /64 is another identity; a neighbour is another visitor.
+    const colleague = await makeRegisteredKey(server.baseUrl, { username: 'colleague' });
+    const colleagueToken = (await login(server.baseUrl, colleague)).body.sessionToken as string;
+    const keyed = await join(inNet(7, 3), { username: 'colleague', sessionToken: colleagueToken });
+    const neighbour = await join(inNet(8, 1), { username: 'Agent303' });
+
+    keeper.socket.send({ type: 'mute_member', nodeId: troll.nodeId, minutes: 10 });
+    for (const tab of [troll, trollTab]) {
+      await tab.socket.next(
+        (frame) => frame.type === 'moderation_state' && frame.mutedUntil !== null,
+      );
+    }
+    trollTab.socket.send({ type: 'send_message', content: 'x', encryptionType: 'PLAINTEXT' });
+    expect((await trollTab.socket.nextOfType('error')).message).toMatch(/^You are muted/);
+
+    keeper.socket.send({ type: 'ban_member', nodeId: troll.nodeId, minutes: 30 });
+    for (const tab of [troll, trollTab]) {
+      expect(await tab.socket.nextOfType('removed_from_room')).toMatchObject({ action: 'ban' });
+    }
+    // The honest members stay in the room and go on talking: no removal reached them.
+    neighbour.socket.send({ type: 'send_message', content: 'hi', encryptionType: 'PLAINTEXT' });
+    await keyed.socket.next(
+      (frame) =>
+        frame.type === 'new_message' &&
+        (frame.message as { content: string; isSystem: boolean }).content === 'hi',
+    );
+    for (const honest of [keyed, neighbour]) {
+      expect(honest.socket.frames.some((frame) => frame.type === 'removed_from_room')).toBe(false);
+    }
+  });
 });
 
 describe('one Tor client with many circuits', () => {

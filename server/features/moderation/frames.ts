@@ -21,6 +21,8 @@ interface LocalState {
   roomId: string;
   role: ModerationRole;
   mutedUntil: number | null;
+  /** The sanction subject of an anonymous socket (`addr:<tag>` of its visitor), else null. */
+  visitorSubject: string | null;
 }
 
 export interface ModerationFrameDeps {
@@ -82,6 +84,10 @@ export function registerModerationFrames(deps: ModerationFrameDeps) {
       roomId: room.id,
       role: admission.role,
       mutedUntil: admission.mutedUntil,
+      visitorSubject:
+        connection.identity === null && admission.addressTag !== null
+          ? `addr:${admission.addressTag}`
+          : null,
     };
     states.set(connection, state);
     sendState(connection, state, room.isLocked);
@@ -149,7 +155,12 @@ export function registerModerationFrames(deps: ModerationFrameDeps) {
     [...deps.channels.localMembers(roomId)].filter((connection) => {
       if (connection.roomId !== roomId) return false;
       if (target.nodeId) return connection.nodeId === target.nodeId;
-      return target.subject !== null && `key:${connection.identity?.keyId}` === target.subject;
+      if (target.subject === null) return false;
+      // An anonymous visitor is every anonymous socket of theirs in the room (their visitor key:
+      // address, IPv6 /64 or onion circuit), as the sanction stored against them is.
+      if (target.subject.startsWith('addr:'))
+        return states.get(connection)?.visitorSubject === target.subject;
+      return `key:${connection.identity?.keyId}` === target.subject;
     });
 
   const publishUserList = async (roomId: string) => {

@@ -494,11 +494,15 @@ export class ModerationService {
     });
   }
 
-  /** Which sockets an event reaches: every socket of a key in the room, or the one connection. */
+  /**
+   * Which sockets an event reaches: every socket of a key in the room; for an anonymous visitor
+   * every anonymous socket of that visitor in the room (the subject the sanction is stored
+   * under), or the one connection when the visitor's tag is unknown.
+   */
   private match(target: PresenceMember): { subject: string | null; nodeId: string | null } {
-    return target.keyId
-      ? { subject: `key:${target.keyId}`, nodeId: null }
-      : { subject: null, nodeId: target.nodeId };
+    if (target.keyId) return { subject: `key:${target.keyId}`, nodeId: null };
+    if (target.addressTag) return { subject: `addr:${target.addressTag}`, nodeId: null };
+    return { subject: null, nodeId: target.nodeId };
   }
 
   private async announce(
