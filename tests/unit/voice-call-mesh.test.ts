@@ -10,6 +10,9 @@ import { type ClientFrame } from '../../shared/protocol/ws/index.js';
 import { VoiceCall } from '../../client/features/voice/voice-call.js';
 import { DEFAULT_VOICE_SETTINGS } from '../../client/features/voice/voice-settings.js';
 import { type VoiceKeyGrant } from '../../client/features/e2ee/sender-key-envelope.js';
+import { generateMlDsaKeyPair } from '../../shared/crypto/ml-dsa.js';
+
+const signingKey = generateMlDsaKeyPair(new Uint8Array(32).fill(5));
 
 class FakeTrack {
   kind = 'audio';
@@ -151,6 +154,10 @@ function harness(selfNodeId: string): Harness {
         return Promise.resolve(true);
       },
       onVoiceKey: () => () => undefined,
+    },
+    statusKeys: {
+      signer: () => ({ roomId: 'a'.repeat(64), secretKey: signingKey.secretKey }),
+      signerOf: () => null,
     },
     roomId: 'room-1',
     selfNodeId,

@@ -8,6 +8,7 @@ import { type RoomKeyManager } from '../e2ee/room-key-manager.js';
 import { useNow } from '../e2ee/use-now.js';
 import { isOnionHost } from '../privacy/connection-privacy.js';
 import { toast } from '../../ui/use-toast.js';
+import { statusKeysOf } from './call-encryption-status.js';
 import { fetchIceServers } from './ice-servers.js';
 import { getVoiceSettings, useVoiceSettings } from './use-voice-settings.js';
 import { VoiceCall, type CallSocket } from './voice-call.js';
@@ -16,7 +17,11 @@ import { disguiseWorkletUrl } from './worklet-url.js';
 
 export interface VoiceCallOverlayProps {
   socket: CallSocket;
-  keys: Pick<RoomKeyManager, 'sendVoiceKey' | 'onVoiceKey'>;
+  /** The room's E2E channel: frame keys travel in it, `encryption_status` is signed with it. */
+  keys: Pick<
+    RoomKeyManager,
+    'sendVoiceKey' | 'onVoiceKey' | 'keys' | 'room' | 'members' | 'now' | 'trustOf'
+  >;
   roomId: string;
   selfNodeId: string;
   username: string;
@@ -30,6 +35,7 @@ export default function VoiceCallOverlay(props: VoiceCallOverlayProps) {
       new VoiceCall({
         socket,
         keys,
+        statusKeys: statusKeysOf(keys),
         roomId,
         selfNodeId,
         username,
