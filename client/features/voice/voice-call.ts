@@ -209,6 +209,8 @@ export class VoiceCall {
   /** Participants whose copy of the current key has not left yet (bundle unknown): retried. */
   readonly #keyOwed = new Set<string>();
   #switchTimer: number | null = null;
+  /** The last participant list that named this browser: the mesh as it was built. */
+  #meshRoster: readonly VoiceParticipant[] = [];
   readonly #status: CallEncryptionStatus;
   /** Each peer's frame counters at the last probe, and what they did in the interval since. */
   #peerFrames: Record<string, PeerFrameCounters> = {};
@@ -377,7 +379,7 @@ export class VoiceCall {
     } else if (verdict.status === 'refused' && verdict.code !== 'NOT_ADDRESSED') {
       // Not addressed to this browser: a statement sent before the sender knew this call's id.
       const text = `Encryption status for ${this.#nameOf(verdict.nodeId)} ignored: it ${verdict.text}`;
-      const warnings = [...this.#state.warnings.filter((known) => known !== text), text];
+      const warnings = [...this.#state.warnings, text];
       this.#set({ warnings: warnings.slice(-MAX_WARNINGS) });
     }
   }
@@ -418,10 +420,13 @@ export class VoiceCall {
 
   #onParticipants(participants: readonly VoiceParticipant[]): void {
     const self = this.deps.selfNodeId;
-    const before = new Set(this.#state.participants.map((participant) => participant.nodeId));
+    // Compared with the last list this browser was in: a list from before its own join was
+    // relayed (others joining at the same moment) must not hide them from the mesh.
+    const before = new Set(this.#meshRoster.map((participant) => participant.nodeId));
     const after = new Set(participants.map((participant) => participant.nodeId));
     this.#set({ participants });
     if (!after.has(self)) return;
+    this.#meshRoster = participants;
     let hasChanged = false;
     for (const nodeId of before) {
       if (!after.has(nodeId) && nodeId !== self) {
