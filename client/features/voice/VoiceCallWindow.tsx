@@ -87,6 +87,7 @@ export function VoiceCallWindow(props: VoiceCallWindowProps) {
       data-frames-sealed={state.counters.sealed}
       data-frames-received={state.counters.received}
       data-frames-opened={state.counters.opened}
+      data-frames-clear={state.counters.receivedClear}
       data-transforms={state.counters.transforms}
       data-frames-no-key={state.counters.noKey}
       data-frames-failed={state.counters.failed}
