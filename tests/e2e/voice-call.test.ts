@@ -10,6 +10,8 @@
  *   30-second rotation reaches alice and she opens his frames (and the rotation counter rose);
  * - the fake microphone plays a 220 Hz tone; alice uses preset "deep" (−12), and the fundamental
  *   bob receives from her is 110 Hz within 3 %;
+ * - alice's encryption toggle: her signed `encryption_status` reaches bob, whose window names her
+ *   as sending without frame encryption by her own choice, and her clear frames play there;
  * - deafen (both, so neither plays the other's tone into an echo canceller) keeps media flowing;
  * - the quality tier of loopback is excellent and alice's sender is capped at its 64 kbit/s;
  * - mute: the audio level bob receives from alice falls to silence;
@@ -261,6 +263,21 @@ describe('an encrypted voice call between two browsers', () => {
     isWithholding = false;
     await waitForWindow(alice.page, 'data-frames-opened', { above: 20 }, 45_000);
     await waitForWindow(bob.page, 'data-rotations', { above: 0 }, 10_000);
+
+    // alice turns frame encryption off: her signed encryption_status reaches bob, whose window
+    // says so, and her clear frames play there under her word; on again, the line goes.
+    expect(await bob.page.getByTestId('voice-peer-clear').count()).toBe(0);
+    await alice.page.getByTestId('voice-encryption-toggle').click();
+    await alice.page.getByTestId('voice-encryption').filter({ hasText: 'OFF' }).waitFor();
+    await bob.page
+      .getByTestId('voice-peer-clear')
+      .filter({ hasText: 'Agent4101: E2E OFF by their signed choice' })
+      .waitFor({ timeout: 15_000 });
+    await waitForWindow(bob.page, 'data-frames-clear', { above: 20 });
+    expect(await bob.page.getByTestId('voice-status-warning').count()).toBe(0);
+    await alice.page.getByTestId('voice-encryption-toggle').click();
+    await alice.page.getByTestId('voice-encryption').filter({ hasText: 'ACTIVE' }).waitFor();
+    await bob.page.getByTestId('voice-peer-clear').waitFor({ state: 'detached', timeout: 15_000 });
 
     // Mute: what bob hears from alice falls silent (bob undeafens to hear it at all).
     await bob.page.getByTestId('voice-deafen').click();

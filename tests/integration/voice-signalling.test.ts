@@ -262,6 +262,28 @@ describe('voice calls on one server', () => {
       encryptionEnabled: true,
       timestamp: 1_700_000_000_000,
     });
+    // The sender's signature (its proof) is relayed as it came, for bob to verify.
+    const proof = {
+      v: 1,
+      ts: 1_700_000_000_001,
+      to: { [bob.nodeId]: 'ab'.repeat(12) },
+      sig: 'c2ln',
+    };
+    alice.socket.send({
+      type: 'encryption_status',
+      roomId: alice.roomId,
+      encryptionEnabled: false,
+      timestamp: 1_700_000_000_001,
+      proof,
+    });
+    expect(await bob.socket.nextOfType('encryption_status')).toEqual({
+      type: 'encryption_status',
+      roomId: alice.roomId,
+      fromParticipant: alice.nodeId,
+      encryptionEnabled: false,
+      timestamp: 1_700_000_000_001,
+      proof,
+    });
 
     await sentinel(bob, [alice, carol]);
     expect(signalsIn(carol)).toEqual([]);
@@ -316,6 +338,15 @@ describe('voice calls on one server', () => {
       timestamp: 1,
     });
     expect((await errorOf(alice)).message).toBe('That voice call is in another channel');
+    // A proof that is not one (its format is checked; its signature only by the receivers).
+    alice.socket.send({
+      type: 'encryption_status',
+      roomId: alice.roomId,
+      encryptionEnabled: false,
+      timestamp: 1,
+      proof: { v: 1, ts: 1, to: {}, sig: 'c2ln', extra: true },
+    });
+    expect((await errorOf(alice)).frameType).toBe('encryption_status');
     // An SDP over 16 000 characters.
     signal(alice, { data: { type: 'offer', sdp: 'a'.repeat(16_001) } });
     expect(await errorOf(alice)).toMatchObject({

@@ -10,6 +10,9 @@ import { type ClientFrame } from '../../shared/protocol/ws/index.js';
 import { VoiceCall } from '../../client/features/voice/voice-call.js';
 import { DEFAULT_VOICE_SETTINGS } from '../../client/features/voice/voice-settings.js';
 import { type VoiceKeyGrant } from '../../client/features/e2ee/sender-key-envelope.js';
+import { generateMlDsaKeyPair } from '../../shared/crypto/ml-dsa.js';
+
+const signingKey = generateMlDsaKeyPair(new Uint8Array(32).fill(5));
 
 class FakeTrack {
   kind = 'audio';
@@ -137,6 +140,8 @@ interface Harness {
   keysSent: { nodeId: string; grant: VoiceKeyGrant }[];
   workerMessages: unknown[];
   emit: (type: string, frame: object) => void;
+  /** A frame key arriving from `from` through the key channel. */
+  voiceKey: (from: string, grant: VoiceKeyGrant) => void;
 }
 
 function harness(
@@ -149,6 +154,7 @@ function harness(
   const sent: ClientFrame[] = [];
   const keysSent: { nodeId: string; grant: VoiceKeyGrant }[] = [];
   const workerMessages: unknown[] = [];
+  const voiceKeyListeners: ((from: string, grant: VoiceKeyGrant) => void)[] = [];
   const call = new VoiceCall({
     socket: {
       send: (frame) => sent.push(frame) > 0,
@@ -164,7 +170,19 @@ function harness(
         keysSent.push({ nodeId, grant: { ...grant, key: grant.key.slice() } });
         return Promise.resolve(true);
       },
-      onVoiceKey: () => () => undefined,
+      onVoiceKey: (listener) => {
+        voiceKeyListeners.push(listener);
+        return () => undefined;
+      },
+    },
+    statusKeys: {
+      signer: () => ({ roomId: 'a'.repeat(64), secretKey: signingKey.secretKey }),
+      signerOf: () => ({
+        roomId: 'a'.repeat(64),
+        publicKeys: [signingKey.publicKey],
+        isBad: false,
+        isVerified: false,
+      }),
     },
     roomId: 'room-1',
     selfNodeId,
@@ -183,7 +201,10 @@ function harness(
   const emit = (type: string, frame: object) => {
     for (const listener of listeners.get(type) ?? []) listener({ type, ...frame });
   };
-  return { call, sent, keysSent, workerMessages, emit };
+  const voiceKey = (from: string, grant: VoiceKeyGrant) => {
+    for (const listener of voiceKeyListeners) listener(from, grant);
+  };
+  return { call, sent, keysSent, workerMessages, emit, voiceKey };
 }
 
 const participant = (nodeId: string) => ({
@@ -376,5 +397,75 @@ describe('the call mesh and its frame keys', () => {
     h.call.close();
     await vi.advanceTimersByTimeAsync(3_600_000);
     expect(issued).toBe(3);
+  });
+
+  it('builds its mesh with participants listed before its own join was relayed', async () => {
+    installFakes();
+    const h = harness('node-b');
+    await h.call.start();
+    // node-c joined at the same moment: a list without this browser comes first.
+    roster(h, 'node-c');
+    roster(h, 'node-b', 'node-c');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pcs).toHaveLength(1);
+    expect(h.sent.find((frame) => frame.type === 'webrtc_signaling')).toMatchObject({
+      targetParticipant: 'node-c',
+      signalType: 'offer',
+    });
+    expect(h.keysSent.map((k) => k.nodeId)).toEqual(['node-c']);
+    h.call.close();
+  });
+
+  it('says "encryption off" signed, to each participant whose call id it has, again with every rotation', async () => {
+    installFakes();
+    const h = harness('node-b');
+    await h.call.start();
+    roster(h, 'node-a', 'node-b', 'node-c');
+    await vi.advanceTimersByTimeAsync(0);
+    const statuses = () =>
+      h.sent.flatMap((frame) =>
+        frame.type === 'encryption_status'
+          ? [frame as Extract<ClientFrame, { proof?: unknown }>]
+          : [],
+      );
+    h.call.setEncryption(false);
+    // No call id known yet: a statement naming no one.
+    expect(statuses().at(-1)).toMatchObject({ encryptionEnabled: false, proof: { to: {} } });
+    const callId = '0123456789abcdef01234567';
+    h.voiceKey('node-c', {
+      secret: 'voice',
+      callKeyId: callId,
+      version: 1,
+      key: new Uint8Array(32).fill(3),
+    });
+    // node-c's call id came with its frame key: it hears "off" at once.
+    expect(statuses().at(-1)).toMatchObject({
+      encryptionEnabled: false,
+      proof: { v: 1, to: { 'node-c': callId } },
+    });
+    const count = statuses().length;
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(statuses().length).toBe(count + 1);
+    const [previous, renewed] = statuses().slice(-2) as { proof: { ts: number } }[];
+    expect(renewed!.proof.ts).toBeGreaterThan(previous!.proof.ts);
+    h.call.setEncryption(true);
+    expect(statuses().at(-1)).toMatchObject({
+      encryptionEnabled: true,
+      proof: { to: { 'node-c': callId } },
+    });
+    // Unsigned, the relay's statement changes nothing in the worker.
+    h.emit('encryption_status', {
+      roomId: 'room-1',
+      fromParticipant: 'node-c',
+      encryptionEnabled: false,
+      timestamp: 1,
+    });
+    expect(h.workerMessages.filter((m) => (m as { type: string }).type === 'peer-clear')).toEqual(
+      [],
+    );
+    expect(h.call.getState().warnings).toEqual([
+      'Encryption status for node-c ignored: it carries no signature',
+    ]);
+    h.call.close();
   });
 });

@@ -22,6 +22,7 @@ describe('a voice call where the browser has no encoded transforms', () => {
         sendVoiceKey: () => Promise.resolve(true),
         onVoiceKey: () => () => undefined,
       },
+      statusKeys: { signer: () => null, signerOf: () => null },
       roomId: 'room-1',
       selfNodeId: 'node-a',
       username: 'Agent7',

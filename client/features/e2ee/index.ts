@@ -7,6 +7,7 @@ export { RoomE2eeContext, useRoomE2eeContext } from './e2ee-context.js';
 export { secureIdOf } from './e2ee-status.js';
 export { type IdentityPinStore, LocalStoragePinStore } from './identity-trust.js';
 export { LazyRoomCipher } from './lazy-room-cipher.js';
+export { acceptedSigningKeys } from './room-members.js';
 export { type RoomKeyManager } from './room-key-manager.js';
 export { CERTIFICATE_TEXT, countTrust } from './security-text.js';
 export { SecurityStatusBar } from './SecurityStatusBar.js';

@@ -7,6 +7,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { type RoomKeyManager, useNow } from '../e2ee/index.js';
 import { isOnionHost } from '../../lib/privacy/connection-privacy.js';
 import { toast } from '../../ui/use-toast.js';
+import { statusKeysOf } from './call-encryption-status.js';
 import { fetchIceServers } from './ice-servers.js';
 import { getVoiceSettings, useVoiceSettings } from './use-voice-settings.js';
 import { VoiceCall, type CallSocket } from './voice-call.js';
@@ -15,7 +16,11 @@ import { disguiseWorkletUrl } from './worklet-url.js';
 
 export interface VoiceCallOverlayProps {
   socket: CallSocket;
-  keys: Pick<RoomKeyManager, 'sendVoiceKey' | 'onVoiceKey'>;
+  /** The room's E2E channel: frame keys travel in it, `encryption_status` is signed with it. */
+  keys: Pick<
+    RoomKeyManager,
+    'sendVoiceKey' | 'onVoiceKey' | 'keys' | 'room' | 'members' | 'now' | 'trustOf'
+  >;
   roomId: string;
   selfNodeId: string;
   username: string;
@@ -29,6 +34,7 @@ export default function VoiceCallOverlay(props: VoiceCallOverlayProps) {
       new VoiceCall({
         socket,
         keys,
+        statusKeys: statusKeysOf(keys),
         roomId,
         selfNodeId,
         username,

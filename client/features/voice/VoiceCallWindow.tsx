@@ -2,7 +2,9 @@
  * The floating voice call window (spec 000 §2, §4 "Voice call"): 448 px wide, dragged by its
  * title bar, minimised to that bar. Shows the connection, the call's duration (mm:ss), the
  * participants (first 3 plus a count), the quality tier, the frame encryption with its
- * key-rotation counter and toggle; mute, deafen and leave. Presentational: state in, intent out.
+ * key-rotation counter and toggle; mute, deafen and leave; which peers send without frame
+ * encryption by their own signed word, whose frames are refused (muted), and the encryption
+ * statements that were ignored. Presentational: state in, intent out.
  */
 import { useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { formatCallDuration, participantSummary } from './call-format.js';
@@ -85,6 +87,7 @@ export function VoiceCallWindow(props: VoiceCallWindowProps) {
       data-frames-sealed={state.counters.sealed}
       data-frames-received={state.counters.received}
       data-frames-opened={state.counters.opened}
+      data-frames-clear={state.counters.receivedClear}
       data-transforms={state.counters.transforms}
       data-frames-no-key={state.counters.noKey}
       data-frames-failed={state.counters.failed}
@@ -192,6 +195,7 @@ export function VoiceCallWindow(props: VoiceCallWindowProps) {
             <dt className="text-muted">DISGUISE</dt>
             <dd data-testid="voice-disguise-state">{props.isDisguised ? 'ON' : 'OFF'}</dd>
           </dl>
+          <PeerEncryption state={state} />
           <div className="flex flex-wrap gap-2">
             <button
               type="button"
@@ -234,5 +238,51 @@ export function VoiceCallWindow(props: VoiceCallWindowProps) {
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * Per peer: a signed "encryption off" (their choice: DTLS-SRTP only), or frames refused in the
+ * last 2 s (not end to end encrypted without their word, or failing to decrypt: not played); and
+ * the `encryption_status` frames that were ignored (unsigned, forged, replayed).
+ */
+function PeerEncryption({ state }: { state: VoiceCallState }) {
+  const lines = state.peers.flatMap((peer) => {
+    const out: { key: string; text: string; tone: string; testId: string }[] = [];
+    if (peer.sendsClear)
+      out.push({
+        key: `${peer.nodeId}:clear`,
+        text: `${peer.username}: E2E OFF by their signed choice (DTLS-SRTP only)`,
+        tone: 'text-warning',
+        testId: 'voice-peer-clear',
+      });
+    if (peer.refusedFrames > 0)
+      out.push({
+        key: `${peer.nodeId}:refused`,
+        text:
+          peer.playedFrames > 0
+            ? `${peer.username}: ${peer.refusedFrames} frames refused (not end-to-end encrypted or failed to decrypt)`
+            : `${peer.username}: MUTED, their audio is not end-to-end encrypted or fails to decrypt`,
+        tone: 'text-danger',
+        testId: 'voice-peer-refused',
+      });
+    return out;
+  });
+  if (lines.length === 0 && state.warnings.length === 0) return null;
+  return (
+    <ul className="space-y-0.5" data-testid="voice-peer-encryption">
+      {lines.map((line) => (
+        <li key={line.key} className={line.tone} data-testid={line.testId}>
+          <span aria-hidden="true">! </span>
+          {line.text}
+        </li>
+      ))}
+      {state.warnings.map((warning) => (
+        <li key={warning} role="alert" className="text-danger" data-testid="voice-status-warning">
+          <span aria-hidden="true">! </span>
+          {warning}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -12,6 +12,10 @@
  *   pairwise hybrid channel (RoomKeyManager.sendVoiceKey), and is rotated when someone joins or
  *   leaves and every 30 s; the rotation counter counts rotations that happened; frames to a peer
  *   are sealed only under a key handed to that peer, so a newcomer hears from its first frame;
+ * - `encryption_status` is signed (call-encryption-status.ts): the toggle says "off" or "on" to
+ *   every participant with this tab's session signing key, "off" again with each rotation and to
+ *   each newcomer; a peer's clear frames play only under its own verified "off", never because the
+ *   relay said so; a refused statement and a peer whose frames are refused are shown;
  * - every 2 s the quality tier of each peer from getStats (round-trip time, loss), applied to that
  *   peer's sender as the tier's opus `maxBitrate`;
  * - close(): `voice_call_end`, every track stopped, every peer connection and the audio graph
@@ -21,12 +25,18 @@ import { type ClientFrame } from '../../../shared/protocol/ws/index.js';
 import { type ServerFrameOf, type ServerFrameType } from '../../lib/realtime/chat-socket.js';
 import { type VoiceKeyGrant } from '../e2ee/index.js';
 import { nextFrameKeyVersion } from '../../../shared/crypto/voice/voice-frame.js';
+import {
+  CallEncryptionStatus,
+  type StatusVerdict,
+  type VoiceStatusKeys,
+} from './call-encryption-status.js';
 import { isBypass } from './disguise-dsp.js';
 import { IceCandidateSchema, SessionDescriptionSchema } from './frames.js';
 import {
   type FrameCryptoCounters,
   type FrameCryptoMessage,
   type FrameCryptoReply,
+  type PeerFrameCounters,
 } from './frame-crypto-protocol.js';
 import {
   VOICE_KEY_ROTATION_MS,
@@ -66,6 +76,12 @@ export interface CallPeerView {
   username: string;
   state: RTCPeerConnectionState;
   quality: QualityTier | null;
+  /** The peer said, signed, that it sends without frame encryption (and it has not lapsed). */
+  sendsClear: boolean;
+  /** Frames of this peer refused in the last 2 s (clear without its signed word, or tag failed). */
+  refusedFrames: number;
+  /** Frames of this peer played in the last 2 s. */
+  playedFrames: number;
 }
 
 export interface VoiceCallState {
@@ -86,6 +102,8 @@ export interface VoiceCallState {
   /** Cumulative bytes over every peer (from getStats). */
   bytesSent: number;
   bytesReceived: number;
+  /** Refused `encryption_status` frames, newest last (the window shows them). */
+  warnings: readonly string[];
 }
 
 /** The part of the chat socket the call uses. */
@@ -103,6 +121,8 @@ export interface CallKeyChannel {
 export interface VoiceCallDeps {
   socket: CallSocket;
   keys: CallKeyChannel;
+  /** The room's signing identities: `encryption_status` is signed and verified with them. */
+  statusKeys: VoiceStatusKeys;
   roomId: string;
   selfNodeId: string;
   username: string;
@@ -117,6 +137,7 @@ export interface VoiceCallDeps {
   createWorker: () => Worker;
   /** The spec's start-failure alert. */
   onStartFailed?: (text: string) => void;
+  now?: () => number;
 }
 
 interface Peer {
@@ -135,6 +156,8 @@ const ICE_RENEW_RETRY_MS = 30_000;
 
 /** How long a new frame key travels to the others before frames are sealed under it. */
 const KEY_SWITCH_DELAY_MS = 1_500;
+/** Refused statements the window keeps. */
+const MAX_WARNINGS = 4;
 const EMPTY_COUNTERS: FrameCryptoCounters = {
   transforms: 0,
   received: 0,
@@ -169,6 +192,7 @@ export class VoiceCall {
     counters: EMPTY_COUNTERS,
     bytesSent: 0,
     bytesReceived: 0,
+    warnings: [],
   };
   readonly #listeners = new Set<() => void>();
   readonly #peers = new Map<string, Peer>();
@@ -192,9 +216,22 @@ export class VoiceCall {
   readonly #keyOwed = new Set<string>();
   #switchTimer: number | null = null;
   #iceRenewTimer: number | null = null;
+  /** The last participant list that named this browser: the mesh as it was built. */
+  #meshRoster: readonly VoiceParticipant[] = [];
+  readonly #status: CallEncryptionStatus;
+  /** Each peer's frame counters at the last probe, and what they did in the interval since. */
+  #peerFrames: Record<string, PeerFrameCounters> = {};
+  readonly #peerInterval = new Map<string, { played: number; refused: number }>();
 
   constructor(private readonly deps: VoiceCallDeps) {
     this.#settings = deps.settings;
+    this.#status = new CallEncryptionStatus({
+      roomId: deps.roomId,
+      selfNodeId: deps.selfNodeId,
+      selfCallId: this.#callKeyId,
+      keys: deps.statusKeys,
+      now: deps.now ?? Date.now,
+    });
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -343,7 +380,7 @@ export class VoiceCall {
     this.#post({ type: 'encrypt', enabled: this.#settings.encryption });
     worker.onmessage = (event: MessageEvent<FrameCryptoReply>) => {
       const reply = event.data;
-      if (reply.type === 'stats') this.#set({ counters: reply.counters });
+      if (reply.type === 'stats') this.#onStats(reply.counters, reply.peers);
       else if (reply.type === 'own-key-active' && this.#settings.encryption)
         this.#set({ encryption: 'active' });
     };
@@ -364,13 +401,10 @@ export class VoiceCall {
         if (frame.roomId === roomId && frame.targetParticipant === this.deps.selfNodeId)
           void this.#onSignal(frame);
       }),
+      // What the relay says decides nothing: only the sender's verified statement counts.
       socket.on('encryption_status', (frame) => {
-        if (frame.roomId !== roomId) return;
-        this.#post({
-          type: 'peer-clear',
-          nodeId: frame.fromParticipant,
-          allowsClear: !frame.encryptionEnabled,
-        });
+        if (frame.roomId !== roomId || !this.#isParticipant(frame.fromParticipant)) return;
+        this.#applyVerdict(this.#status.receive(frame));
       }),
       this.deps.keys.onVoiceKey((fromNodeId, grant) => {
         if (!this.#isParticipant(fromNodeId)) {
@@ -382,8 +416,55 @@ export class VoiceCall {
         this.#post({ type: 'peer-key', nodeId: fromNodeId, raw, version: grant.version }, [
           raw.buffer,
         ]);
+        // Its call id: statements to it name it. A newcomer hears this browser's "off" now.
+        if (this.#status.notePeerCall(fromNodeId, grant.callKeyId) && !this.#settings.encryption)
+          this.#sayStatus(false);
+        const retried = this.#status.retry(fromNodeId);
+        if (retried) this.#applyVerdict(retried);
       }),
     );
+  }
+
+  #applyVerdict(verdict: StatusVerdict): void {
+    if (verdict.status === 'accepted') {
+      this.#post({ type: 'peer-clear', nodeId: verdict.nodeId, clearUntil: verdict.clearUntil });
+      this.#updateConnection();
+    } else if (verdict.status === 'refused' && verdict.code !== 'NOT_ADDRESSED') {
+      // Not addressed to this browser: a statement sent before the sender knew this call's id.
+      const text = `Encryption status for ${this.#nameOf(verdict.nodeId)} ignored: it ${verdict.text}`;
+      const warnings = [...this.#state.warnings, text];
+      this.#set({ warnings: warnings.slice(-MAX_WARNINGS) });
+    }
+  }
+
+  /** Signs and sends this browser's `encryption_status` to the participants it can name. */
+  #sayStatus(enabled: boolean): void {
+    const nodeIds = this.#state.participants.map((participant) => participant.nodeId);
+    const frame = this.#status.statement(enabled, nodeIds);
+    if (frame) this.deps.socket.send(frame);
+  }
+
+  #nameOf(nodeId: string): string {
+    return this.#state.participants.find((p) => p.nodeId === nodeId)?.username ?? nodeId;
+  }
+
+  #onStats(counters: FrameCryptoCounters, peers: Record<string, PeerFrameCounters>): void {
+    this.#peerInterval.clear();
+    for (const [nodeId, now] of Object.entries(peers)) {
+      const before = this.#peerFrames[nodeId] ?? {
+        opened: 0,
+        receivedClear: 0,
+        refusedClear: 0,
+        failed: 0,
+      };
+      this.#peerInterval.set(nodeId, {
+        played: now.opened + now.receivedClear - before.opened - before.receivedClear,
+        refused: now.refusedClear + now.failed - before.refusedClear - before.failed,
+      });
+    }
+    this.#peerFrames = peers;
+    this.#set({ counters });
+    this.#updateConnection();
   }
 
   #isParticipant(nodeId: string): boolean {
@@ -392,16 +473,20 @@ export class VoiceCall {
 
   #onParticipants(participants: readonly VoiceParticipant[]): void {
     const self = this.deps.selfNodeId;
-    const before = new Set(this.#state.participants.map((participant) => participant.nodeId));
+    // Compared with the last list this browser was in: a list from before its own join was
+    // relayed (others joining at the same moment) must not hide them from the mesh.
+    const before = new Set(this.#meshRoster.map((participant) => participant.nodeId));
     const after = new Set(participants.map((participant) => participant.nodeId));
     this.#set({ participants });
     if (!after.has(self)) return;
+    this.#meshRoster = participants;
     let hasChanged = false;
     for (const nodeId of before) {
       if (!after.has(nodeId) && nodeId !== self) {
         hasChanged = true;
         this.#dropPeer(nodeId);
         this.#post({ type: 'forget-peer', nodeId });
+        this.#status.forget(nodeId);
         this.#keyOwed.delete(nodeId);
       }
     }
@@ -430,6 +515,8 @@ export class VoiceCall {
     const raw = this.#currentKey.slice();
     this.#post({ type: 'own-key', raw, version }, [raw.buffer]);
     this.#sendKeyTo(this.#state.participants.map((participant) => participant.nodeId));
+    // An "off" lapses at the receivers unless renewed: said again with every rotation.
+    if (!this.#settings.encryption) this.#sayStatus(false);
     const activate = () => {
       if (!this.#currentKey || this.#keyVersion !== version) return;
       this.#post({ type: 'activate-own-key', version });
@@ -608,6 +695,9 @@ export class VoiceCall {
         username: names.get(peer.nodeId) ?? peer.nodeId,
         state: peer.pc.connectionState,
         quality: peer.quality,
+        sendsClear: this.#status.clearUntil(peer.nodeId) !== null,
+        refusedFrames: this.#peerInterval.get(peer.nodeId)?.refused ?? 0,
+        playedFrames: this.#peerInterval.get(peer.nodeId)?.played ?? 0,
       })),
     });
   }
@@ -672,16 +762,11 @@ export class VoiceCall {
     this.#set({ isDeafened });
   }
 
-  /** The encryption toggle: seal frames or not, and tell the room (`encryption_status`). */
+  /** The encryption toggle: seal frames or not, and tell the call (signed `encryption_status`). */
   setEncryption(enabled: boolean): void {
     this.#settings = { ...this.#settings, encryption: enabled };
     this.#post({ type: 'encrypt', enabled });
-    this.deps.socket.send({
-      type: 'encryption_status',
-      roomId: this.deps.roomId,
-      encryptionEnabled: enabled,
-      timestamp: Date.now(),
-    });
+    this.#sayStatus(enabled);
     this.#set({ encryption: enabled ? (this.#keyVersion > 0 ? 'active' : 'initializing') : 'off' });
   }
 

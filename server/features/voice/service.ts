@@ -4,7 +4,7 @@
  * room publisher come in as arguments. The server sees SDP and ICE candidates (addresses and
  * DTLS fingerprints) but never media or media keys.
  */
-import type { VoiceParticipant } from '../../../shared/protocol/ws/voice.js';
+import type { VoiceParticipant, VoiceStatusProof } from '../../../shared/protocol/ws/voice.js';
 import { AppError } from '../../errors.js';
 import type { RateLimiter } from '../../lib/rate-limiter.js';
 import type { VoiceCall, VoiceCallStore } from './store.js';
@@ -213,16 +213,23 @@ export class VoiceService {
   /** `encryption_status`: to the other participants of the sender's call. */
   async relayEncryptionStatus(
     sender: VoiceMember,
-    frame: { roomId: string; encryptionEnabled: boolean; timestamp: string | number },
+    frame: {
+      roomId: string;
+      encryptionEnabled: boolean;
+      timestamp: string | number;
+      proof?: VoiceStatusProof;
+    },
   ): Promise<void> {
     await this.admit(sender, frame.roomId, null);
     const call = await this.deps.store.get(sender.roomId);
+    // The proof is the sender's signature, for the receivers to check: relayed as it came.
     const relayed = {
       type: 'encryption_status',
       roomId: sender.roomId,
       fromParticipant: sender.nodeId,
       encryptionEnabled: frame.encryptionEnabled,
       timestamp: frame.timestamp,
+      ...(frame.proof ? { proof: frame.proof } : {}),
     };
     for (const participant of call?.participants ?? []) {
       if (participant.nodeId === sender.nodeId) continue;

@@ -43,12 +43,42 @@ export const WebrtcDirectFrameSchema = z.strictObject({
   data: signalData,
 });
 
-/** C→S `encryption_status`: a participant switched media encryption on or off. */
+/** The most recipients one `encryption_status` statement names (a call's other participants). */
+export const VOICE_STATUS_MAX_RECIPIENTS = 64;
+
+/**
+ * The sender's signature over its `encryption_status` (shared/crypto/voice/encryption-status.ts,
+ * docs/crypto-room.md §15 "Encryption status"): `ts` the sender's ms time, strictly rising (the
+ * counter); `to` each recipient's node id → that recipient's call id; `sig` base64 ML-DSA-65 with
+ * the sender's session signing key. Opaque to the server, relayed as it came.
+ */
+export const VoiceStatusProofSchema = z.strictObject({
+  v: z.literal(1),
+  ts: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  to: z
+    .record(nodeId, z.string().regex(/^[0-9a-f]{24}$/))
+    .refine((to) => Object.keys(to).length <= VOICE_STATUS_MAX_RECIPIENTS, {
+      message: 'Too many recipients',
+    }),
+  sig: z
+    .string()
+    .max(4_500)
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/),
+});
+export type VoiceStatusProof = z.infer<typeof VoiceStatusProofSchema>;
+
+/**
+ * C→S `encryption_status`: a participant switched media encryption on or off (spec 000 §7:
+ * `{roomId, encryptionEnabled, timestamp}`), with `proof`, its signature. Receivers act only on a
+ * statement whose proof verifies; the spec's unsigned frame is still accepted and relayed, and
+ * changes nothing at any receiver.
+ */
 export const EncryptionStatusFrameSchema = z.strictObject({
   type: z.literal('encryption_status'),
   roomId,
   encryptionEnabled: z.boolean(),
   timestamp: z.union([z.iso.datetime(), z.number()]),
+  proof: VoiceStatusProofSchema.optional(),
 });
 
 /**
@@ -114,11 +144,15 @@ export const WebrtcDirectRelayFrameSchema = z.object({
   data: z.unknown(),
 });
 
-/** S→C `encryption_status`, delivered to the other participants of the call. */
+/**
+ * S→C `encryption_status`, delivered to the other participants of the call. `proof` is the
+ * sender's, as it came (absent when the sender sent none); the receiver verifies it.
+ */
 export const EncryptionStatusRelayFrameSchema = z.object({
   type: z.literal('encryption_status'),
   roomId: z.string(),
   fromParticipant: z.string(),
   encryptionEnabled: z.boolean(),
   timestamp: z.union([z.iso.datetime(), z.number()]),
+  proof: z.unknown().optional(),
 });

@@ -148,6 +148,12 @@ export class NodeMember {
     return true;
   }
 
+  /** Calls `listener` with every frame from now on (after the manager saw it); returns the off. */
+  on(listener: Listener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
   /** The next frame of `type` (from now on), within `timeoutMs`. */
   next(type: string, timeoutMs = 10_000): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
