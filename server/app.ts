@@ -27,8 +27,14 @@ import {
   socketPeer,
   type LoginAdmissionLimits,
 } from './features/auth/index.js';
+import { DEFAULT_HELD_MESSAGE_BUDGET, type HeldMessageBudget } from './features/messages/index.js';
 import type { PrivacyLookup } from './features/privacy/index.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
+import {
+  DEFAULT_HTTP_TIMEOUTS,
+  serverTimeoutOptions,
+  type HttpTimeouts,
+} from './plugins/http-timeouts.js';
 import { registerInputGuard } from './plugins/input-guard.js';
 import { createMetrics, registerMetrics } from './plugins/metrics.js';
 import { REDACT_PATHS, serializeRequest } from './plugins/redaction.js';
@@ -71,6 +77,15 @@ export interface ServerDeps {
   privacyLookup?: PrivacyLookup | null;
   /** Whether `announce` reaches a person at a terminal; default: stdout is a TTY. */
   isInteractive?: boolean;
+  /** The HTTP server's deadlines (server/plugins/http-timeouts.ts); tests shorten them. */
+  httpTimeouts?: Partial<HttpTimeouts>;
+  /**
+   * How long an upload may take to arrive before it is cut and its quota hold given back;
+   * default UPLOAD_HOLD_MS (server/features/images/routes.ts).
+   */
+  uploadHoldMs?: number;
+  /** Bytes of held room messages per visitor and in all (server/features/messages/store.ts). */
+  heldMessageBudget?: Partial<HeldMessageBudget>;
 }
 
 export type Server = ServerCore & Omit<Awaited<ReturnType<typeof composeFeatures>>, 'stopTimers'>;
@@ -110,15 +125,22 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     },
     deps.logStream ?? pino.destination(1),
   );
+  // Every request, header and body, and every idle socket has a deadline, on HTTP and HTTPS alike.
+  const timeouts = serverTimeoutOptions({ ...DEFAULT_HTTP_TIMEOUTS, ...deps.httpTimeouts });
   const app = Fastify({
     loggerInstance: logger,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: LIMITS.httpBodyBytes,
+    ...timeouts.fastify,
     ...(config.tls
       ? {
-          https: { cert: readFileSync(config.tls.certPath), key: readFileSync(config.tls.keyPath) },
+          https: {
+            cert: readFileSync(config.tls.certPath),
+            key: readFileSync(config.tls.keyPath),
+            ...timeouts.node,
+          },
         }
-      : {}),
+      : { http: timeouts.node }),
   }) as unknown as FastifyInstance; // the https overload's type differs only in the raw server
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -129,7 +151,9 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     deps.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const now = deps.now ?? Date.now;
-  const shared = await createSharedState(config, now);
+  const shared = await createSharedState(config, now, {
+    heldMessageBudget: { ...DEFAULT_HELD_MESSAGE_BUDGET, ...deps.heldMessageBudget },
+  });
   const fanout: Fanout = shared.fanout;
   // Collected only when someone can read them: the event-loop monitor, the GC observer and the
   // per-frame counters cost CPU on every process.
@@ -227,6 +251,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     ...(deps.privacyLookup !== undefined ? { privacyLookup: deps.privacyLookup } : {}),
     anonymousRoomCreationsPerTenMinutes: deps.anonymousRoomCreationsPerTenMinutes,
     paymentCreationsPerTenMinutes: deps.paymentCreationsPerTenMinutes ?? 10,
+    ...(deps.uploadHoldMs !== undefined ? { uploadHoldMs: deps.uploadHoldMs } : {}),
   });
   await registerRealtime(
     app,
