@@ -62,7 +62,11 @@ export interface ServerDeps {
    * The verify pool's threads (default: one per core beyond the first, one or two) and the bound
    * of its queue (DEFAULT_LOGIN_ADMISSION): verifications past it are refused with 503.
    */
-  loginVerification?: Partial<LoginAdmissionLimits> & { workers?: number };
+  loginVerification?: Partial<LoginAdmissionLimits> & {
+    workers?: number;
+    /** The workers' script (tests give one that holds its jobs). */
+    workerUrl?: URL;
+  };
   /** Failed login verifications allowed per key and address in 15 minutes; default 10. */
   keyLoginFailuresPerWindow?: number;
   /** Rooms one address may create in ten minutes; default 10. */
@@ -163,6 +167,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   const hub = new Hub({ logger: app.log, metrics: metrics?.metrics.hub, now });
   const verifier = new VerifyPool({
     ...(deps.loginVerification?.workers ? { size: deps.loginVerification.workers } : {}),
+    ...(deps.loginVerification?.workerUrl ? { workerUrl: deps.loginVerification.workerUrl } : {}),
     onReady: ({ implementation, fallbackReason }) => {
       if (fallbackReason === null) {
         app.log.info({ implementation }, 'login verification: ML-DSA-65 at native speed');
