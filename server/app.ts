@@ -27,8 +27,14 @@ import {
   socketPeer,
   type LoginAdmissionLimits,
 } from './features/auth/index.js';
+import { DEFAULT_HELD_MESSAGE_BUDGET, type HeldMessageBudget } from './features/messages/index.js';
 import type { PrivacyLookup } from './features/privacy/index.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
+import {
+  DEFAULT_HTTP_TIMEOUTS,
+  serverTimeoutOptions,
+  type HttpTimeouts,
+} from './plugins/http-timeouts.js';
 import { registerInputGuard } from './plugins/input-guard.js';
 import { createMetrics, registerMetrics } from './plugins/metrics.js';
 import { REDACT_PATHS, serializeRequest } from './plugins/redaction.js';
@@ -56,7 +62,11 @@ export interface ServerDeps {
    * The verify pool's threads (default: one per core beyond the first, one or two) and the bound
    * of its queue (DEFAULT_LOGIN_ADMISSION): verifications past it are refused with 503.
    */
-  loginVerification?: Partial<LoginAdmissionLimits> & { workers?: number };
+  loginVerification?: Partial<LoginAdmissionLimits> & {
+    workers?: number;
+    /** The workers' script (tests give one that holds its jobs). */
+    workerUrl?: URL;
+  };
   /** Failed login verifications allowed per key and address in 15 minutes; default 10. */
   keyLoginFailuresPerWindow?: number;
   /** Rooms one address may create in ten minutes; default 10. */
@@ -71,6 +81,15 @@ export interface ServerDeps {
   privacyLookup?: PrivacyLookup | null;
   /** Whether `announce` reaches a person at a terminal; default: stdout is a TTY. */
   isInteractive?: boolean;
+  /** The HTTP server's deadlines (server/plugins/http-timeouts.ts); tests shorten them. */
+  httpTimeouts?: Partial<HttpTimeouts>;
+  /**
+   * How long an upload may take to arrive before it is cut and its quota hold given back;
+   * default UPLOAD_HOLD_MS (server/features/images/routes.ts).
+   */
+  uploadHoldMs?: number;
+  /** Bytes of held room messages per visitor and in all (server/features/messages/store.ts). */
+  heldMessageBudget?: Partial<HeldMessageBudget>;
 }
 
 export type Server = ServerCore & Omit<Awaited<ReturnType<typeof composeFeatures>>, 'stopTimers'>;
@@ -110,15 +129,22 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     },
     deps.logStream ?? pino.destination(1),
   );
+  // Every request, header and body, and every idle socket has a deadline, on HTTP and HTTPS alike.
+  const timeouts = serverTimeoutOptions({ ...DEFAULT_HTTP_TIMEOUTS, ...deps.httpTimeouts });
   const app = Fastify({
     loggerInstance: logger,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: LIMITS.httpBodyBytes,
+    ...timeouts.fastify,
     ...(config.tls
       ? {
-          https: { cert: readFileSync(config.tls.certPath), key: readFileSync(config.tls.keyPath) },
+          https: {
+            cert: readFileSync(config.tls.certPath),
+            key: readFileSync(config.tls.keyPath),
+            ...timeouts.node,
+          },
         }
-      : {}),
+      : { http: timeouts.node }),
   }) as unknown as FastifyInstance; // the https overload's type differs only in the raw server
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -129,7 +155,9 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     deps.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const now = deps.now ?? Date.now;
-  const shared = await createSharedState(config, now);
+  const shared = await createSharedState(config, now, {
+    heldMessageBudget: { ...DEFAULT_HELD_MESSAGE_BUDGET, ...deps.heldMessageBudget },
+  });
   const fanout: Fanout = shared.fanout;
   // Collected only when someone can read them: the event-loop monitor, the GC observer and the
   // per-frame counters cost CPU on every process.
@@ -139,6 +167,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   const hub = new Hub({ logger: app.log, metrics: metrics?.metrics.hub, now });
   const verifier = new VerifyPool({
     ...(deps.loginVerification?.workers ? { size: deps.loginVerification.workers } : {}),
+    ...(deps.loginVerification?.workerUrl ? { workerUrl: deps.loginVerification.workerUrl } : {}),
     onReady: ({ implementation, fallbackReason }) => {
       if (fallbackReason === null) {
         app.log.info({ implementation }, 'login verification: ML-DSA-65 at native speed');
@@ -227,6 +256,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     ...(deps.privacyLookup !== undefined ? { privacyLookup: deps.privacyLookup } : {}),
     anonymousRoomCreationsPerTenMinutes: deps.anonymousRoomCreationsPerTenMinutes,
     paymentCreationsPerTenMinutes: deps.paymentCreationsPerTenMinutes ?? 10,
+    ...(deps.uploadHoldMs !== undefined ? { uploadHoldMs: deps.uploadHoldMs } : {}),
   });
   await registerRealtime(
     app,

@@ -78,6 +78,8 @@ export interface ComposeDeps {
   privacyLookup?: PrivacyLookup | null;
   anonymousRoomCreationsPerTenMinutes?: number;
   paymentCreationsPerTenMinutes: number;
+  /** How long an upload may take to arrive before it is cut (default UPLOAD_HOLD_MS). */
+  uploadHoldMs?: number;
 }
 
 /** How long a shutdown waits for the other processes' counts of the sockets they closed. */
@@ -161,6 +163,7 @@ export async function composeFeatures(deps: ComposeDeps) {
     now,
     store: shared.images,
     quota: shared.uploadQuota,
+    ...(deps.uploadHoldMs !== undefined ? { uploadHoldMs: deps.uploadHoldMs } : {}),
     roomIdOf: async (idOrSecureId) => (await roomsFeature().service.getRow(idOrSecureId)).id,
     roomSessionOf: speakerSessionOf,
     isMember: async (request, roomId) => {

@@ -14,7 +14,13 @@ import {
   type ImageStore,
   type UploadQuota,
 } from './features/images/index.js';
-import { MemoryMessageStore, type EphemeralMessageStore } from './features/messages/index.js';
+import {
+  DEFAULT_HELD_MESSAGE_BUDGET,
+  MAX_MESSAGES_PER_ROOM,
+  MemoryMessageStore,
+  type EphemeralMessageStore,
+  type HeldMessageBudget,
+} from './features/messages/index.js';
 import { MemoryGameDirectory, type GameDirectory } from './features/pong/index.js';
 import {
   MemoryAccessGrantStore,
@@ -77,14 +83,24 @@ export interface SharedState {
   close(): Promise<void>;
 }
 
-export async function createSharedState(config: Config, now: () => number): Promise<SharedState> {
+/** Bounds of the shared state that are not settings (tests shorten them). */
+export interface SharedStateLimits {
+  /** Bytes of held room messages per visitor and in all. */
+  heldMessageBudget: HeldMessageBudget;
+}
+
+export async function createSharedState(
+  config: Config,
+  now: () => number,
+  limits: SharedStateLimits = { heldMessageBudget: DEFAULT_HELD_MESSAGE_BUDGET },
+): Promise<SharedState> {
   const processId = `proc_${randomBytes(6).toString('hex')}`;
   if (!config.redisUrl) {
     return {
       kind: 'memory',
       processId,
       fanout: new LocalFanout(),
-      messages: new MemoryMessageStore(),
+      messages: new MemoryMessageStore(MAX_MESSAGES_PER_ROOM, limits.heldMessageBudget),
       presence: new MemoryPresenceStore(),
       bundles: new MemoryKeyBundleStore(),
       grants: new MemoryAccessGrantStore(now),
@@ -109,7 +125,7 @@ export async function createSharedState(config: Config, now: () => number): Prom
     kind: 'redis',
     processId,
     fanout: new RedisFanout(redis),
-    messages: new RedisMessageStore(redis, now),
+    messages: new RedisMessageStore(redis, now, MAX_MESSAGES_PER_ROOM, limits.heldMessageBudget),
     presence,
     bundles: new RedisKeyBundleStore(redis),
     grants: new RedisAccessGrantStore(redis, GRANT_TTL_MS),

@@ -95,8 +95,11 @@ export class Connection {
     private readonly socket: SocketLike,
     readonly remoteAddress: string,
     readonly path: string,
-    /** Null for sockets without one (test doubles): shared frames then go through `send`. */
-    private readonly transport: FrameTransport | null = null,
+    /**
+     * Null for sockets without one (test doubles): shared frames then go through `send`. Read
+     * outside only to name the visitor (an onion circuit is known by its socket).
+     */
+    readonly transport: FrameTransport | null = null,
     /**
      * Who opened it (server/lib/visitor.ts), named when the upgrade was admitted: every
      * per-visitor limit and sanction on sockets counts this, never the exact address.

@@ -184,4 +184,13 @@ export const WS_ERROR = {
   unsupported: (type: string) => `Frame type ${type} is not handled on this endpoint`,
   rateLimited: 'Rate limit exceeded: slow down',
   internal: 'Frame could not be processed',
+  /**
+   * A message refused because the sender's messages still waiting to expire are over their byte
+   * budget (issue 31); it was neither stored nor relayed.
+   */
+  heldBytesSender:
+    'Message not sent: too many of your messages are still waiting to expire. Wait a few seconds and send it again',
+  /** The same, for the budget of all visitors' held messages together. */
+  heldBytesTotal:
+    'Message not sent: the server is holding too many messages right now. Wait a few seconds and send it again',
 } as const;

@@ -5,9 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  MAX_MESSAGES_PER_ROOM,
   MemoryMessageStore,
   type EphemeralMessageStore,
+  type HeldMessageBudget,
 } from '../../server/features/messages/index.js';
+import { WS_ERROR } from '../../shared/protocol/errors.js';
 import { roomChannel, roomPayload } from '../../server/realtime/room-channels.js';
 import { RedisFanout } from '../../server/redis/redis-fanout.js';
 import { RedisMessageStore } from '../../server/redis/redis-message-store.js';
@@ -42,17 +45,21 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-type MakeStore = (now: () => number, max?: number) => Promise<EphemeralMessageStore>;
+type MakeStore = (
+  now: () => number,
+  max?: number,
+  budget?: HeldMessageBudget,
+) => Promise<EphemeralMessageStore>;
 
-const makeRedisStore: MakeStore = async (now, max) => {
+const makeRedisStore: MakeStore = async (now, max, budget) => {
   const redis = await freshRedis();
   cleanups.push(redis.cleanup);
-  return new RedisMessageStore(redis, now, max);
+  return new RedisMessageStore(redis, now, max, budget);
 };
 
 // Redis is left out when it is missing and could not be started (the global setup said so).
 const backends: [string, MakeStore][] = [
-  ['memory', async (_now, max) => new MemoryMessageStore(max)],
+  ['memory', async (_now, max, budget) => new MemoryMessageStore(max, budget)],
   ...(HAS_REDIS ? [['redis', makeRedisStore] as [string, MakeStore]] : []),
 ];
 
@@ -93,6 +100,79 @@ describe.each(backends)('ephemeral message store on %s', (_name, make) => {
     await store.purgeRoom('gone');
     expect(await store.list('gone', base)).toEqual([]);
     expect(await store.size()).toBe(0);
+  });
+
+  /** The bytes a held message counts for: its JSON text in UTF-8 (ids and rooms of 2 letters). */
+  const one = Buffer.byteLength(JSON.stringify(message('m0', 'r0', base)));
+
+  it("refuses a message over its sender's byte budget and keeps what is held (issue 31)", async () => {
+    const store = await make(() => base, MAX_MESSAGES_PER_ROOM, {
+      perVisitorBytes: one * 3,
+      totalBytes: one * 100,
+    });
+    await store.add(message('o0', 'r0', base), undefined, 'b');
+    for (let i = 0; i < 3; i += 1)
+      await store.add(message(`v${i}`, 'r0', base + 1 + i), undefined, 'a');
+    await expect(store.add(message('v3', 'r0', base + 4), undefined, 'a')).rejects.toThrow(
+      WS_ERROR.heldBytesSender,
+    );
+    // Nothing stored or evicted for it; another visitor still has room.
+    expect(await store.heldBytes('a')).toBe(one * 3);
+    await store.add(message('o1', 'r0', base + 5), undefined, 'b');
+    expect((await store.list('r0', base)).map((m) => m.id)).toEqual(['o0', 'v0', 'v1', 'v2', 'o1']);
+  });
+
+  it('refuses every visitor once all held messages reach the total budget', async () => {
+    const store = await make(() => base, MAX_MESSAGES_PER_ROOM, {
+      perVisitorBytes: one * 10,
+      totalBytes: one * 4,
+    });
+    for (let i = 0; i < 4; i += 1)
+      await store.add(message(`m${i}`, `r${i}`, base), undefined, `visitor-${i}`);
+    await expect(store.add(message('m4', 'r4', base), undefined, 'visitor-4')).rejects.toThrow(
+      WS_ERROR.heldBytesTotal,
+    );
+    expect(await store.heldBytes(null)).toBe(one * 4);
+    expect(await store.size()).toBe(4);
+  });
+
+  it('gives held bytes back at expiry, deletion, eviction and room purge', async () => {
+    const store = await make(() => base, 2, { perVisitorBytes: one * 2, totalBytes: one * 100 });
+    await store.add(message('m0', 'r0', base), undefined, 'a');
+    await store.add(message('m1', 'r0', base + 1), undefined, 'a');
+    // The room's cap evicts m0 for b's message, giving a's bytes back.
+    expect(await store.add(message('m2', 'r0', base + 2), undefined, 'b')).toEqual(['m0']);
+    expect(await store.heldBytes('a')).toBe(one);
+    await store.add(message('m3', 'r1', base), undefined, 'a');
+    await expect(store.add(message('m4', 'r2', base), undefined, 'a')).rejects.toThrow(
+      WS_ERROR.heldBytesSender,
+    );
+    expect(await store.remove('r1', 'm3')).not.toBeNull();
+    await store.add(message('m4', 'r2', base), undefined, 'a');
+    await store.purgeRoom('r2');
+    expect(await store.heldBytes('a')).toBe(one);
+    await store.expire(base + 30_002);
+    expect(await store.heldBytes('a')).toBe(0);
+    expect(await store.heldBytes('b')).toBe(0);
+    expect(await store.heldBytes(null)).toBe(0);
+    await store.add(message('m5', 'r0', base + 3), undefined, 'a');
+    await store.add(message('m6', 'r0', base + 4), undefined, 'a');
+    expect(await store.heldBytes('a')).toBe(one * 2);
+  });
+
+  it('lets concurrent senders never pass the budget together', async () => {
+    const store = await make(() => base, MAX_MESSAGES_PER_ROOM, {
+      perVisitorBytes: one * 5,
+      totalBytes: one * 100,
+    });
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) =>
+        store.add(message(`${'abc'[i % 3]}${i % 10}`, `r${i % 3}`, base), undefined, 'a'),
+      ),
+    );
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(5);
+    expect(await store.heldBytes('a')).toBe(one * 5);
+    expect(await store.size()).toBe(5);
   });
 });
 

@@ -1,11 +1,13 @@
 /**
- * The bounded queue in front of the verify pool (issue 22, target 2). Every login verification
- * takes a place when its request arrives, before its body is read, and gives it back when its
- * answer has gone out. Past the bound, all visitors together or one visitor
- * (server/lib/visitor.ts), the request is refused at once with 503 and `Retry-After`: logins
- * beyond capacity wait in the client, never in the server's event loop, so chat keeps its latency
- * during a burst. The check and the taking are one synchronous step, so two requests can never
- * both take the last place.
+ * The bounded queue in front of the verify pool (issue 22, target 2). A login verification is
+ * checked against the bound when its headers arrive (`refusal`, nothing taken), takes a place
+ * once its whole body has arrived (`admit`), and gives it back when its answer has gone out.
+ * Taking the place only with the body means that requests which send headers and then little or
+ * nothing hold no place: 256 such idle requests once kept every other login at 503 (issue 31).
+ * Past the bound, all visitors together or one visitor (server/lib/visitor.ts), the request is
+ * refused at once with 503 and `Retry-After`: logins beyond capacity wait in the client, never in
+ * the server's event loop, so chat keeps its latency during a burst. The check and the taking are
+ * one synchronous step, so two requests can never both take the last place.
  */
 
 /** What the admission reads from the pool to estimate the wait it announces. */

@@ -7,9 +7,9 @@
  *
  * The answer is the one the route's own check gives (routes.ts): 503, `Retry-After`, the JSON
  * `{error}` with TEXT.loginBusy, and the security headers every response carries. Nothing is
- * admitted here: a verification that passes goes on to Fastify, whose check takes its place, so
- * the bound is enforced in one place and a request that slips between the two checks is still
- * refused there.
+ * admitted here: a verification that passes goes on to Fastify, which takes its place once the
+ * body has arrived (routes.ts), so the bound is enforced in one place and a request that slips
+ * between the checks is still refused there.
  */
 import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -128,16 +128,23 @@ export function authRoutes(
     const inTurn: preValidationHookHandler = (_request, _reply, done) => {
       void loginTurns.run(() => done());
     };
+    const busy = (reply: FastifyReply, retryAfterSeconds: number) =>
+      reply
+        .code(503)
+        .header('retry-after', String(retryAfterSeconds))
+        .send({ error: TEXT.loginBusy });
     // Before the body is read: a verification past the queue's bound costs the event loop next
-    // to nothing, and the client waits Retry-After seconds (issue 22).
+    // to nothing, and the client waits Retry-After seconds (issue 22). Nothing is taken yet.
+    const refuseWhenBusy = async (request: FastifyRequest, reply: FastifyReply) => {
+      const retryAfterSeconds = options.admission.refusal(visitorOfRequest(request));
+      return retryAfterSeconds === null ? undefined : busy(reply, retryAfterSeconds);
+    };
+    // Once the whole body has arrived, the verification takes its place: a client that sends
+    // headers and then part of a body, or nothing, holds no place, however long it stays (the
+    // server's request deadline ends it: server/plugins/http-timeouts.ts).
     const admitVerification = async (request: FastifyRequest, reply: FastifyReply) => {
       const admission = options.admission.admit(visitorOfRequest(request));
-      if (!admission.admitted) {
-        return reply
-          .code(503)
-          .header('retry-after', String(admission.retryAfterSeconds))
-          .send({ error: TEXT.loginBusy });
-      }
+      if (!admission.admitted) return busy(reply, admission.retryAfterSeconds);
       // 'close' comes once the answer has gone out or the client went away, whichever happens.
       reply.raw.once('close', admission.ticket.release);
       return undefined;
@@ -196,8 +203,8 @@ export function authRoutes(
         // The body's common form is read straight into bytes (shared/protocol/http/verify-body.ts);
         // any other goes through JSON.parse and the schema, which word the errors.
         config: { ...loginLimit, scanJsonBody: scanVerifyBody },
-        onRequest: admitVerification,
-        preValidation: inTurn,
+        onRequest: refuseWhenBusy,
+        preValidation: [admitVerification, inTurn],
         validatorCompiler: verifyBodyValidator,
         serializerCompiler: plainJson,
         schema: {

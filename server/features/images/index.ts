@@ -1,7 +1,7 @@
 /** The images feature: encrypted, self-destructing images held in memory. */
 import type { FastifyRequest } from 'fastify';
 import { MemoryUploadQuota, type UploadQuota } from './quota.js';
-import { imageRoutes } from './routes.js';
+import { imageRoutes, UPLOAD_HOLD_MS } from './routes.js';
 import { MemoryImageStore, type ImageStore } from './store.js';
 
 export {
@@ -10,7 +10,7 @@ export {
   type StoredImage,
   IMAGE_STORE_CAP_BYTES,
 } from './store.js';
-export { IMAGE_TEXT, MAX_UPLOAD_BODY_BYTES } from './routes.js';
+export { IMAGE_TEXT, MAX_UPLOAD_BODY_BYTES, UPLOAD_HOLD_MS } from './routes.js';
 export {
   DEFAULT_UPLOAD_QUOTAS,
   MemoryUploadQuota,
@@ -34,6 +34,8 @@ export function createImagesFeature(deps: {
   store?: ImageStore;
   quota?: UploadQuota;
   uploadsPerMinute?: number;
+  /** How long an upload may take to arrive before it is cut; default UPLOAD_HOLD_MS. */
+  uploadHoldMs?: number;
 }) {
   const store = deps.store ?? new MemoryImageStore();
   const quota = deps.quota ?? new MemoryUploadQuota();
@@ -58,6 +60,7 @@ export function createImagesFeature(deps: {
       roomSessionOf: deps.roomSessionOf,
       roomIdOf: deps.roomIdOf,
       uploadsPerMinute: deps.uploadsPerMinute ?? 30,
+      uploadHoldMs: deps.uploadHoldMs ?? UPLOAD_HOLD_MS,
     }),
   };
 }

@@ -9,6 +9,12 @@
  * declared size is reserved against the member's, the room's, the address's and the global
  * quota in one step. A refused upload's body is drained up to a bound, so the client reads the
  * answer instead of a broken pipe; past the bound the connection is closed.
+ *
+ * The reservation is a hold for the upload's time in flight: an upload whose body has not all
+ * arrived when its hold ends is cut (408, connection closed), what it had buffered is dropped and
+ * the hold given back at once. So the bytes an address has in flight never exceed its quota: a
+ * slow upload can no longer keep its buffers after its hold expired and others were admitted
+ * against the freed quota (issue 31).
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -33,6 +39,7 @@ export const IMAGE_TEXT = {
   keyRefused: 'Image keys must never be sent to the server',
   missingImage: 'Upload failed',
   tooLarge: 'Image too large',
+  tooSlow: 'Upload took too long, try again on a faster connection',
   full: 'Image storage is full, try again shortly',
   quota: 'Upload limit reached, try again once your images have expired',
   roomQuota: 'This channel holds too many images, try again shortly',
@@ -57,6 +64,19 @@ export const MAX_UPLOAD_BODY_BYTES =
 const DRAIN_LIMIT_BYTES = 2 * MAX_UPLOAD_BODY_BYTES;
 const DRAIN_TIME_MS = 15_000;
 
+/**
+ * How long an upload's body may take to arrive, from its admission: 180 s carries the largest
+ * upload (about 10.5 MiB) at about 0.5 Mbit/s, a slow mobile or Tor uplink. Its quota hold lasts
+ * that long, plus UPLOAD_HOLD_GRACE_MS; the server's request deadline is longer still
+ * (server/plugins/http-timeouts.ts), so this cut, which gives the hold back, is the one that acts.
+ */
+export const UPLOAD_HOLD_MS = 180_000;
+/**
+ * The hold outlives the cut by this much: a timer may fire late on a busy event loop, and until
+ * it has, the bytes are still buffered here and must still count.
+ */
+const UPLOAD_HOLD_GRACE_MS = 5_000;
+
 export interface ImageRouteDeps {
   store: ImageStore;
   now: () => number;
@@ -71,6 +91,8 @@ export interface ImageRouteDeps {
   /** Resolves a room id or secure id to the room's id (404 when unknown). */
   roomIdOf: (idOrSecureId: string) => Promise<string>;
   uploadsPerMinute: number;
+  /** How long an upload may take to arrive before it is cut (default UPLOAD_HOLD_MS). */
+  uploadHoldMs: number;
 }
 
 const QUOTA_REFUSAL: Record<QuotaScope, AppError> = {
@@ -96,6 +118,41 @@ function drainBounded(raw: IncomingMessage): void {
   raw.once('end', () => clearTimeout(timer));
   raw.once('close', () => clearTimeout(timer));
   raw.resume();
+}
+
+/**
+ * The end of an upload's hold: unless cancelled first (its body has all arrived), after `holdMs`
+ * the body stops being read (nothing more is buffered), `onEnd` runs (the hold is given back) and
+ * `expired` rejects with a 408; the connection is closed once that answer has gone out, and with
+ * it the request stream, so the multipart reader drops what it held.
+ */
+function holdDeadline(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  holdMs: number,
+  onEnd: () => Promise<void>,
+): { expired: Promise<never>; cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const raw = request.raw;
+      raw.unpipe();
+      raw.pause();
+      reply.header('connection', 'close');
+      reply.raw.once('finish', () => raw.destroy());
+      reply.raw.once('close', () => raw.destroy());
+      void onEnd()
+        .catch((error: unknown) => request.log.warn({ err: error }, 'upload hold release failed'))
+        .finally(() => reject(new AppError('UPLOAD_TOO_SLOW', 408, IMAGE_TEXT.tooSlow)));
+    }, holdMs);
+    timer.unref();
+  });
+  return {
+    expired,
+    cancel: () => {
+      if (timer) clearTimeout(timer);
+    },
+  };
 }
 
 const HeadersSchema = z.looseObject({ 'x-room-access': z.string().min(1).max(200).optional() });
@@ -149,7 +206,7 @@ export function imageRoutes(deps: ImageRouteDeps): FastifyPluginAsync {
       fileId,
       { member: session.nodeId, roomId: session.roomId, address: visitorOfRequest(request) },
       declared,
-      now + UNBOUND_IMAGE_TTL_MS,
+      now + deps.uploadHoldMs + UPLOAD_HOLD_GRACE_MS,
       now,
     );
     if (refused) throw QUOTA_REFUSAL[refused];
@@ -179,14 +236,21 @@ export function imageRoutes(deps: ImageRouteDeps): FastifyPluginAsync {
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const fileId = randomBytes(18).toString('base64url');
         const admitted = await admitUpload(request, fileId).catch((error: unknown) => {
           drainBounded(request.raw);
           throw error;
         });
+        const deadline = holdDeadline(request, reply, deps.uploadHoldMs, () =>
+          deps.quota.release(fileId),
+        );
         try {
-          const { fields, image, thumbnail } = await readUpload(request);
+          const reading = readUpload(request);
+          // After a cut the reader fails on its destroyed stream, and no one is left to hear it.
+          reading.catch(() => undefined);
+          const { fields, image, thumbnail } = await Promise.race([reading, deadline.expired]);
+          deadline.cancel();
           const parsed = SecureUploadFieldsSchema.safeParse(fields);
           if (!parsed.success) throw new AppError('UPLOAD_FIELDS', 400, IMAGE_TEXT.missingImage);
           const upload = parsed.data;
@@ -211,8 +275,9 @@ export function imageRoutes(deps: ImageRouteDeps): FastifyPluginAsync {
             expiresAt: new Date(expiresAt).toISOString(),
           };
         } catch (error) {
+          deadline.cancel();
           await deps.quota.release(fileId);
-          if (!request.raw.readableEnded) drainBounded(request.raw);
+          if (!request.raw.readableEnded && !request.raw.destroyed) drainBounded(request.raw);
           throw error;
         }
       },

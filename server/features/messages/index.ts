@@ -1,6 +1,7 @@
 /** The messages feature: ephemeral room messages, their relay and their expiry. */
 import type { FastifyBaseLogger } from 'fastify';
 import { WS_ERROR } from '../../../shared/protocol/errors.js';
+import { isAppError } from '../../errors.js';
 import { errorForLog } from '../../lib/log-error.js';
 import type { Hub } from '../../realtime/hub.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
@@ -9,8 +10,11 @@ import { MemoryMessageStore, type EphemeralMessageStore } from './store.js';
 
 export { EXPIRY_NOTICE_INTERVAL_MS, MessageService, MESSAGE_TEXT } from './service.js';
 export {
+  DEFAULT_HELD_MESSAGE_BUDGET,
+  heldBudgetRefusal,
   MemoryMessageStore,
   MAX_MESSAGES_PER_ROOM,
+  type HeldMessageBudget,
   type EncodedMessage,
   type EphemeralMessageStore,
 } from './store.js';
@@ -34,15 +38,20 @@ export function createMessagesFeature(deps: MessagesFeatureDeps) {
     now: deps.now,
     bindImage: deps.bindImage,
     // What the hub does with a handler's failure, for the relay that `send` no longer awaits.
+    // A refusal (a held-bytes budget) is the sender's own error, as the hub would send it.
     onRelayFailure: (connection, error) => {
-      deps.logger?.error(
-        { nodeId: connection.nodeId, stage: 'send_message', err: errorForLog(error) },
-        'realtime handler failed',
-      );
-      const frame = { type: 'error', message: WS_ERROR.internal, frameType: 'send_message' };
+      const refused = isAppError(error);
+      if (!refused) {
+        deps.logger?.error(
+          { nodeId: connection.nodeId, stage: 'send_message', err: errorForLog(error) },
+          'realtime handler failed',
+        );
+      }
+      const text = refused ? error.message : WS_ERROR.internal;
+      const frame = { type: 'error', message: text, frameType: 'send_message' };
       connection.send(
         connection.path === '/ws'
-          ? { ...frame, data: { message: WS_ERROR.internal }, timestamp: deps.now() }
+          ? { ...frame, data: { message: text }, timestamp: deps.now() }
           : frame,
       );
     },

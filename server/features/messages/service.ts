@@ -169,6 +169,7 @@ export class MessageService {
     message: Message,
     expiresAtMs: number,
   ): void | Promise<void> {
+    const visitor = connection.visitor;
     if (this.deps.store.relay) {
       // Not awaited: the sender's next frame is handled while Redis works, so a backlog of frames
       // is handed over in one turn and its deliveries leave together. Redis runs the commands of
@@ -177,42 +178,49 @@ export class MessageService {
       // so the room hears of a newcomer before its first message.
       void this.deps.channels.flush(message.roomId).catch(() => undefined);
       this.deps.store
-        .relay(message)
+        .relay(message, visitor)
         .catch((error: unknown) => this.deps.onRelayFailure?.(connection, error));
       return;
     }
-    return this.storeAndPublish(message, expiresAtMs);
+    return this.storeAndPublish(message, expiresAtMs, visitor);
   }
 
   /**
    * Stores a message, then relays it and whatever it evicted to its room. The message is
    * serialized and encoded once: the store holds its bytes inside the room's frame (the same text
    * JSON.stringify gives for the whole frame). With a store that keeps messages here and the
-   * in-process fan-out, this finishes within the call and returns nothing.
+   * in-process fan-out, this finishes within the call and returns nothing. `visitor` is the
+   * sender's (null: the server's own message); a message over its byte budget is refused by the
+   * store before anything is stored or published.
    */
-  private storeAndPublish(message: Message, expiresAtMs: number): void | Promise<void> {
+  private storeAndPublish(
+    message: Message,
+    expiresAtMs: number,
+    visitor: string | null,
+  ): void | Promise<void> {
     const { store } = this.deps;
-    if (store.relay) return this.relayAndWait(message);
+    if (store.relay) return this.relayAndWait(message, visitor);
     const json = JSON.stringify(message);
     // Encoded once: the room's frame bytes, of which the store keeps the message's part.
     const { frame, body } = encodeTextFrameAround(NEW_MESSAGE_HEAD, json, NEW_MESSAGE_TAIL);
     const encoded = { json, expiresAtMs, utf8: body };
-    if (!store.addNow) return this.storeThenPublish(message, encoded, frame);
-    return this.publishStored(message.roomId, frame, store.addNow(message, encoded));
+    if (!store.addNow) return this.storeThenPublish(message, encoded, frame, visitor);
+    return this.publishStored(message.roomId, frame, store.addNow(message, encoded, visitor));
   }
 
-  private async relayAndWait(message: Message): Promise<void> {
+  private async relayAndWait(message: Message, visitor: string | null): Promise<void> {
     const { store, channels } = this.deps;
     void channels.flush(message.roomId).catch(() => undefined);
-    await store.relay?.(message);
+    await store.relay?.(message, visitor);
   }
 
   private async storeThenPublish(
     message: Message,
     encoded: EncodedMessage,
     frame: SharedFrame,
+    visitor: string | null,
   ): Promise<void> {
-    const evicted = await this.deps.store.add(message, encoded);
+    const evicted = await this.deps.store.add(message, encoded, visitor);
     await this.publishStored(message.roomId, frame, evicted);
   }
 
@@ -264,7 +272,7 @@ export class MessageService {
       expiresAt: new Date(createdAt + this.deps.ttlSeconds * 1000).toISOString(),
       isSystem: true,
     };
-    await this.storeAndPublish(message, Date.parse(message.expiresAt));
+    await this.storeAndPublish(message, Date.parse(message.expiresAt), null);
     return message;
   }
 

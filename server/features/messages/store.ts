@@ -3,13 +3,49 @@
  * database, never a log, never disk. Every message has the same lifetime, so each room's list is
  * already in expiry order and expiry only ever removes from the front.
  */
+import { WS_ERROR } from '../../../shared/protocol/errors.js';
 import type { Message } from '../../../shared/protocol/ws/chat.js';
+import { AppError } from '../../errors.js';
 
 /**
  * Most messages a room holds at once. At the default 30 s lifetime that is a sustained 16
  * messages a second per room; beyond it the oldest are dropped early (docs/decisions.md).
  */
 export const MAX_MESSAGES_PER_ROOM = 500;
+
+/**
+ * Bytes of held messages (their JSON text in UTF-8) one visitor may have waiting to expire, and
+ * all visitors together (issue 31; DESIGN.md principle 7). The per-room bound alone let one
+ * address hold 500 frames of 64 KiB in each of many rooms: over 100 MB in 40 seconds.
+ */
+export interface HeldMessageBudget {
+  /** Per visitor (`Connection.visitor`: the address, IPv6 /64 or onion circuit; server/lib/visitor.ts). */
+  perVisitorBytes: number;
+  /** All held messages together, the server's own included. */
+  totalBytes: number;
+}
+
+const MIB = 1024 * 1024;
+/**
+ * Defaults. 4 MiB per visitor is 64 messages at the 64 KiB frame limit, or about two thousand
+ * ordinary encrypted lines, within one 30-second lifetime: more than a person types, and at the
+ * hub's 20 frames a second one socket reaches it only with frames of 7 KiB and up. 128 MiB in
+ * all keeps a flood from 32 such visitors off the heap's budget (DESIGN.md principle 3).
+ */
+export const DEFAULT_HELD_MESSAGE_BUDGET: HeldMessageBudget = {
+  perVisitorBytes: 4 * MIB,
+  totalBytes: 128 * MIB,
+};
+
+/**
+ * The sender's refusal when a message would pass a budget: it was neither stored nor relayed,
+ * and nothing already held was dropped for it.
+ */
+export function heldBudgetRefusal(scope: 'visitor' | 'total'): AppError {
+  return scope === 'visitor'
+    ? new AppError('HELD_BYTES_SENDER', 429, WS_ERROR.heldBytesSender)
+    : new AppError('HELD_BYTES_TOTAL', 429, WS_ERROR.heldBytesTotal);
+}
 
 /** A message's JSON text and expiry time, as the sender computed them. */
 export interface EncodedMessage {
@@ -23,16 +59,21 @@ export interface EphemeralMessageStore {
   /**
    * Stores a message; returns the ids evicted to stay within the per-room bound. `encoded`, when
    * the caller has it already, is `JSON.stringify(message)` and `Date.parse(message.expiresAt)`.
+   * `visitor` is the sender's (`Connection.visitor`), whose held bytes are bounded; null for the
+   * server's own messages, which count in the total only and are never refused. Throws
+   * {@link heldBudgetRefusal} when a budget would be passed: checked and taken in one atomic
+   * step, and nothing is stored or evicted then.
    */
-  add(message: Message, encoded?: EncodedMessage): Promise<string[]>;
+  add(message: Message, encoded?: EncodedMessage, visitor?: string | null): Promise<string[]>;
   /** Optional: {@link add} done within the call, for a store that holds messages in memory. */
-  addNow?(message: Message, encoded?: EncodedMessage): string[];
+  addNow?(message: Message, encoded?: EncodedMessage, visitor?: string | null): string[];
   /**
    * Optional: stores the message and publishes `new_message` (then `messages_expired` for what was
    * evicted) to its room in one step, so that the caller publishes nothing itself. The Redis store
-   * has it: one round trip per message instead of two, in the room's order of storage.
+   * has it: one round trip per message instead of two, in the room's order of storage. Refuses
+   * as {@link add} does.
    */
-  relay?(message: Message): Promise<string[]>;
+  relay?(message: Message, visitor?: string | null): Promise<string[]>;
   /** The room's messages that have not expired at `now`, oldest first. */
   list(roomId: string, now: number): Promise<Message[]>;
   /** Deletes every message expired at `now`; returns their ids by room. */
@@ -45,6 +86,8 @@ export interface EphemeralMessageStore {
   purgeRoom(roomId: string): Promise<void>;
   /** How many messages are held in all (metrics, tests). */
   size(): Promise<number>;
+  /** Bytes held for `visitor` (a visitor key), or in all when null (metrics, tests). */
+  heldBytes(visitor: string | null): Promise<number>;
 }
 
 /**
@@ -60,6 +103,8 @@ interface Held {
   id: string;
   expiresAtMs: number;
   json: Buffer;
+  /** Whose budget its bytes count against; null for the server's own messages. */
+  visitor: string | null;
 }
 
 const parseHeld = (held: Held): Message => JSON.parse(held.json.toString('utf8')) as Message;
@@ -67,14 +112,28 @@ const idOf = (held: Held): string => held.id;
 
 export class MemoryMessageStore implements EphemeralMessageStore {
   private readonly rooms = new Map<string, Held[]>();
+  /** Bytes held in all, and per visitor (entries removed at 0). */
+  private heldTotal = 0;
+  private readonly heldByVisitor = new Map<string, number>();
 
-  constructor(private readonly maxPerRoom = MAX_MESSAGES_PER_ROOM) {}
+  constructor(
+    private readonly maxPerRoom = MAX_MESSAGES_PER_ROOM,
+    private readonly budget: HeldMessageBudget = DEFAULT_HELD_MESSAGE_BUDGET,
+  ) {}
 
-  async add(message: Message, encoded?: EncodedMessage): Promise<string[]> {
-    return this.addNow(message, encoded);
+  async add(
+    message: Message,
+    encoded?: EncodedMessage,
+    visitor?: string | null,
+  ): Promise<string[]> {
+    return this.addNow(message, encoded, visitor);
   }
 
-  addNow(message: Message, encoded?: EncodedMessage): string[] {
+  addNow(message: Message, encoded?: EncodedMessage, visitor: string | null = null): string[] {
+    const json = encoded?.utf8 ?? Buffer.from(encoded?.json ?? JSON.stringify(message), 'utf8');
+    // Checked and taken within this call: one event-loop step, so concurrent senders cannot
+    // both take the last bytes.
+    this.take(visitor, json.byteLength);
     let list = this.rooms.get(message.roomId);
     if (!list) {
       list = [];
@@ -83,7 +142,8 @@ export class MemoryMessageStore implements EphemeralMessageStore {
     const held: Held = {
       id: message.id,
       expiresAtMs: encoded?.expiresAtMs ?? Date.parse(message.expiresAt),
-      json: encoded?.utf8 ?? Buffer.from(encoded?.json ?? JSON.stringify(message), 'utf8'),
+      json,
+      visitor,
     };
     // Equal lifetimes keep the list sorted; a clock step backwards is the only way to break it.
     let index = list.length;
@@ -91,7 +151,35 @@ export class MemoryMessageStore implements EphemeralMessageStore {
     if (index === list.length) list.push(held);
     else list.splice(index, 0, held);
     if (list.length <= this.maxPerRoom) return [];
-    return list.splice(0, list.length - this.maxPerRoom).map(idOf);
+    return this.release(list.splice(0, list.length - this.maxPerRoom));
+  }
+
+  async heldBytes(visitor: string | null): Promise<number> {
+    return visitor === null ? this.heldTotal : (this.heldByVisitor.get(visitor) ?? 0);
+  }
+
+  /** Takes `bytes` for `visitor`, or throws the refusal (nothing taken then). */
+  private take(visitor: string | null, bytes: number): void {
+    if (visitor !== null) {
+      const mine = this.heldByVisitor.get(visitor) ?? 0;
+      if (mine + bytes > this.budget.perVisitorBytes) throw heldBudgetRefusal('visitor');
+      if (this.heldTotal + bytes > this.budget.totalBytes) throw heldBudgetRefusal('total');
+      this.heldByVisitor.set(visitor, mine + bytes);
+    }
+    this.heldTotal += bytes;
+  }
+
+  /** Gives back the bytes of messages no longer held; returns their ids. */
+  private release(gone: Held[]): string[] {
+    for (const held of gone) {
+      const bytes = held.json.byteLength;
+      this.heldTotal -= bytes;
+      if (held.visitor === null) continue;
+      const left = (this.heldByVisitor.get(held.visitor) ?? bytes) - bytes;
+      if (left > 0) this.heldByVisitor.set(held.visitor, left);
+      else this.heldByVisitor.delete(held.visitor);
+    }
+    return gone.map(idOf);
   }
 
   async list(roomId: string, now: number): Promise<Message[]> {
@@ -108,7 +196,7 @@ export class MemoryMessageStore implements EphemeralMessageStore {
       let count = 0;
       while (count < list.length && list[count]!.expiresAtMs <= now) count += 1;
       if (count === 0) continue;
-      expired.set(roomId, list.splice(0, count).map(idOf));
+      expired.set(roomId, this.release(list.splice(0, count)));
       if (list.length === 0) this.rooms.delete(roomId);
     }
     return expired;
@@ -118,9 +206,10 @@ export class MemoryMessageStore implements EphemeralMessageStore {
     const list = this.rooms.get(roomId);
     const index = list?.findIndex((held) => held.id === messageId) ?? -1;
     if (!list || index < 0) return null;
-    const [held] = list.splice(index, 1);
+    const removed = list.splice(index, 1);
+    this.release(removed);
     if (list.length === 0) this.rooms.delete(roomId);
-    return held ? parseHeld(held) : null;
+    return removed[0] ? parseHeld(removed[0]) : null;
   }
 
   async find(roomId: string, messageId: string, now: number): Promise<Message | null> {
@@ -129,6 +218,8 @@ export class MemoryMessageStore implements EphemeralMessageStore {
   }
 
   async purgeRoom(roomId: string): Promise<void> {
+    const list = this.rooms.get(roomId);
+    if (list) this.release(list);
     this.rooms.delete(roomId);
   }
 
