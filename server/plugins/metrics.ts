@@ -16,6 +16,8 @@ export interface Metrics {
   httpDuration: Histogram<'method' | 'route' | 'status'>;
   /** Reports what the request pacing (server/lib/request-pacing.ts) has done, when scraped. */
   observePacing(stats: RequestPacingStats): void;
+  /** Reports whether the process is degraded (Redis away; server/redis/redis-health.ts). */
+  observeDegraded(isDegraded: () => boolean): void;
 }
 
 export function createMetrics(): Metrics {
@@ -58,6 +60,16 @@ export function createMetrics(): Metrics {
         registers: [registry],
         collect() {
           this.set(stats.waiting);
+        },
+      });
+    },
+    observeDegraded: (isDegraded) => {
+      new Gauge({
+        name: 'securechannel_redis_degraded',
+        help: '1 while Redis is away or not every process is back yet (room messages refused), else 0',
+        registers: [registry],
+        collect() {
+          this.set(isDegraded() ? 1 : 0);
         },
       });
     },

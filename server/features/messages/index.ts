@@ -1,7 +1,9 @@
 /** The messages feature: ephemeral room messages, their relay and their expiry. */
 import type { FastifyBaseLogger } from 'fastify';
 import { WS_ERROR } from '../../../shared/protocol/errors.js';
+import { isAppError } from '../../errors.js';
 import { errorForLog } from '../../lib/log-error.js';
+import { isDependencyUnavailable } from '../../lib/unavailable.js';
 import type { Hub } from '../../realtime/hub.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
 import { MessageService, type MessageServiceDeps } from './service.js';
@@ -33,17 +35,23 @@ export function createMessagesFeature(deps: MessagesFeatureDeps) {
     ttlSeconds: deps.ttlSeconds,
     now: deps.now,
     bindImage: deps.bindImage,
-    // What the hub does with a handler's failure, for the relay that `send` no longer awaits.
+    // What the hub does with a handler's failure, for the relay that `send` no longer awaits. A
+    // message Redis did not take (it is away, or this process is degraded) is refused to its
+    // sender with WS_ERROR.notRelayed: nothing is lost in silence (issue 35). The outage itself
+    // is logged once (redis-health.ts), not per message.
     onRelayFailure: (connection, error) => {
-      deps.logger?.error(
-        { nodeId: connection.nodeId, stage: 'send_message', err: errorForLog(error) },
-        'realtime handler failed',
-      );
-      const frame = { type: 'error', message: WS_ERROR.internal, frameType: 'send_message' };
+      let message: string = WS_ERROR.internal;
+      if (isAppError(error)) message = error.message;
+      else if (isDependencyUnavailable(error)) message = WS_ERROR.notRelayed;
+      else {
+        deps.logger?.error(
+          { nodeId: connection.nodeId, stage: 'send_message', err: errorForLog(error) },
+          'realtime handler failed',
+        );
+      }
+      const frame = { type: 'error', message, frameType: 'send_message' };
       connection.send(
-        connection.path === '/ws'
-          ? { ...frame, data: { message: WS_ERROR.internal }, timestamp: deps.now() }
-          : frame,
+        connection.path === '/ws' ? { ...frame, data: { message }, timestamp: deps.now() } : frame,
       );
     },
   });
