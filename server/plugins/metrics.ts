@@ -94,7 +94,10 @@ export function registerMetrics(
   app: FastifyInstance,
   enabled: { metrics: Metrics; token: string } | null,
 ): void {
-  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+  // Answered even while the rate-limit counters (in Redis) are away: an outage is when the
+  // metrics are wanted (securechannel_redis_degraded).
+  const options = { schema: { hide: true }, config: { rateLimit: { skipOnError: true } } };
+  app.get('/metrics', options, async (request, reply) => {
     if (!enabled) return reply.code(404).send({ error: 'Metrics are disabled: set METRICS_TOKEN' });
     const header = request.headers.authorization ?? '';
     const given = header.startsWith('Bearer ') ? header.slice(7) : '';

@@ -30,6 +30,11 @@ import { HEARTBEAT_TTL_MS, type RedisPresenceStore } from './redis-presence.js';
 export const PEER_GRACE_MS = 5_000;
 /** How often a recovering process retries its steps and looks for its peers. */
 export const RECOVERY_POLL_MS = 200;
+/**
+ * How often a process learns which others are alive (two commands): a process that started a
+ * moment before an outage is waited for too.
+ */
+export const PEER_REFRESH_MS = 1_000;
 
 export interface RedisHealthWatch {
   logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
@@ -49,6 +54,7 @@ export class RedisHealth {
   /** Other processes seen alive, and when (ms). */
   private readonly peers = new Map<string, number>();
   private watcher: RedisHealthWatch | null = null;
+  private peerTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly redis: RedisHandles,
@@ -67,36 +73,52 @@ export class RedisHealth {
     return this.degradedSince !== null;
   }
 
+  /** How many other processes this one knows to be alive (and would wait for after an outage). */
+  get peerCount(): number {
+    return this.peers.size;
+  }
+
   /** Increases with every connection loss (see shared-state.ts, the relay's guard). */
   get lossCount(): number {
     return this.losses;
   }
 
-  /** Starts logging and announcing recoveries; learns the current peers. */
+  /** Starts logging and announcing recoveries, and learning the peers every PEER_REFRESH_MS. */
   watch(watcher: RedisHealthWatch): void {
     this.watcher = watcher;
-    void this.tick().catch(() => undefined);
+    const refresh = () => {
+      if (this.isWhole && !this.isClosing) void this.refreshPeers().catch(() => undefined);
+    };
+    refresh();
+    this.peerTimer = setInterval(refresh, PEER_REFRESH_MS);
+    this.peerTimer.unref();
   }
 
   /**
-   * The periodic step (every HEARTBEAT_INTERVAL_MS): refreshes this process's heartbeat and learns
-   * which processes are alive. False when this process is not whole, and nothing was written.
+   * The heartbeat (every HEARTBEAT_INTERVAL_MS). False when this process is not whole: nothing is
+   * written then, so that no peer takes it for back before it listens again.
    */
   async tick(): Promise<boolean> {
     if (!this.isWhole || this.isClosing) return false;
     await this.presence.heartbeat();
+    return true;
+  }
+
+  /** Learns which other processes are alive now. */
+  private async refreshPeers(): Promise<void> {
     const alive = await this.presence.liveProcesses();
     const at = this.clock();
     for (const id of alive) if (id !== this.presence.processId) this.peers.set(id, at);
     for (const [id, seenAt] of this.peers) {
       if (!alive.has(id) && seenAt + HEARTBEAT_TTL_MS < at) this.peers.delete(id);
     }
-    return true;
   }
 
   /** Stops watching (the server is closing: its own quit is no outage). */
   close(): void {
     this.isClosing = true;
+    if (this.peerTimer) clearInterval(this.peerTimer);
+    this.peerTimer = null;
   }
 
   private lost(): void {
@@ -152,7 +174,10 @@ export class RedisHealth {
       'redis available again: no longer degraded',
     );
     await this.watcher?.onRecovered().catch((error: unknown) => {
-      this.watcher?.logger.error({ task: 'presence', err: errorForLog(error) }, 'housekeeping failed');
+      this.watcher?.logger.error(
+        { task: 'presence', err: errorForLog(error) },
+        'housekeeping failed',
+      );
     });
   }
 
