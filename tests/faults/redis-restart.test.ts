@@ -304,8 +304,10 @@ describe.runIf(HAS_POSTGRES)('a Redis restart under three servers', () => {
     const lastOfEach = members.map((member) => member.sent.at(-1)!);
     expect(lastOfEach.map((entry) => entry.outcome)).toEqual(['acked', 'acked', 'acked']);
 
-    // One line on entering the degraded state and one on leaving it, on every server.
+    // One line on entering the degraded state and one on leaving it, on every server, and no
+    // message content in any log (refusals are not logged one by one).
     for (const { logs } of servers) {
+      for (const { entry } of all) expect(logs.text()).not.toContain(entry.content);
       expect(
         logs.lines.filter((line) => line.includes('redis unavailable: degraded')),
       ).toHaveLength(1);
