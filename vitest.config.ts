@@ -16,7 +16,12 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['tests/integration/**/*.test.ts', 'tests/contracts/**/*.test.ts'],
+          // tests/faults: Redis and PostgreSQL stopped and restarted under running servers.
+          include: [
+            'tests/integration/**/*.test.ts',
+            'tests/contracts/**/*.test.ts',
+            'tests/faults/**/*.test.ts',
+          ],
           environment: 'node',
           // PostgreSQL and Redis: the configured ones, or throwaway instances, or a clear
           // message naming the suites left out (tests/support/global-setup.ts).

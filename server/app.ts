@@ -201,6 +201,8 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   // between them (server/lib/request-pacing.ts).
   const pacing = paceRequests(app.server);
   metrics?.metrics.observePacing(pacing);
+  const redisHealth = shared.redisHealth;
+  if (redisHealth) metrics?.metrics.observeDegraded(() => redisHealth.isDegraded);
   // After the headers, so that its 400 answers carry them too.
   registerInputGuard(app);
   await app.register(rateLimit, {

@@ -54,6 +54,7 @@ import type { UserChannels } from './realtime/user-channels.js';
 import { ServiceEvents } from './realtime/service-events.js';
 import { AppError } from './errors.js';
 import { errorForLog } from './lib/log-error.js';
+import { isDependencyUnavailable } from './lib/unavailable.js';
 import { HEARTBEAT_INTERVAL_MS, type SharedState } from './shared-state.js';
 
 export interface ComposeDeps {
@@ -455,7 +456,7 @@ export async function composeFeatures(deps: ComposeDeps) {
     return false;
   });
 
-  await app.register(systemRoutes);
+  await app.register(systemRoutes, { isDegraded: () => shared.redisHealth?.isDegraded ?? false });
   await app.register(admin.routes);
   await app.register(adminOps.routes);
   await app.register(auth.routes);
@@ -503,8 +504,18 @@ export async function composeFeatures(deps: ComposeDeps) {
   // expired direct messages deleted within a second of their time (the database is asked only
   // when something is due, lib/due-sweep.ts); expired sessions, challenges and admin sessions are
   // swept now and then.
-  const logFailure = (task: string) => (error: unknown) =>
+  // While PostgreSQL or Redis is away every task fails each second: such a failure is logged
+  // once a minute per task (Redis's outage has its own pair of lines, redis-health.ts).
+  const outageLoggedAt = new Map<string, number>();
+  const logFailure = (task: string) => (error: unknown) => {
+    if (isDependencyUnavailable(error)) {
+      if (shared.redisHealth?.isDegraded) return;
+      const at = Date.now();
+      if (at - (outageLoggedAt.get(task) ?? -Infinity) < 60_000) return;
+      outageLoggedAt.set(task, at);
+    }
     app.log.error({ task, err: errorForLog(error) }, 'housekeeping failed');
+  };
   const timers = [
     setInterval(() => void messages.service.sweep().catch(logFailure('messages')), 1000),
     setInterval(
@@ -529,12 +540,25 @@ export async function composeFeatures(deps: ComposeDeps) {
     }, 10 * 60_000),
   ];
   // With Redis: keep this process's heartbeat alive, and drop members of processes that died.
+  // After an outage, once every process is whole again, each room with members here hears its
+  // whole member list (redis-health.ts): lists heal without anyone rejoining.
   const sweeper = shared.presenceSweeper;
-  if (sweeper) {
+  const health = shared.redisHealth;
+  if (sweeper && health) {
+    health.watch({
+      logger: app.log,
+      onRecovered: async () => {
+        for (const roomId of deps.channels.localRooms()) {
+          await roomsFeature().publishUserList(roomId);
+        }
+      },
+    });
     timers.push(
       setInterval(() => {
         void (async () => {
-          await sweeper.heartbeat();
+          // Only a whole, not degraded process sweeps: after a Redis restart the others' members
+          // come back as each process restores them.
+          if (!(await health.tick()) || health.isDegraded) return;
           for (const [roomId, gone] of await sweeper.sweepDead()) {
             const remaining = await rooms.presence.list(roomId);
             for (const member of gone) {

@@ -4,7 +4,9 @@
  * stores from here and never know which kind they hold.
  */
 import { randomBytes } from 'node:crypto';
+import { WS_ERROR } from '../shared/protocol/errors.js';
 import type { Config } from './config.js';
+import { AppError } from './errors.js';
 import { MemoryBanStore, type BanStore } from './features/abuse/index.js';
 import { MemoryLockoutStore, type LockoutStore } from './features/admin/index.js';
 import { MemoryChallengeStore, type ChallengeStore } from './features/auth/index.js';
@@ -36,6 +38,7 @@ import { MemoryVoiceCallStore, type VoiceCallStore } from './features/voice/inde
 import { LocalFanout, type Fanout } from './realtime/fanout.js';
 import { connectRedis, type RedisHandles } from './redis/connect.js';
 import { RedisFanout } from './redis/redis-fanout.js';
+import { RedisHealth } from './redis/redis-health.js';
 import { RedisImageStore } from './redis/redis-image-store.js';
 import { RedisUploadQuota } from './redis/redis-upload-quota.js';
 import { RedisMessageStore } from './redis/redis-message-store.js';
@@ -79,6 +82,8 @@ export interface SharedState {
   attempts(name: string, limit: number, windowMs: number): AttemptCounter;
   /** Redis only: the heartbeat and dead-process sweep of presence. */
   presenceSweeper: RedisPresenceStore | null;
+  /** Redis only: whether relaying is safe now, and the recovery after an outage. */
+  redisHealth: RedisHealth | null;
   redis: RedisHandles | null;
   close(): Promise<void>;
 }
@@ -114,6 +119,7 @@ export async function createSharedState(
       limiter: (_name, limit, windowMs) => new MemoryRateLimiter(limit, windowMs, now),
       attempts: (_name, limit, windowMs) => new MemoryAttemptCounter(limit, windowMs, now),
       presenceSweeper: null,
+      redisHealth: null,
       redis: null,
       close: async () => undefined,
     };
@@ -121,11 +127,20 @@ export async function createSharedState(
   const redis = await connectRedis(config.redisUrl, config.redisPrefix);
   const presence = new RedisPresenceStore(redis, processId);
   await presence.heartbeat();
+  const fanout = new RedisFanout(redis);
+  const health = new RedisHealth(redis, fanout, presence);
+  const messages = new RedisMessageStore(
+    redis,
+    now,
+    MAX_MESSAGES_PER_ROOM,
+    limits.heldMessageBudget,
+  );
+  guardRelay(messages, health);
   return {
     kind: 'redis',
     processId,
-    fanout: new RedisFanout(redis),
-    messages: new RedisMessageStore(redis, now, MAX_MESSAGES_PER_ROOM, limits.heldMessageBudget),
+    fanout,
+    messages,
     presence,
     bundles: new RedisKeyBundleStore(redis),
     grants: new RedisAccessGrantStore(redis, GRANT_TTL_MS),
@@ -139,8 +154,30 @@ export async function createSharedState(
     limiter: (name, limit, windowMs) => new RedisRateLimiter(redis, name, limit, windowMs),
     attempts: (name, limit, windowMs) => new RedisAttemptCounter(redis, name, limit, windowMs),
     presenceSweeper: presence,
+    redisHealth: health,
     redis,
-    close: () => redis.close(),
+    close: () => {
+      health.close();
+      return redis.close();
+    },
+  };
+}
+
+/**
+ * Nothing is acknowledged that not every process could hear (issue 35): a member's message is
+ * refused while this process is degraded (redis-health.ts), and refused after the fact when a
+ * Redis connection was lost while it was on its way, since ioredis may have sent it again on
+ * reconnection, before every process listened again. The sender gets `WS_ERROR.notRelayed`
+ * (features/messages/index.ts); its own `new_message` may still come, as may the others'.
+ */
+function guardRelay(store: RedisMessageStore, health: RedisHealth): void {
+  const relay = store.relay.bind(store);
+  store.relay = async (message, visitor) => {
+    if (health.isDegraded) throw new AppError('NOT_RELAYED', 503, WS_ERROR.notRelayed);
+    const losses = health.lossCount;
+    const evicted = await relay(message, visitor);
+    if (health.lossCount !== losses) throw new AppError('NOT_RELAYED', 503, WS_ERROR.notRelayed);
+    return evicted;
   };
 }
 

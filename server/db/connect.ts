@@ -126,7 +126,10 @@ function takeTurnsWithSockets(client: PGlite): void {
 }
 
 function openPostgres(url: string) {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // While PostgreSQL is away a query fails fast instead of waiting for a connection that will not
+  // come: the API answers 503 (lib/unavailable.ts). The pool drops broken clients and opens new
+  // ones on demand, so it works again by itself once the server is back.
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle client's network error must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   return {

@@ -16,6 +16,8 @@ export interface Metrics {
   httpDuration: Histogram<'method' | 'route' | 'status'>;
   /** Reports what the request pacing (server/lib/request-pacing.ts) has done, when scraped. */
   observePacing(stats: RequestPacingStats): void;
+  /** Reports whether the process is degraded (Redis away; server/redis/redis-health.ts). */
+  observeDegraded(isDegraded: () => boolean): void;
 }
 
 export function createMetrics(): Metrics {
@@ -61,6 +63,16 @@ export function createMetrics(): Metrics {
         },
       });
     },
+    observeDegraded: (isDegraded) => {
+      new Gauge({
+        name: 'securechannel_redis_degraded',
+        help: '1 while Redis is away or not every process is back yet (room messages refused), else 0',
+        registers: [registry],
+        collect() {
+          this.set(isDegraded() ? 1 : 0);
+        },
+      });
+    },
     hub: {
       onFrame: (type, outcome) => frames.inc({ type, outcome }),
       onConnectionsChanged: (count) => connections.set(count),
@@ -82,7 +94,10 @@ export function registerMetrics(
   app: FastifyInstance,
   enabled: { metrics: Metrics; token: string } | null,
 ): void {
-  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+  // Answered even while the rate-limit counters (in Redis) are away: an outage is when the
+  // metrics are wanted (securechannel_redis_degraded).
+  const options = { schema: { hide: true }, config: { rateLimit: { skipOnError: true } } };
+  app.get('/metrics', options, async (request, reply) => {
     if (!enabled) return reply.code(404).send({ error: 'Metrics are disabled: set METRICS_TOKEN' });
     const header = request.headers.authorization ?? '';
     const given = header.startsWith('Bearer ') ? header.slice(7) : '';

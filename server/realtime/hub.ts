@@ -17,6 +17,7 @@ import {
 } from '../../shared/protocol/ws/index.js';
 import { fastParseClientFrame } from '../../shared/protocol/ws/fast-parse.js';
 import { isAppError } from '../errors.js';
+import { isDependencyUnavailable } from '../lib/unavailable.js';
 import { errorForLog } from '../lib/log-error.js';
 import {
   Connection,
@@ -256,9 +257,14 @@ export class Hub {
     );
   }
 
-  /** A handler's failure: its own message to the sender for an AppError, else logged. */
+  /**
+   * A handler's failure: its own message to the sender for an AppError, a temporary-outage text
+   * when PostgreSQL or Redis is out of reach (the process says so once, not per frame), else
+   * logged.
+   */
   private handlerFailed(connection: Connection, type: ClientFrameType, error: unknown): void {
     if (isAppError(error)) return this.reject(connection, error.message, type);
+    if (isDependencyUnavailable(error)) return this.reject(connection, WS_ERROR.unavailable, type);
     this.logFailure(connection, type, error);
     this.reject(connection, WS_ERROR.internal, type);
   }

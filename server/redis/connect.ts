@@ -18,6 +18,10 @@ export async function connectRedis(url: string, prefix: string): Promise<RedisHa
     lazyConnect: true,
     maxRetriesPerRequest: 3,
     enableAutoPipelining: true,
+    // While Redis is away a command fails at once instead of waiting in a queue to be sent on
+    // reconnection, possibly before every process listens again: the caller answers "try again"
+    // (lib/unavailable.ts), and redis-health.ts decides when relaying is safe again.
+    enableOfflineQueue: false,
   } as const;
   const client = new Redis(url, options);
   const subscriber = new Redis(url, { ...options, enableAutoPipelining: false });

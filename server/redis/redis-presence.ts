@@ -6,10 +6,16 @@
  *   {p}presence:{roomId}   HASH nodeId → member JSON
  *   {p}presence-rooms      SET of room ids with members
  *   {p}proc:{processId}    heartbeat, PX 15000
+ *   {p}procs               SET of process ids that have written a heartbeat (the dead are
+ *                          removed by whichever process notices)
+ *
+ * Each process also keeps its own members here, in memory, so that it can write them back after
+ * a Redis restart, which loses them all ({@link RedisPresenceStore.restore}, redis-health.ts).
  */
 import { z } from 'zod';
 import { RoomUserSchema } from '../../shared/protocol/ws/chat.js';
 import type { PresenceMember, PresenceStore } from '../features/rooms/index.js';
+import { isDependencyUnavailable } from '../lib/unavailable.js';
 import type { RedisHandles } from './connect.js';
 
 export const HEARTBEAT_TTL_MS = 15_000;
@@ -34,10 +40,81 @@ return 1
 `;
 
 export class RedisPresenceStore implements PresenceStore {
+  /** This process's members by room and node id: what Redis should hold for it. */
+  private readonly own = new Map<string, Map<string, PresenceMember>>();
+  /** Leaves Redis did not take (it was away): removed again on {@link restore}. */
+  private readonly pendingLeaves = new Map<string, Set<string>>();
+
   constructor(
     private readonly redis: RedisHandles,
     readonly processId: string,
   ) {}
+
+  private remember(member: PresenceMember): void {
+    let members = this.own.get(member.roomId);
+    if (!members) {
+      members = new Map();
+      this.own.set(member.roomId, members);
+    }
+    members.set(member.nodeId, member);
+  }
+
+  private forget(roomId: string, nodeId: string): void {
+    const members = this.own.get(roomId);
+    members?.delete(nodeId);
+    if (members?.size === 0) this.own.delete(roomId);
+  }
+
+  private update(roomId: string, nodeId: string, change: Partial<PresenceMember>): void {
+    const member = this.own.get(roomId)?.get(nodeId);
+    if (member) this.remember({ ...member, ...change });
+  }
+
+  /**
+   * Writes this process's heartbeat and members back, and removes the members that left while
+   * Redis was away. After a Redis restart presence is empty: every process calls this once its
+   * connections are back, so member lists heal without anyone rejoining.
+   */
+  async restore(): Promise<void> {
+    const transaction = this.redis.client
+      .multi()
+      .set(this.proc(this.processId), '1', 'PX', HEARTBEAT_TTL_MS)
+      .sadd(this.procs, this.processId);
+    for (const [roomId, nodeIds] of this.pendingLeaves) {
+      transaction.hdel(this.room(roomId), ...nodeIds);
+    }
+    for (const [roomId, members] of this.own) {
+      for (const member of members.values()) {
+        transaction.hset(
+          this.room(roomId),
+          member.nodeId,
+          JSON.stringify({ ...member, processId: this.processId }),
+        );
+      }
+      transaction.sadd(this.rooms, roomId);
+    }
+    const pending = [...this.pendingLeaves];
+    await transaction.exec();
+    for (const [roomId, nodeIds] of pending) {
+      const now = this.pendingLeaves.get(roomId);
+      for (const nodeId of nodeIds) now?.delete(nodeId);
+      if (now?.size === 0) this.pendingLeaves.delete(roomId);
+    }
+  }
+
+  /** The processes whose heartbeat is alive; forgets the others. */
+  async liveProcesses(): Promise<Set<string>> {
+    const registered = await this.redis.client.smembers(this.procs);
+    const alive = await this.aliveProcesses(registered);
+    const dead = registered.filter((id) => !alive.has(id));
+    if (dead.length > 0) await this.redis.client.srem(this.procs, ...dead);
+    return alive;
+  }
+
+  /** Which of `processIds` have a live heartbeat. */
+  processesAlive(processIds: string[]): Promise<Set<string>> {
+    return this.aliveProcesses(processIds);
+  }
 
   private room(roomId: string) {
     return `${this.redis.prefix}presence:${roomId}`;
@@ -48,30 +125,57 @@ export class RedisPresenceStore implements PresenceStore {
   private proc(processId: string) {
     return `${this.redis.prefix}proc:${processId}`;
   }
+  private get procs() {
+    return `${this.redis.prefix}procs`;
+  }
 
   /** Refreshes this process's heartbeat; called every HEARTBEAT_INTERVAL_MS. */
   async heartbeat(): Promise<void> {
-    await this.redis.client.set(this.proc(this.processId), '1', 'PX', HEARTBEAT_TTL_MS);
-  }
-
-  async join(member: PresenceMember): Promise<void> {
-    await this.heartbeat();
     await this.redis.client
       .multi()
-      .hset(
-        this.room(member.roomId),
-        member.nodeId,
-        JSON.stringify({ ...member, processId: this.processId }),
-      )
-      .sadd(this.rooms, member.roomId)
+      .set(this.proc(this.processId), '1', 'PX', HEARTBEAT_TTL_MS)
+      .sadd(this.procs, this.processId)
       .exec();
   }
 
+  async join(member: PresenceMember): Promise<void> {
+    this.remember(member);
+    this.pendingLeaves.get(member.roomId)?.delete(member.nodeId);
+    try {
+      await this.heartbeat();
+      await this.redis.client
+        .multi()
+        .hset(
+          this.room(member.roomId),
+          member.nodeId,
+          JSON.stringify({ ...member, processId: this.processId }),
+        )
+        .sadd(this.rooms, member.roomId)
+        .exec();
+    } catch (error) {
+      this.forget(member.roomId, member.nodeId);
+      throw error;
+    }
+  }
+
   async leave(roomId: string, nodeId: string): Promise<void> {
-    await this.redis.client.hdel(this.room(roomId), nodeId);
+    this.forget(roomId, nodeId);
+    try {
+      await this.redis.client.hdel(this.room(roomId), nodeId);
+    } catch (error) {
+      let pending = this.pendingLeaves.get(roomId);
+      if (!pending) {
+        pending = new Set();
+        this.pendingLeaves.set(roomId, pending);
+      }
+      pending.add(nodeId);
+      // Redis is away: the leave is applied when this process restores its members.
+      if (!isDependencyUnavailable(error)) throw error;
+    }
   }
 
   async setStatus(roomId: string, nodeId: string, status: PresenceMember['status']): Promise<void> {
+    this.update(roomId, nodeId, { status, lastSeen: new Date().toISOString() });
     const raw = await this.redis.client.hget(this.room(roomId), nodeId);
     if (!raw) return;
     const member = StoredMemberSchema.safeParse(JSON.parse(raw));
@@ -84,6 +188,7 @@ export class RedisPresenceStore implements PresenceStore {
   }
 
   async setVoiceActive(roomId: string, nodeId: string, isVoiceActive: boolean): Promise<boolean> {
+    this.update(roomId, nodeId, { isVoiceActive });
     // One script: a concurrent leave must not be undone by writing the member back.
     const updated = await this.redis.client.eval(
       SET_FIELD_IF_PRESENT,
@@ -119,6 +224,8 @@ export class RedisPresenceStore implements PresenceStore {
   }
 
   async purgeRoom(roomId: string): Promise<void> {
+    this.own.delete(roomId);
+    this.pendingLeaves.delete(roomId);
     await this.redis.client.multi().del(this.room(roomId)).srem(this.rooms, roomId).exec();
   }
 

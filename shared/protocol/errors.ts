@@ -42,6 +42,11 @@ export const TEXT = {
   roomNotFound: 'Room not found',
   invalidRoomId: 'Invalid room id',
   serviceUnavailable: 'Service temporarily unavailable',
+  /**
+   * HTTP 503 (with `Retry-After`) while PostgreSQL or Redis cannot be reached: the request did
+   * nothing and may be repeated (DESIGN.md principle 10).
+   */
+  dependencyUnavailable: 'The service is temporarily unavailable, try again shortly',
   internalError: 'Internal server error',
   invalidRequest: 'Invalid request',
   tooManyRequests: 'Too many requests',
@@ -193,4 +198,12 @@ export const WS_ERROR = {
   /** The same, for the budget of all visitors' held messages together. */
   heldBytesTotal:
     'Message not sent: the server is holding too many messages right now. Wait a few seconds and send it again',
+  /**
+   * Answers a `send_message` that was not relayed to the room (the relay, Redis, is away or was
+   * lost while the message was on its way): the sender's own `new_message` may not come, and if
+   * it does, other members may not have had it. Send it again once the relay is back.
+   */
+  notRelayed: 'Message not sent: the relay is unavailable, try again shortly',
+  /** A frame that needs PostgreSQL or Redis while it cannot be reached; nothing was done. */
+  unavailable: 'The service is temporarily unavailable, try again shortly',
 } as const;

@@ -11,7 +11,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -78,6 +78,13 @@ export interface ThrowawayService {
   url: string;
   /** Stops the process started here (and only it) and removes its folder. */
   stop(): Promise<void>;
+  /**
+   * Stops the server as an outage would (Redis: SIGKILL; PostgreSQL: a fast shutdown, which ends
+   * every session with 57P01) and keeps its folder, for {@link resume} (tests/faults).
+   */
+  halt(): Promise<void>;
+  /** Starts it again on the same port after {@link halt}; resolves once it answers. */
+  resume(): Promise<void>;
 }
 
 /** Why a service could not be started (a sentence for the test run's output). */
@@ -135,34 +142,59 @@ export async function startThrowawayRedis(): Promise<ThrowawayService> {
   if (!binary) throw new ServiceUnavailable('redis-server is not installed');
   const dir = await mkdtemp(path.join(tmpdir(), 'sc-test-redis-'));
   const port = await freePort();
-  const child = spawn(
-    binary,
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--dir',
-      dir,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const output = collect(child);
+  const launch = async () => {
+    const child = spawn(
+      binary,
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    try {
+      await waitUntilReachable(port, child, 15_000, collect(child));
+    } catch (error) {
+      await stopChild(child);
+      throw error;
+    }
+    return child;
+  };
+  let child: ChildProcess | null = null;
   const stop = async () => {
-    await stopChild(child);
+    if (child) await stopChild(child);
+    child = null;
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    await waitUntilReachable(port, child, 15_000, output);
+    child = await launch();
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url: `redis://127.0.0.1:${port}`, stop };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop,
+    halt: async () => {
+      const running = child;
+      child = null;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
+      await new Promise<void>((resolve) => {
+        running.once('exit', () => resolve());
+        running.kill('SIGKILL');
+      });
+    },
+    resume: async () => {
+      child ??= await launch();
+    },
+  };
 }
 
 /** The command prefix that runs a program as `user` when this process is root, or null. */
@@ -245,36 +277,64 @@ export async function startThrowawayPostgres(): Promise<ThrowawayService> {
     '-c',
     'max_connections=200',
   ]);
-  const child = spawn(server.head, server.rest, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const output = collect(child);
+  /** Starts the server; resolves once it accepts logins (and runs `firstQuery`, if given). */
+  const launch = async (firstQuery: string) => {
+    const started = spawn(server.head, server.rest, { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      await waitUntilReachable(port, started, 30_000, collect(started));
+      const pg = (await import('pg')).default;
+      // The port opens a moment before the server accepts logins: retry briefly.
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const client = new pg.Client({
+          connectionString: `postgres://postgres@127.0.0.1:${port}/postgres`,
+        });
+        try {
+          await client.connect();
+          await client.query(firstQuery);
+          await client.end();
+          break;
+        } catch (error) {
+          await client.end().catch(() => undefined);
+          if (Date.now() > deadline) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
+    } catch (error) {
+      await stopChild(started);
+      throw error;
+    }
+    return started;
+  };
+  let child: ChildProcess | null = null;
   const stop = async () => {
     // runuser passes SIGTERM on to postgres (a "smart" shutdown); SIGKILL only if it hangs.
-    await stopChild(child);
+    if (child) await stopChild(child);
+    child = null;
     await rm(root, { recursive: true, force: true });
   };
   try {
-    await waitUntilReachable(port, child, 30_000, output);
-    const pg = (await import('pg')).default;
-    // The port opens a moment before the server accepts logins: retry briefly.
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const client = new pg.Client({
-        connectionString: `postgres://postgres@127.0.0.1:${port}/postgres`,
-      });
-      try {
-        await client.connect();
-        await client.query('CREATE DATABASE test');
-        await client.end();
-        break;
-      } catch (error) {
-        await client.end().catch(() => undefined);
-        if (Date.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    }
+    child = await launch('CREATE DATABASE test');
   } catch (error) {
     await stop();
     throw error instanceof ServiceUnavailable ? error : new ServiceUnavailable(String(error));
   }
-  return { url: `postgres://postgres@127.0.0.1:${port}/test`, stop };
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/test`,
+    stop,
+    halt: async () => {
+      const running = child;
+      child = null;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
+      // A fast shutdown (SIGINT to the postmaster this helper started, named by its pid file):
+      // sessions end with 57P01 at once, as when an operator restarts PostgreSQL.
+      const pidFile = await readFile(path.join(dataDir, 'postmaster.pid'), 'utf8');
+      const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      process.kill(Number(pidFile.split('\n')[0]), 'SIGINT');
+      await exited;
+    },
+    resume: async () => {
+      child ??= await launch('SELECT 1');
+    },
+  };
 }

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { WS_ERROR } from '../../../shared/protocol/errors.js';
 import { isAppError } from '../../errors.js';
 import { errorForLog } from '../../lib/log-error.js';
+import { isDependencyUnavailable } from '../../lib/unavailable.js';
 import type { Hub } from '../../realtime/hub.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
 import { MessageService, type MessageServiceDeps } from './service.js';
@@ -37,22 +38,24 @@ export function createMessagesFeature(deps: MessagesFeatureDeps) {
     ttlSeconds: deps.ttlSeconds,
     now: deps.now,
     bindImage: deps.bindImage,
-    // What the hub does with a handler's failure, for the relay that `send` no longer awaits.
-    // A refusal (a held-bytes budget) is the sender's own error, as the hub would send it.
+    // What the hub does with a handler's failure, for the relay that `send` no longer awaits. A
+    // refusal (a held-bytes budget) is the sender's own error, as the hub would send it. A
+    // message Redis did not take (it is away, or this process is degraded) is refused to its
+    // sender with WS_ERROR.notRelayed: nothing is lost in silence (issue 35). The outage itself
+    // is logged once (redis-health.ts), not per message.
     onRelayFailure: (connection, error) => {
-      const refused = isAppError(error);
-      if (!refused) {
+      let message: string = WS_ERROR.internal;
+      if (isAppError(error)) message = error.message;
+      else if (isDependencyUnavailable(error)) message = WS_ERROR.notRelayed;
+      else {
         deps.logger?.error(
           { nodeId: connection.nodeId, stage: 'send_message', err: errorForLog(error) },
           'realtime handler failed',
         );
       }
-      const text = refused ? error.message : WS_ERROR.internal;
-      const frame = { type: 'error', message: text, frameType: 'send_message' };
+      const frame = { type: 'error', message, frameType: 'send_message' };
       connection.send(
-        connection.path === '/ws'
-          ? { ...frame, data: { message: text }, timestamp: deps.now() }
-          : frame,
+        connection.path === '/ws' ? { ...frame, data: { message }, timestamp: deps.now() } : frame,
       );
     },
   });

@@ -106,10 +106,14 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
     const roomId = connection.roomId;
     if (!roomId) return;
     connection.roomId = null;
-    if (!options.keepGrant) await rooms.revokeGrant(roomId, connection.nodeId);
-    await presence.leave(roomId, connection.nodeId);
-    await deps.bundles.remove(roomId, connection.nodeId);
-    await channels.remove(roomId, connection);
+    try {
+      if (!options.keepGrant) await rooms.revokeGrant(roomId, connection.nodeId);
+      await presence.leave(roomId, connection.nodeId);
+      await deps.bundles.remove(roomId, connection.nodeId);
+    } finally {
+      // Even while Redis is away: the socket stops hearing the room on this process.
+      await channels.remove(roomId, connection);
+    }
     await deps.left?.(connection, roomId);
     const memberCount = (await presence.list(roomId)).length;
     if (memberCount < KEPT_LIST_MIN_MEMBERS) listBytes.drop(roomId);

@@ -5,6 +5,7 @@
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { WS_ERROR } from '../../../shared/protocol/errors.js';
 import { MemoryMessageStore } from '../../../server/features/messages/index.js';
 import type { Connection } from '../../../server/realtime/connection.js';
 import { LocalFanout } from '../../../server/realtime/fanout.js';
@@ -57,6 +58,25 @@ describe('Hub.receive', () => {
     expect(alice.sent.map((text) => JSON.parse(text) as unknown)).toEqual([
       { type: 'error', message: 'Join a room before sending messages', frameType: 'send_message' },
     ]);
+  });
+
+  it('answers a frame whose handler finds PostgreSQL or Redis away with the temporary-outage text, unlogged', async () => {
+    const lines: string[] = [];
+    const hub = new Hub({
+      logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }),
+    });
+    hub.on('typing_start', async () => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), {
+        code: 'ECONNREFUSED',
+      });
+    });
+    const { socket, sent } = fakeSocket();
+    const connection = hub.attach({ ...socket, on: () => undefined }, '127.0.0.1', '/chat-ws');
+    await hub.receive(connection, frame({ type: 'typing_start' }), false);
+    expect(sent.map((text) => JSON.parse(text) as unknown)).toEqual([
+      { type: 'error', message: WS_ERROR.unavailable, frameType: 'typing_start' },
+    ]);
+    expect(lines.join('')).not.toContain('realtime handler failed');
   });
 
   it('keeps frames behind one whose handler waits, in arrival order', async () => {
