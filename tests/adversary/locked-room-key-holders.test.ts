@@ -16,14 +16,12 @@ import { parseKeyFileText, type KeyFile } from '../../shared/crypto/key-file-sch
 import { VerifyResponseSchema } from '../../shared/protocol/http/auth.js';
 import type { GeneratePaymentResponse } from '../../shared/protocol/http/payments.js';
 import { RoomSchema, type Room } from '../../shared/protocol/http/rooms.js';
-import { connectRedis } from '../../server/redis/connect.js';
-import { createThrowawayPostgres } from '../support/database.js';
 import { login, makeRegisteredKey } from '../support/keys.js';
-import { startServerProcess, type ServerProcess } from '../support/processes.js';
-import { deletePrefix, REDIS_TEST_URL, testPrefix } from '../support/redis.js';
+import type { ServerProcess } from '../support/processes.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { HAS_POSTGRES, HAS_REDIS } from '../support/services.js';
 import { TestSocket } from '../support/ws-client.js';
+import { startProcessesOnRedis, type ProcessesOnRedis } from '../support/cluster.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const CODE = 'only-the-invited-know-this';
@@ -184,32 +182,18 @@ describe.runIf(HAS_POSTGRES && HAS_REDIS)(
     const ADMIN_PASSWORD = 'locked-room-cluster-password-1';
     let a: ServerProcess;
     let b: ServerProcess;
-    let drop: () => Promise<void>;
-    const prefix = testPrefix();
+    let cluster: ProcessesOnRedis | null = null;
     const sockets: TestSocket[] = [];
 
     beforeAll(async () => {
-      const database = await createThrowawayPostgres();
-      drop = database.drop;
-      const env = {
-        DATABASE_URL: database.url,
-        REDIS_URL: REDIS_TEST_URL,
-        REDIS_PREFIX: prefix,
+      cluster = await startProcessesOnRedis(2, {
         ADMIN_PASSWORD,
-        LOG_LEVEL: 'info',
-      };
-      [a, b] = (await Promise.all([
-        startServerProcess(env, 100_000),
-        startServerProcess(env, 100_000),
-      ])) as [ServerProcess, ServerProcess];
+      });
+      [a, b] = cluster.servers as [ServerProcess, ServerProcess];
     }, 240_000);
     afterAll(async () => {
       for (const socket of sockets) socket.close();
-      await Promise.all([a, b].filter(Boolean).map((server) => server.stop('SIGKILL')));
-      const redis = await connectRedis(REDIS_TEST_URL, prefix);
-      await deletePrefix(redis, prefix);
-      await redis.close();
-      await drop();
+      await cluster?.stop();
     });
 
     it('a user key refused on one process is refused on the other; the code works across them', async () => {

@@ -18,14 +18,12 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeyFile } from '../../shared/crypto/key-file-schema.js';
 import { RoomSchema, type Room } from '../../shared/protocol/http/rooms.js';
-import { connectRedis } from '../../server/redis/connect.js';
-import { createThrowawayPostgres } from '../support/database.js';
 import { adminToken, login, makeRegisteredKey } from '../support/keys.js';
-import { startServerProcess, type ServerProcess } from '../support/processes.js';
-import { deletePrefix, REDIS_TEST_URL, testPrefix } from '../support/redis.js';
+import type { ServerProcess } from '../support/processes.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { HAS_POSTGRES, HAS_REDIS } from '../support/services.js';
 import { TestSocket, type Frame } from '../support/ws-client.js';
+import { startProcessesOnRedis, type ProcessesOnRedis } from '../support/cluster.js';
 
 const TURN_ENV = {
   TURN_URL: 'turn:127.0.0.1:3478?transport=udp',
@@ -402,8 +400,7 @@ describe('removal and identity on one process', () => {
 describe.runIf(HAS_POSTGRES && HAS_REDIS)('removal and identity across two processes', () => {
   let a: ServerProcess;
   let b: ServerProcess;
-  let drop: () => Promise<void>;
-  const prefix = testPrefix();
+  let cluster: ProcessesOnRedis | null = null;
   const sockets: TestSocket[] = [];
   const tokens = new Map<string, string>();
   const ADMIN_PASSWORD = 'removal-cluster-password-1';
@@ -412,20 +409,11 @@ describe.runIf(HAS_POSTGRES && HAS_REDIS)('removal and identity across two proce
   let other: KeyFile;
 
   beforeAll(async () => {
-    const database = await createThrowawayPostgres();
-    drop = database.drop;
-    const env = {
-      DATABASE_URL: database.url,
-      REDIS_URL: REDIS_TEST_URL,
-      REDIS_PREFIX: prefix,
+    cluster = await startProcessesOnRedis(2, {
       ADMIN_PASSWORD,
-      LOG_LEVEL: 'info',
       ...TURN_ENV,
-    };
-    [a, b] = (await Promise.all([
-      startServerProcess(env, 100_000),
-      startServerProcess(env, 100_000),
-    ])) as [ServerProcess, ServerProcess];
+    });
+    [a, b] = cluster.servers as [ServerProcess, ServerProcess];
     owner = await makeRegisteredKey(a.url, { username: 'owner', adminPassword: ADMIN_PASSWORD });
     doomed = await makeRegisteredKey(a.url, { username: 'doomed', adminPassword: ADMIN_PASSWORD });
     other = await makeRegisteredKey(a.url, { username: 'other', adminPassword: ADMIN_PASSWORD });
@@ -435,11 +423,7 @@ describe.runIf(HAS_POSTGRES && HAS_REDIS)('removal and identity across two proce
 
   afterAll(async () => {
     for (const socket of sockets) socket.close();
-    await Promise.all([a, b].filter(Boolean).map((server) => server.stop('SIGKILL')));
-    const redis = await connectRedis(REDIS_TEST_URL, prefix);
-    await deletePrefix(redis, prefix);
-    await redis.close();
-    await drop();
+    await cluster?.stop();
   });
 
   const on = (server: ServerProcess) =>

@@ -12,14 +12,12 @@ import type { KeyFile } from '../../shared/crypto/key-file-schema.js';
 import { IceServersResponseSchema } from '../../shared/protocol/http/voice.js';
 import { RoomSchema, type Room } from '../../shared/protocol/http/rooms.js';
 import type { MemoryAccessGrantStore } from '../../server/features/rooms/index.js';
-import { connectRedis } from '../../server/redis/connect.js';
-import { createThrowawayPostgres } from '../support/database.js';
 import { adminToken, login, makeRegisteredKey } from '../support/keys.js';
-import { startServerProcess, type ServerProcess } from '../support/processes.js';
-import { deletePrefix, REDIS_TEST_URL, testPrefix } from '../support/redis.js';
+import type { ServerProcess } from '../support/processes.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { HAS_POSTGRES, HAS_REDIS } from '../support/services.js';
 import { TestSocket } from '../support/ws-client.js';
+import { startProcessesOnRedis, type ProcessesOnRedis } from '../support/cluster.js';
 
 const TURN_ENV = {
   TURN_URL: 'turn:127.0.0.1:3478?transport=udp',
@@ -201,8 +199,7 @@ describe('room grants, TURN credentials and revocation on one process', () => {
 describe.runIf(HAS_POSTGRES && HAS_REDIS)('mute and kick across two processes on Redis', () => {
   let a: ServerProcess;
   let b: ServerProcess;
-  let drop: () => Promise<void>;
-  const prefix = testPrefix();
+  let cluster: ProcessesOnRedis | null = null;
   const sockets: TestSocket[] = [];
   const ADMIN_PASSWORD = 'removal-integration-password-1';
   let ownerToken: string;
@@ -210,20 +207,8 @@ describe.runIf(HAS_POSTGRES && HAS_REDIS)('mute and kick across two processes on
   let twin: KeyFile;
 
   beforeAll(async () => {
-    const database = await createThrowawayPostgres();
-    drop = database.drop;
-    const env = {
-      DATABASE_URL: database.url,
-      REDIS_URL: REDIS_TEST_URL,
-      REDIS_PREFIX: prefix,
-      ADMIN_PASSWORD,
-      LOG_LEVEL: 'info',
-      ...TURN_ENV,
-    };
-    [a, b] = (await Promise.all([
-      startServerProcess(env, 100_000),
-      startServerProcess(env, 100_000),
-    ])) as [ServerProcess, ServerProcess];
+    cluster = await startProcessesOnRedis(2, { ADMIN_PASSWORD, ...TURN_ENV });
+    [a, b] = cluster.servers as [ServerProcess, ServerProcess];
     const owner = await makeRegisteredKey(a.url, {
       username: 'owner',
       adminPassword: ADMIN_PASSWORD,
@@ -235,11 +220,7 @@ describe.runIf(HAS_POSTGRES && HAS_REDIS)('mute and kick across two processes on
 
   afterAll(async () => {
     for (const socket of sockets) socket.close();
-    await Promise.all([a, b].filter(Boolean).map((server) => server.stop('SIGKILL')));
-    const redis = await connectRedis(REDIS_TEST_URL, prefix);
-    await deletePrefix(redis, prefix);
-    await redis.close();
-    await drop();
+    await cluster?.stop();
   });
 
   const WAIT_MS = 20_000;
