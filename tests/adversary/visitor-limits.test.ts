@@ -154,7 +154,7 @@ describe('visitors behind one /64 share every limit', () => {
     expect(neighbour.joined.type).toBe('room_joined');
   });
 
-  it("reaches every open socket of a sanctioned visitor's /64 in the room, and no one else's", async () => {
+  it("bans every open socket of the banned visitor's /64 from the room, and no one else's", async () => {
     const owner = await makeRegisteredKey(server.baseUrl, { username: 'keeper' });
     const token = (await login(server.baseUrl, owner)).body.sessionToken as string;
     const created = await post('/api/rooms', { name: 'porch' }, '198.51.100.50', {
@@ -171,7 +171,7 @@ describe('visitors behind one /64 share every limit', () => {
       return { socket, nodeId: joined.nodeId as string };
     };
     const keeper = await join('198.51.100.50', { username: 'keeper', sessionToken: token });
-    // The troll keeps a second tab open from another address of their /64 before the mute.
+    // The troll keeps a second tab open from another address of their /64 before the ban.
     const troll = await join(inNet(7, 1), { username: 'Agent301' });
     const trollTab = await join(inNet(7, 2), { username: 'Agent302' });
     // A key holder behind the same /64 is another identity; a neighbour is another visitor.
@@ -179,15 +179,6 @@ describe('visitors behind one /64 share every limit', () => {
     const colleagueToken = (await login(server.baseUrl, colleague)).body.sessionToken as string;
     const keyed = await join(inNet(7, 3), { username: 'colleague', sessionToken: colleagueToken });
     const neighbour = await join(inNet(8, 1), { username: 'Agent303' });
-
-    keeper.socket.send({ type: 'mute_member', nodeId: troll.nodeId, minutes: 10 });
-    for (const tab of [troll, trollTab]) {
-      await tab.socket.next(
-        (frame) => frame.type === 'moderation_state' && frame.mutedUntil !== null,
-      );
-    }
-    trollTab.socket.send({ type: 'send_message', content: 'x', encryptionType: 'PLAINTEXT' });
-    expect((await trollTab.socket.nextOfType('error')).message).toMatch(/^You are muted/);
 
     keeper.socket.send({ type: 'ban_member', nodeId: troll.nodeId, minutes: 30 });
     for (const tab of [troll, trollTab]) {

@@ -307,7 +307,7 @@ export class ModerationService {
     await this.deps.publish({
       op: 'remove',
       roomId: actor.roomId,
-      ...this.match(context.target),
+      ...this.match(context.target, true),
       action: 'ban',
       until,
       message: MODERATION_TEXT.banned(until),
@@ -495,13 +495,20 @@ export class ModerationService {
   }
 
   /**
-   * Which sockets an event reaches: every socket of a key in the room; for an anonymous visitor
-   * every anonymous socket of that visitor in the room (the subject the sanction is stored
-   * under), or the one connection when the visitor's tag is unknown.
+   * Which sockets an event reaches: every socket of a key in the room, or the one connection of an
+   * anonymous member. A ban (`wholeVisitor`) reaches every anonymous socket of the banned visitor
+   * (address, IPv6 /64, onion circuit) in the room, as the ban stored against them refuses their
+   * next joins: a tab opened before the ban must not outlive it. Kicks and mutes act on the socket
+   * named, since anonymous members behind one address (a household, an office NAT) are often
+   * different people; their stored cool-down or mute still applies to the visitor's next joins.
    */
-  private match(target: PresenceMember): { subject: string | null; nodeId: string | null } {
+  private match(
+    target: PresenceMember,
+    wholeVisitor = false,
+  ): { subject: string | null; nodeId: string | null } {
     if (target.keyId) return { subject: `key:${target.keyId}`, nodeId: null };
-    if (target.addressTag) return { subject: `addr:${target.addressTag}`, nodeId: null };
+    if (wholeVisitor && target.addressTag)
+      return { subject: `addr:${target.addressTag}`, nodeId: null };
     return { subject: null, nodeId: target.nodeId };
   }
 
