@@ -2,7 +2,7 @@
  * The e2ee feature's front door: all that other features may import from it (docs/architecture.md,
  * "Client layers"). Anything else in this folder is private to it.
  */
-export { rememberAccessCode } from './access-codes.js';
+export { accessCodeFor, rememberAccessCode } from './access-codes.js';
 export { RoomE2eeContext, useRoomE2eeContext } from './e2ee-context.js';
 export { secureIdOf } from './e2ee-status.js';
 export { type IdentityPinStore, LocalStoragePinStore } from './identity-trust.js';
