@@ -9,7 +9,7 @@ export { type IdentityPinStore, LocalStoragePinStore } from './identity-trust.js
 export { LazyRoomCipher } from './lazy-room-cipher.js';
 export { acceptedSigningKeys } from './room-members.js';
 export { type RoomKeyManager } from './room-key-manager.js';
-export { CERTIFICATE_TEXT, countTrust } from './security-text.js';
+export { certificateText, countTrust } from './security-text.js';
 export { SecurityStatusBar } from './SecurityStatusBar.js';
 export { type VoiceKeyGrant } from './sender-key-envelope.js';
 export { useNow } from './use-now.js';

@@ -207,7 +207,7 @@ export function AccessTerminal({
           testId="access-terminal-log"
         />
         <p
-          className={`text-[0.7rem] tracking-[0.2em] uppercase ${failures > 0 ? 'text-danger' : 'text-muted'}`}
+          className={`text-xs tracking-[0.2em] uppercase ${failures > 0 ? 'text-danger' : 'text-muted'}`}
           data-testid="access-terminal-attempts"
         >
           {failedAttemptsText(failures)}
@@ -215,7 +215,7 @@ export function AccessTerminal({
         <form className="space-y-3" onSubmit={submit} noValidate>
           <label
             htmlFor={`${ids}-code`}
-            className="block text-[0.7rem] font-bold tracking-[0.2em] text-primary uppercase"
+            className="block text-xs font-bold tracking-[0.2em] text-primary uppercase"
           >
             Access code
           </label>

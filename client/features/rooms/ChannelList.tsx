@@ -69,6 +69,7 @@ function ChannelRow({ room, isCurrent }: { room: ListedRoom; isCurrent: boolean 
           className="rounded border border-border px-1 text-xs tracking-wider text-muted"
           data-testid="channel-clearance"
         >
+          <span className="sr-only">clearance </span>
           {roomLabel(room)}
         </span>
       </Link>
