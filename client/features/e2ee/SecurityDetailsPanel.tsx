@@ -174,7 +174,7 @@ export function SecurityDetailsPanel({ id, e2ee, identity, keyAuth }: SecurityDe
             <span className="text-muted">anonymous: your messages show as unverified</span>
           )}
         </Row>
-        <Row term="AUTHENTICATION" testId="details-authentication">
+        <Row term="AUTH" testId="details-authentication">
           {e2ee.authentication === 'AUTHENTICATED' ? 'AUTHENTICATED (premium key)' : 'PUBLIC'}
         </Row>
         {keyAuth ? (
