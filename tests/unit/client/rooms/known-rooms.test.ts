@@ -14,6 +14,7 @@ import {
 } from '../../../../client/lib/rooms/known-rooms.js';
 import { parseKnownRooms } from '../../../../client/lib/rooms/known-rooms-schema.js';
 import { STORAGE_KEYS } from '../../../../client/lib/storage-keys.js';
+import { fakeStorage } from '../../../support/fake-storage.js';
 
 function room(n: number, overrides: Partial<KnownRoom> = {}) {
   return {
@@ -23,23 +24,6 @@ function room(n: number, overrides: Partial<KnownRoom> = {}) {
     isPrivate: true,
     securityLevel: 'classified' as const,
     ...overrides,
-  };
-}
-
-/** A localStorage stand-in that can be told to refuse. */
-function fakeStorage(options: { refuse?: boolean } = {}) {
-  const entries = new Map<string, string>();
-  return {
-    entries,
-    getItem: (key: string) => {
-      if (options.refuse) throw new Error('SecurityError');
-      return entries.get(key) ?? null;
-    },
-    setItem: (key: string, value: string) => {
-      if (options.refuse) throw new Error('QuotaExceededError');
-      entries.set(key, value);
-    },
-    removeItem: (key: string) => entries.delete(key),
   };
 }
 
