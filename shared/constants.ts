@@ -340,3 +340,6 @@ export const DEFAULT_STUN_SERVERS: readonly { urls: string | string[] }[] = [
   { urls: ['stun:stun.l.google.com:19302', 'stun:stun1.l.google.com:19302'] },
   { urls: 'stun:stun.cloudflare.com:3478' },
 ];
+
+/** Most channels a browser keeps in its own channel list (localStorage `knownRooms`; not in the spec). */
+export const KNOWN_ROOMS_MAX = 30;

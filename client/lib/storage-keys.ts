@@ -9,6 +9,8 @@ export const STORAGE_KEYS = {
   dmTargetUser: 'dm_target_user',
   /** Voice disguise, devices and call volume (not named by the spec; this browser only). */
   voiceSettings: 'securechannel-voice',
+  /** The private channels this browser created or joined (not named by the spec; this browser only). */
+  knownRooms: 'securechannel_known_rooms',
 } as const;
 
 /** Reads a key; null when storage is unavailable (private modes, disabled storage). */

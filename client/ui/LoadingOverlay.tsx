@@ -72,7 +72,7 @@ export function LoadingOverlay({ isLoading, message, children }: LoadingOverlayP
               {text}
             </p>
             <div className="sc-progress mt-4" aria-hidden="true" />
-            <p className="mt-3 text-[0.65rem] tracking-[0.2em] text-muted uppercase">
+            <p className="mt-3 text-xs tracking-[0.2em] text-muted uppercase">
               Secure link // please stand by
             </p>
           </div>

@@ -65,7 +65,7 @@ export function TerminalDialog({
           onInteractOutside={blockWhenLocked}
           className={`fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-1.5rem)] w-[calc(100vw-1.5rem)] -translate-x-1/2 -translate-y-1/2 flex-col border bg-surface font-mono text-fg outline-none ${widthClass} ${FRAME_TONE[tone]}`}
         >
-          <div className="flex items-center justify-between gap-3 border-b border-border px-3 py-1.5 text-[0.65rem] tracking-[0.2em] text-muted uppercase">
+          <div className="flex items-center justify-between gap-3 border-b border-border px-3 py-1.5 text-xs tracking-[0.2em] text-muted uppercase">
             <span className="flex min-w-0 items-center gap-1.5" aria-hidden="true">
               <span className="size-2 shrink-0 rounded-full bg-danger/80" />
               <span className="size-2 shrink-0 rounded-full bg-warning/70" />

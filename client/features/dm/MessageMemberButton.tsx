@@ -43,7 +43,7 @@ export function MessageMemberButton({
         secureId === null ? 'Anonymous: no secure ID to write to' : `Direct message to ${secureId}`
       }
       data-testid="member-message"
-      className={`shrink-0 rounded border px-1.5 text-[0.6rem] leading-4 tracking-wider focus-visible:outline-none ${
+      className={`shrink-0 rounded border px-1.5 text-xs leading-4 tracking-wider focus-visible:outline-none ${
         secureId === null
           ? 'border-border/60 text-muted/70 hover:text-muted'
           : 'border-border text-muted hover:border-primary hover:text-primary focus-visible:border-primary focus-visible:text-primary'

@@ -18,7 +18,7 @@ export function CertificateAlert({ onReset }: { onReset: () => void }) {
         type="button"
         onClick={onReset}
         data-testid="reset-certificates"
-        className="sc-btn border-danger px-2 py-0.5 text-[11px] text-danger"
+        className="sc-btn border-danger px-2 py-0.5 text-xs text-danger"
       >
         <span aria-hidden="true">[</span>
         {TEXT.resetCertificates}

@@ -39,14 +39,14 @@ export function CryptoLogPanel({
 
   return (
     <div id={id} className="border-t border-border bg-background px-3 py-2">
-      <h3 className="text-[10px] font-bold tracking-[0.2em] text-primary">CRYPTO PROCESS LOG</h3>
+      <h3 className="text-xs font-bold tracking-[0.2em] text-primary">CRYPTO PROCESS LOG</h3>
       <ol
         ref={listRef}
         role="log"
         aria-label="Crypto process log"
         tabIndex={0}
         data-testid="crypto-log"
-        className="mt-1 max-h-40 space-y-0.5 overflow-y-auto text-[11px] tracking-normal"
+        className="mt-1 max-h-40 space-y-0.5 overflow-y-auto text-xs tracking-normal"
       >
         {entries.length === 0 ? <li className="text-muted">Nothing yet.</li> : null}
         {entries.map((entry) => (

@@ -6,8 +6,9 @@
 import { type ReactNode } from 'react';
 import { PFS_KEY_ROTATION_MS, SIGNATURE_KEY_ROTATION_MS } from '../../../shared/constants.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
+import { isPageOverTls } from '../../lib/privacy/pins.js';
 import { secureIdOf } from './e2ee-status.js';
-import { CERTIFICATE_TEXT, formatAge, TRUST_TEXT } from './security-text.js';
+import { certificateText, formatAge, TRUST_TEXT } from './security-text.js';
 import type { MemberTrust } from './room-members.js';
 import { type RoomE2ee } from './use-room-e2ee.js';
 import { useNow } from './use-now.js';
@@ -57,10 +58,10 @@ export function SecurityDetailsPanel({ id, e2ee, identity, keyAuth }: SecurityDe
     <div
       id={id}
       data-testid="security-details"
-      className="max-h-[45dvh] overflow-y-auto border-t border-border bg-background px-3 py-2 text-[11px] tracking-wider"
+      className="max-h-[45dvh] overflow-y-auto border-t border-border bg-background px-3 py-2 text-xs tracking-wider"
     >
       <dl className="grid grid-cols-[minmax(7rem,auto)_1fr] gap-x-3 gap-y-1">
-        <Row term="SECURITY LEVEL" testId="details-level">
+        <Row term="PROTECTION" testId="details-level">
           {e2ee.level}
         </Row>
         {e2ee.engine !== 'ready' ? (
@@ -76,7 +77,7 @@ export function SecurityDetailsPanel({ id, e2ee, identity, keyAuth }: SecurityDe
         ) : null}
         <Row term="CERTIFICATE" testId="details-certificate">
           <span className={isCertFail ? 'font-bold text-danger' : ''}>
-            {CERTIFICATE_TEXT[transport.certificate]}
+            {certificateText(transport.certificate, isPageOverTls())}
           </span>
           {transport.certificateFingerprint ? (
             <span className="text-muted">
@@ -90,7 +91,7 @@ export function SecurityDetailsPanel({ id, e2ee, identity, keyAuth }: SecurityDe
               <span className="text-danger">{TEXT.certificateValidationFailed}. </span>
               <button
                 type="button"
-                className="sc-btn border-danger px-1.5 text-[10px] text-danger"
+                className="sc-btn border-danger px-1.5 text-xs text-danger"
                 onClick={e2ee.resetCertificates}
               >
                 {TEXT.resetCertificates}
@@ -173,7 +174,7 @@ export function SecurityDetailsPanel({ id, e2ee, identity, keyAuth }: SecurityDe
             <span className="text-muted">anonymous: your messages show as unverified</span>
           )}
         </Row>
-        <Row term="AUTHENTICATION" testId="details-authentication">
+        <Row term="AUTH" testId="details-authentication">
           {e2ee.authentication === 'AUTHENTICATED' ? 'AUTHENTICATED (premium key)' : 'PUBLIC'}
         </Row>
         {keyAuth ? (
@@ -182,7 +183,7 @@ export function SecurityDetailsPanel({ id, e2ee, identity, keyAuth }: SecurityDe
               {keyAuth.keyId}
               <span className="text-muted"> · {secureIdOf(keyAuth.keyId)}</span>
             </Row>
-            <Row term="KEY LEVEL" testId="details-key-level">
+            <Row term="SEC_LVL" testId="details-key-level">
               {keyAuth.level.toUpperCase()}
             </Row>
             <Row term="CAPABILITIES" testId="details-key-capabilities">
@@ -198,7 +199,7 @@ export function SecurityDetailsPanel({ id, e2ee, identity, keyAuth }: SecurityDe
           {status.hasServerEntropy ? 'browser + server entropy (HKDF)' : 'browser only'}
         </Row>
       </dl>
-      <h3 className="mt-2 text-[10px] font-bold tracking-[0.2em] text-primary">MEMBERS</h3>
+      <h3 className="mt-2 text-xs font-bold tracking-[0.2em] text-primary">MEMBERS</h3>
       {status.members.length === 0 ? (
         <p className="text-muted">No other member has announced keys.</p>
       ) : (

@@ -6,11 +6,12 @@
  */
 import { Suspense, useId, useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
+import { isPageOverTls } from '../../lib/privacy/pins.js';
 import { currentStatusMessage, type CryptoLogLevel } from './crypto-log.js';
 import { lazyComponent } from '../../lib/lazy-component.js';
 import type { KeyAuthDetails } from './SecurityDetailsPanel.js';
 import { type SecurityLevelLabel } from './security-level.js';
-import { CERTIFICATE_TEXT, unverifiedReadersText } from './security-text.js';
+import { certificateText, unverifiedReadersText } from './security-text.js';
 import { type RoomE2ee } from './use-room-e2ee.js';
 import { useNow } from './use-now.js';
 
@@ -29,7 +30,7 @@ const LEVEL_CLASS: Record<SecurityLevelLabel, string> = {
 };
 
 const TOGGLE =
-  'inline-flex min-h-6 items-center gap-1 border border-border px-1.5 text-[10px] tracking-widest text-primary hover:bg-primary/10 aria-expanded:bg-primary/15';
+  'inline-flex min-h-6 items-center gap-1 border border-border px-1.5 text-xs tracking-widest text-primary hover:bg-primary/10 aria-expanded:bg-primary/15';
 
 export interface SecurityStatusBarProps {
   e2ee: RoomE2ee;
@@ -74,11 +75,11 @@ export function SecurityStatusBar({ e2ee, identity, keyAuth }: SecurityStatusBar
     <section
       aria-label="Security status"
       data-testid="security-status-bar"
-      className="border-b border-border bg-surface/60 text-[10px] tracking-widest"
+      className="border-b border-border bg-surface/60 text-xs tracking-widest"
     >
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-1">
         <span>
-          <span className="text-muted">SEC: </span>
+          <span className="text-muted">PROTECTION: </span>
           <span className={`font-bold ${LEVEL_CLASS[e2ee.level]}`} data-testid="security-level">
             {e2ee.level}
           </span>
@@ -91,7 +92,9 @@ export function SecurityStatusBar({ e2ee, identity, keyAuth }: SecurityStatusBar
         </span>
         <span className={isCertFail ? 'font-bold text-danger' : 'hidden sm:inline'}>
           <span className={isCertFail ? '' : 'text-muted'}>CERT: </span>
-          <span data-testid="certificate-status">{CERTIFICATE_TEXT[transport.certificate]}</span>
+          <span data-testid="certificate-status">
+            {certificateText(transport.certificate, isPageOverTls())}
+          </span>
         </span>
         <span className="hidden sm:inline">
           <span className="text-muted">PFS: </span>

@@ -6,15 +6,36 @@ import { TEXT } from '../../../shared/protocol/errors.js';
 import { type CertificateStatus } from '../../lib/privacy/pins.js';
 import type { MemberTrust } from './room-members.js';
 
-/** The certificate status as the status bar shows it (spec 000 §4 "Certificate status"). */
-export const CERTIFICATE_TEXT: Record<CertificateStatus, string> = {
+/**
+ * The certificate status as the status bar, the details panel and the Security Protocols modal
+ * show it (spec 000 §4 "Certificate status"), over TLS.
+ */
+const CERTIFICATE_TEXT_TLS: Record<CertificateStatus, string> = {
   checking: 'CHECKING',
-  localhost: 'VALID (LOCALHOST)',
+  localhost: 'NOT CHECKED (LOCALHOST)',
   pinned: 'PINNED (FIRST USE)',
   valid: 'VALID',
   invalid: TEXT.certFail,
   unavailable: `${TEXT.certFail} (NO ANSWER)`,
 };
+
+/**
+ * Without TLS there is no certificate to be valid: what was checked is the server's identity key
+ * (certificate-pinning.ts), and the text says so rather than "VALID".
+ */
+const CERTIFICATE_TEXT_NO_TLS: Record<CertificateStatus, string> = {
+  checking: 'CHECKING',
+  localhost: 'NO TLS (LOCALHOST)',
+  pinned: 'NO TLS · IDENTITY PINNED (FIRST USE)',
+  valid: 'NO TLS · IDENTITY MATCHES PIN',
+  invalid: TEXT.certFail,
+  unavailable: `${TEXT.certFail} (NO ANSWER)`,
+};
+
+/** The certificate status in words, honest about a page that did not come over TLS. */
+export function certificateText(status: CertificateStatus, isOverTls: boolean): string {
+  return (isOverTls ? CERTIFICATE_TEXT_TLS : CERTIFICATE_TEXT_NO_TLS)[status];
+}
 
 /** A member's trust as the details panel shows it. */
 export const TRUST_TEXT: Record<MemberTrust, string> = {

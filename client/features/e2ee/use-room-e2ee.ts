@@ -15,7 +15,7 @@ import type { KeyFile } from '../../../shared/crypto/key-file-schema.js';
 import type { Room } from '../../../shared/protocol/http/rooms.js';
 import type { ChatSocket, ServerFrameOf } from '../../lib/realtime/chat-socket.js';
 import { accessCodeFor, isRoomLocked } from './access-codes.js';
-import { isCertificateOk } from '../../lib/privacy/pins.js';
+import { isCertificateVouched, isPageOverTls } from '../../lib/privacy/pins.js';
 import { type CryptoLogEntry } from './crypto-log.js';
 import { KEY_MAINTENANCE_INTERVAL_MS } from './e2ee-constants.js';
 import { type E2eeStatus } from './e2ee-status.js';
@@ -178,7 +178,7 @@ export function useRoomE2ee({
     transport: transportState,
     log,
     level: securityLevelLabel({
-      isCertificateOk: isCertificateOk(transportState.certificate),
+      isCertificateOk: isCertificateVouched(transportState.certificate, isPageOverTls()),
       hasZeroKnowledgeKey: status.zkFingerprint !== null,
       hasForwardSecrecyKey: transportState.pfs.status === 'active',
     }),

@@ -66,7 +66,7 @@ export function ImageMessage({ image, roomId, expiresAtMs, now }: ImageMessagePr
           <span className="sr-only">Open the full image</span>
           <span
             aria-hidden="true"
-            className="absolute right-1 bottom-1 hidden bg-background/85 px-1 text-[10px] tracking-widest text-primary group-hover/image:block"
+            className="absolute right-1 bottom-1 hidden bg-background/85 px-1 text-xs tracking-widest text-primary group-hover/image:block"
           >
             [ VIEW ]
           </span>
@@ -76,7 +76,7 @@ export function ImageMessage({ image, roomId, expiresAtMs, now }: ImageMessagePr
       ) : (
         <ImageLoading />
       )}
-      <figcaption className="flex w-60 max-w-full min-w-0 sm:w-72 items-center gap-2 text-[10px] tracking-wider text-muted">
+      <figcaption className="flex w-60 max-w-full min-w-0 sm:w-72 items-center gap-2 text-xs tracking-wider text-muted">
         <span className="min-w-0 truncate" title={image.name}>
           <span aria-hidden="true">▣ </span>
           {image.name}

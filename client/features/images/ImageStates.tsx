@@ -11,7 +11,7 @@ import { TEXT } from '../../../shared/protocol/errors.js';
 export const IMAGE_FRAME = 'h-40 w-60 max-w-full sm:h-48 sm:w-72';
 
 const BOX =
-  'flex flex-col items-center justify-center gap-1.5 px-3 py-2 text-center text-[11px] tracking-widest';
+  'flex flex-col items-center justify-center gap-1.5 px-3 py-2 text-center text-xs tracking-widest';
 
 export function ImageLoading({ className = IMAGE_FRAME }: { className?: string }) {
   return (
@@ -57,7 +57,7 @@ export function ImageDownloadFailed({
       <button
         type="button"
         onClick={onRetry}
-        className="sc-btn px-2 py-0.5 text-[10px]"
+        className="sc-btn px-2 py-0.5 text-xs"
         data-testid="image-retry"
       >
         <span aria-hidden="true">[</span>RETRY<span aria-hidden="true">]</span>

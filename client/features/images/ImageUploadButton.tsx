@@ -23,7 +23,7 @@ export interface ImageUploadButtonProps {
   onSendImage: ((uploaded: UploadedImage) => Promise<boolean>) | null;
 }
 
-const BUTTON = 'sc-btn px-2 py-1 text-[11px] text-muted';
+const BUTTON = 'sc-btn px-2 py-1 text-xs text-muted';
 
 export function ImageUploadButton({ roomId, isDisabled, onSendImage }: ImageUploadButtonProps) {
   const [isOpen, setOpen] = useState(false);

@@ -112,7 +112,7 @@ export function SecureImageUploadModal({
               >
                 <Bracketed>SELECT IMAGE</Bracketed>
               </label>
-              <span className="text-[11px] tracking-wider text-muted">or drop it here</span>
+              <span className="text-xs tracking-wider text-muted">or drop it here</span>
             </>
           ) : (
             <>
@@ -137,7 +137,7 @@ export function SecureImageUploadModal({
         </div>
 
         {state.phase === 'empty' ? null : (
-          <div className="flex min-w-0 items-center gap-2 text-[11px] tracking-wider">
+          <div className="flex min-w-0 items-center gap-2 text-xs tracking-wider">
             <span className="min-w-0 truncate text-fg" data-testid="image-file-name">
               {state.file.name}
             </span>
@@ -153,7 +153,7 @@ export function SecureImageUploadModal({
           </div>
         )}
 
-        <p id={`${ids}-hint`} className="text-[11px] tracking-wider text-muted">
+        <p id={`${ids}-hint`} className="text-xs tracking-wider text-muted">
           {IMAGE_HINT}
         </p>
 

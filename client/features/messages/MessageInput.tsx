@@ -96,16 +96,13 @@ export function MessageInput({
           data-testid="stealth-toggle"
           aria-pressed={isStealthMode}
           onClick={() => setStealthMode((on) => !on)}
-          className={`sc-btn px-2 py-1 text-[11px] ${isStealthMode ? 'bg-primary/20' : 'text-muted'}`}
+          className={`sc-btn px-2 py-1 text-xs ${isStealthMode ? 'bg-primary/20' : 'text-muted'}`}
         >
           <span aria-hidden="true">{isStealthMode ? '◉' : '○'}</span>
           STEALTH
         </button>
         <ImageUploadButton roomId={imageRoomId} isDisabled={isDisabled} onSendImage={onSendImage} />
-        <p
-          id={`${ids}-hint`}
-          className="min-w-0 flex-1 truncate text-[10px] tracking-wider text-muted"
-        >
+        <p id={`${ids}-hint`} className="min-w-0 flex-1 truncate text-xs tracking-wider text-muted">
           {isStealthMode ? (
             'Stealth: others see a redacted block until they click it.'
           ) : (

@@ -54,7 +54,7 @@ function SignatureBadge({ state }: { state: MessageSignatureState }) {
       data-testid="message-signature"
       data-state={state}
       title={badge.title}
-      className={`border px-1 text-[10px] ${badge.className}`}
+      className={`border px-1 text-xs ${badge.className}`}
     >
       {badge.text}
     </span>
@@ -94,7 +94,7 @@ export function MessageRow({ line, now }: { line: MessageLine; now: number }) {
         line.isOwn ? 'border-secondary/70 bg-secondary/5' : 'border-primary/40'
       } ${isCritical ? 'opacity-50' : 'opacity-100'}`}
     >
-      <div className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-[11px] tracking-wider">
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-xs tracking-wider">
         <time dateTime={message.createdAt} className="text-muted tabular-nums">
           [{clockTime(message.createdAt)}]
         </time>
@@ -109,13 +109,13 @@ export function MessageRow({ line, now }: { line: MessageLine; now: number }) {
         {isPlaintext && !message.isSystem ? (
           <span
             data-testid="plaintext-tag"
-            className="border border-danger px-1 text-[10px] font-bold text-danger"
+            className="border border-danger px-1 text-xs font-bold text-danger"
           >
             PLAINTEXT — NOT ENCRYPTED
           </span>
         ) : null}
         {!isPlaintext && !message.isSystem && message.encryptionType !== 'none' ? (
-          <span data-testid="message-encryption" className="text-[10px] text-muted">
+          <span data-testid="message-encryption" className="text-xs text-muted">
             [{message.encryptionType}]
           </span>
         ) : null}
@@ -123,7 +123,7 @@ export function MessageRow({ line, now }: { line: MessageLine; now: number }) {
           <SignatureBadge state={line.display.signature} />
         ) : null}
         {message.isStealthMode ? (
-          <span className="border border-border px-1 text-[10px] text-muted">STEALTH</span>
+          <span className="border border-border px-1 text-xs text-muted">STEALTH</span>
         ) : null}
         <span
           aria-hidden="true"

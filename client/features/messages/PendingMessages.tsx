@@ -32,14 +32,14 @@ function PendingRow({
   onCancel: (id: string) => void;
 }) {
   const [isConfirming, setConfirming] = useState(false);
-  const button = 'border px-1.5 py-0.5 text-[10px] font-bold tracking-wider';
+  const button = 'border px-1.5 py-0.5 text-xs font-bold tracking-wider';
   return (
     <li
       data-testid="pending-message"
       data-state={item.isConsented ? 'sending-in-clear' : 'waiting'}
       className="border-l-2 border-warning/70 px-3 py-1"
     >
-      <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-[11px] tracking-wider">
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs tracking-wider">
         <span className="font-bold text-warning">
           <span aria-hidden="true" className="inline-block animate-pulse">
             ◌{' '}
@@ -78,7 +78,7 @@ function PendingRow({
           role="alertdialog"
           aria-label="Send this message unencrypted?"
           data-testid="pending-confirm"
-          className="mt-1 border border-danger bg-danger/10 px-2 py-1.5 text-[11px] tracking-wider text-danger"
+          className="mt-1 border border-danger bg-danger/10 px-2 py-1.5 text-xs tracking-wider text-danger"
         >
           <p>
             <strong>SEND IN CLEAR?</strong> This one message leaves as PLAINTEXT: the server and

@@ -19,7 +19,7 @@ export function PlaintextWarning({
       <p
         role="status"
         data-testid="key-agreement-notice"
-        className="border-t border-warning/60 bg-warning/10 px-3 py-1 text-[11px] tracking-wider text-warning"
+        className="border-t border-warning/60 bg-warning/10 px-3 py-1 text-xs tracking-wider text-warning"
       >
         <span aria-hidden="true" className="inline-block animate-pulse">
           ◌{' '}

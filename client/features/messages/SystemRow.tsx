@@ -24,7 +24,7 @@ export function SystemRow({ line }: { line: SystemLine }) {
       <span className="sr-only">System: </span>
       {line.isSimulated ? (
         <span
-          className="mr-1.5 border border-warning px-1 text-[10px] font-bold text-warning"
+          className="mr-1.5 border border-warning px-1 text-xs font-bold text-warning"
           data-testid="simulation-tag"
         >
           SIMULATION

@@ -13,7 +13,7 @@ export function TypingIndicator({ usernames }: { usernames: readonly string[] })
     <p
       role="status"
       data-testid="typing-indicator"
-      className="h-5 truncate px-3 text-[11px] tracking-wider text-muted"
+      className="h-5 truncate px-3 text-xs tracking-wider text-muted"
     >
       {text ? (
         <>

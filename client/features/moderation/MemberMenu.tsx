@@ -23,7 +23,7 @@ export function MemberMenu({ username, actions, onAction }: MemberMenuProps) {
       <DropdownMenu.Trigger
         aria-label={`Moderate ${username}`}
         data-testid="member-menu"
-        className="shrink-0 rounded border border-border px-1.5 text-[0.7rem] leading-4 text-muted hover:border-primary hover:text-primary focus-visible:border-primary focus-visible:text-primary focus-visible:outline-none"
+        className="shrink-0 rounded border border-border px-1.5 text-xs leading-4 text-muted hover:border-primary hover:text-primary focus-visible:border-primary focus-visible:text-primary focus-visible:outline-none"
       >
         ⋯
       </DropdownMenu.Trigger>
@@ -34,7 +34,7 @@ export function MemberMenu({ username, actions, onAction }: MemberMenuProps) {
           className="z-50 min-w-44 rounded border border-border bg-surface py-1 font-mono shadow-lg"
           data-testid="member-menu-content"
         >
-          <DropdownMenu.Label className="px-3 py-1 text-[0.6rem] tracking-widest text-muted uppercase">
+          <DropdownMenu.Label className="px-3 py-1 text-xs tracking-widest text-muted uppercase">
             {username}
           </DropdownMenu.Label>
           {actions.map((action) => (

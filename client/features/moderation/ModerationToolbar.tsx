@@ -12,7 +12,7 @@ export interface ModerationToolbarProps {
 }
 
 const BUTTON =
-  'border border-border px-2 py-0.5 text-[0.65rem] tracking-wider text-muted hover:border-primary hover:text-primary focus-visible:border-primary focus-visible:text-primary focus-visible:outline-none';
+  'border border-border px-2 py-0.5 text-xs tracking-wider text-muted hover:border-primary hover:text-primary focus-visible:border-primary focus-visible:text-primary focus-visible:outline-none';
 
 export function ModerationToolbar({
   role,
@@ -28,7 +28,7 @@ export function ModerationToolbar({
       data-testid="moderation-toolbar"
     >
       <span
-        className={`flex-1 text-[0.65rem] tracking-widest ${isLocked ? 'text-warning' : 'text-muted'}`}
+        className={`flex-1 text-xs tracking-widest ${isLocked ? 'text-warning' : 'text-muted'}`}
         data-testid="room-lock-state"
       >
         {isLocked ? 'LOCKED' : 'OPEN'}

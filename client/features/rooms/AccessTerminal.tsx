@@ -32,6 +32,11 @@ export interface AccessTerminalProps {
   onGranted: (accessToken: string) => void;
   /** Called when the user cancels, and 2 s after the last allowed attempt failed. */
   onCancel: () => void;
+  /**
+   * An access code from the invite link's fragment (lib/rooms/invite-fragment.ts): filled in and
+   * verified at once, as if typed; a wrong one counts as a failed attempt.
+   */
+  initialCode?: string | null;
 }
 
 type TerminalState = 'idle' | 'verifying' | 'granted' | 'denied' | 'terminated' | 'error';
@@ -41,10 +46,15 @@ export function failedAttemptsText(failures: number): string {
   return `${TEXT.failedAttempts} ${failures}/${ACCESS_TERMINAL_MAX_ATTEMPTS}`;
 }
 
-export function AccessTerminal({ room, onGranted, onCancel }: AccessTerminalProps) {
+export function AccessTerminal({
+  room,
+  onGranted,
+  onCancel,
+  initialCode = null,
+}: AccessTerminalProps) {
   const ids = useId();
   const label = roomLabel(room);
-  const [code, setCode] = useState('');
+  const [code, setCode] = useState(initialCode ?? '');
   const [state, setState] = useState<TerminalState>('idle');
   const [failures, setFailures] = useState(0);
   const log = useTerminalLog([
@@ -73,9 +83,12 @@ export function AccessTerminal({ room, onGranted, onCancel }: AccessTerminalProp
   const isInputLocked = state === 'verifying' || state === 'granted' || state === 'terminated';
   const canSubmit = isAccessCodeFilled(code) && !isInputLocked;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!canSubmit) return;
+    if (canSubmit) void verify(code);
+  };
+
+  const verify = async (code: string) => {
     setState('verifying');
     const typed = log.type([{ text: '> VERIFYING ACCESS CODE...', tone: 'fg' }]);
     let answer: Awaited<ReturnType<typeof verifyRoomAccessCode>> | null = null;
@@ -143,6 +156,17 @@ export function AccessTerminal({ room, onGranted, onCancel }: AccessTerminalProp
     inputRef.current?.focus();
   };
 
+  // A code from the invite link is verified once, on opening, without waiting for a keypress.
+  const hasTriedInviteCode = useRef(false);
+  useEffect(() => {
+    if (hasTriedInviteCode.current || initialCode === null || !isAccessCodeFilled(initialCode))
+      return;
+    hasTriedInviteCode.current = true;
+    void verify(initialCode);
+    // Only the first opening counts; `verify` is this render's and needs no dependency.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [initialCode]);
+
   const tone = state === 'granted' ? 'primary' : state === 'idle' ? 'primary' : 'danger';
   const statusWord =
     state === 'granted'
@@ -183,15 +207,15 @@ export function AccessTerminal({ room, onGranted, onCancel }: AccessTerminalProp
           testId="access-terminal-log"
         />
         <p
-          className={`text-[0.7rem] tracking-[0.2em] uppercase ${failures > 0 ? 'text-danger' : 'text-muted'}`}
+          className={`text-xs tracking-[0.2em] uppercase ${failures > 0 ? 'text-danger' : 'text-muted'}`}
           data-testid="access-terminal-attempts"
         >
           {failedAttemptsText(failures)}
         </p>
-        <form className="space-y-3" onSubmit={(event) => void submit(event)} noValidate>
+        <form className="space-y-3" onSubmit={submit} noValidate>
           <label
             htmlFor={`${ids}-code`}
-            className="block text-[0.7rem] font-bold tracking-[0.2em] text-primary uppercase"
+            className="block text-xs font-bold tracking-[0.2em] text-primary uppercase"
           >
             Access code
           </label>

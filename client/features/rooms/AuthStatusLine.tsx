@@ -20,7 +20,7 @@ export interface AuthStatusLineProps {
 export function AuthStatusLine({ username, securityLevel, onRegenerate }: AuthStatusLineProps) {
   return (
     <div
-      className="flex flex-wrap items-center gap-x-4 gap-y-1 border-t border-border bg-surface px-3 py-1 text-[11px] tracking-wider text-muted"
+      className="flex flex-wrap items-center gap-x-4 gap-y-1 border-t border-border bg-surface px-3 py-1 text-xs tracking-wider text-muted"
       data-testid="auth-status-line"
     >
       <span>

@@ -66,7 +66,7 @@ export function ChannelDestroyedPage() {
         <div className="w-full max-w-3xl border border-danger/60 bg-surface shadow-[0_0_48px_-20px_var(--sc-danger)]">
           <div
             aria-hidden="true"
-            className="flex items-center justify-between gap-3 border-b border-danger/40 px-4 py-2 text-[0.65rem] uppercase tracking-[0.25em] text-muted"
+            className="flex items-center justify-between gap-3 border-b border-danger/40 px-4 py-2 text-xs uppercase tracking-[0.25em] text-muted"
           >
             <span className="flex items-center gap-1.5">
               <span className="size-2 rounded-full bg-danger" />
@@ -126,7 +126,7 @@ export function ChannelDestroyedPage() {
         </div>
       </main>
 
-      <footer className="border-t border-border px-4 py-3 text-[0.65rem] uppercase tracking-[0.25em] text-muted sm:px-6">
+      <footer className="border-t border-border px-4 py-3 text-xs uppercase tracking-[0.25em] text-muted sm:px-6">
         Destroyed channels cannot be recovered
       </footer>
     </div>

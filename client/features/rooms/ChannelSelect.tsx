@@ -5,17 +5,22 @@ import { useLocation } from 'wouter';
 import type { Room } from '../../../shared/protocol/http/rooms.js';
 import { roomLabel } from '../../../shared/protocol/room-label.js';
 import { fetchRooms, roomKeys } from '../../lib/rooms/api.js';
+import { useOwnChannels } from './ChannelList.js';
 
 export function ChannelSelect({ room }: { room: Room | null }) {
   const id = useId();
   const [, navigate] = useLocation();
-  const { data: rooms = [] } = useQuery({ queryKey: roomKeys.all, queryFn: fetchRooms });
+  const { data } = useQuery({ queryKey: roomKeys.all, queryFn: fetchRooms });
+  const rooms = data ?? [];
+  // The private channels this browser created or entered follow the server's list.
+  const listed = [...rooms, ...useOwnChannels(data)];
   // The current room is listed even when the list does not (yet) hold it.
-  const options = room && !rooms.some((item) => item.id === room.id) ? [room, ...rooms] : rooms;
+  const options =
+    room && !listed.some((item) => item.secureId === room.secureId) ? [room, ...listed] : listed;
 
   return (
     <div className="flex min-w-0 basis-full items-center gap-2 md:hidden">
-      <label htmlFor={id} className="shrink-0 text-[11px] tracking-widest text-muted">
+      <label htmlFor={id} className="shrink-0 text-xs tracking-widest text-muted">
         CHANNEL
       </label>
       <select
@@ -27,7 +32,7 @@ export function ChannelSelect({ room }: { room: Room | null }) {
       >
         {room === null ? <option value="">LOADING...</option> : null}
         {options.map((item) => (
-          <option key={item.id} value={item.secureId}>
+          <option key={item.secureId} value={item.secureId}>
             #{item.name} ({roomLabel(item)})
           </option>
         ))}

@@ -18,7 +18,7 @@ export interface ChatControlsProps {
 
 /** Without a display value, so a caller can add `hidden md:inline-flex`. */
 const CONTROL_BASE =
-  'min-h-8 items-center border border-border px-2 py-1 text-[11px] tracking-widest text-primary hover:bg-primary/10 aria-pressed:bg-primary/20';
+  'min-h-8 items-center border border-border px-2 py-1 text-xs tracking-widest text-primary hover:bg-primary/10 aria-pressed:bg-primary/20';
 const CONTROL = `inline-flex ${CONTROL_BASE}`;
 
 export function ChatControls(props: ChatControlsProps) {

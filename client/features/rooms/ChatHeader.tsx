@@ -67,7 +67,7 @@ const STATUS_CLASS: Record<ChatConnectionStatus, string> = {
 };
 
 const HEADER_BUTTON =
-  'inline-flex min-h-8 items-center gap-1 border border-border px-2 py-1 text-[11px] tracking-widest text-primary hover:bg-primary/10 aria-pressed:bg-primary/20';
+  'inline-flex min-h-8 items-center gap-1 border border-border px-2 py-1 text-xs tracking-widest text-primary hover:bg-primary/10 aria-pressed:bg-primary/20';
 
 /** More Options (spec 000 §2), plus the theme switch that narrow screens have no room for. */
 function useMenuItems(props: ChatHeaderProps): NonNullable<MoreOptionsMenuProps['items']> {
@@ -104,7 +104,7 @@ export function ChatHeader(props: ChatHeaderProps) {
   );
   const name = room ? room.name.toUpperCase() : TEXT.loading;
   const statusLine = (
-    <p className="flex min-w-0 items-center gap-2 text-[11px] tracking-wider whitespace-nowrap">
+    <p className="flex min-w-0 items-center gap-2 text-xs tracking-wider whitespace-nowrap">
       <span
         aria-hidden="true"
         className={`size-2 shrink-0 rounded-full bg-current ${STATUS_CLASS[status]} ${status === 'connecting' ? 'animate-pulse' : ''}`}
@@ -168,10 +168,11 @@ export function ChatHeader(props: ChatHeaderProps) {
           </h1>
           {room ? (
             <span
-              className="shrink-0 border border-border px-1 text-[10px] tracking-wider text-muted"
-              data-testid="room-label"
+              className="shrink-0 border border-border px-1 text-xs tracking-wider text-muted"
+              title="Channel clearance"
             >
-              {roomLabel(room)}
+              <span className="sr-only">Channel clearance: </span>
+              <span data-testid="room-label">{roomLabel(room)}</span>
             </span>
           ) : null}
         </div>

@@ -5,7 +5,7 @@
  * itself is useChatRoom; this component composes and routes user intent.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import type { Room } from '../../../shared/protocol/http/rooms.js';
@@ -24,7 +24,7 @@ import { loadTorAdminOverlay } from '../tor/index.js';
 import { loadVoiceCallOverlay, useRoomCallSize } from '../voice/index.js';
 import { useAuth } from '../../lib/session/use-auth.js';
 import { MessageMemberButton } from '../dm/index.js';
-import { RoomE2eeContext, SecurityStatusBar, useRoomE2ee } from '../e2ee/index.js';
+import { accessCodeFor, RoomE2eeContext, SecurityStatusBar, useRoomE2ee } from '../e2ee/index.js';
 import { useCallsign } from '../identity/index.js';
 import {
   resolveChatCommand,
@@ -40,6 +40,8 @@ import {
 import { describeThemeDebug } from '../themes/index.js';
 import type { AccessTerminalProps } from './AccessTerminal.js';
 import { roomKeys } from '../../lib/rooms/api.js';
+import { clearInviteFragment, parseInviteFragment } from '../../lib/rooms/invite-fragment.js';
+import { rememberKnownRoom } from '../../lib/rooms/known-rooms.js';
 import { AuthStatusLine } from './AuthStatusLine.js';
 import type { ChatDialog } from './ChatDialogs.js';
 import { ChannelList } from './ChannelList.js';
@@ -82,13 +84,12 @@ const InviteLinkPanel = lazyComponent(() => import('./InviteLinkPanel.js'), 'Inv
 const MemberMenu = lazyComponent(loadMemberMenu, 'MemberMenu');
 
 /**
- * Top-secret rooms show the invite-link panel "for a flagged user" (spec 000 §2; the exact
- * condition is not shown). We flag key holders: they are authenticated, may enter every room
- * without its code, and so are the ones able to vouch for an invitee. Anonymous visitors who
- * only know the code do not get to hand out links.
+ * Private rooms show the invite-link panel to their creator and members, who are in the room
+ * already and so can hand the way in on (issue 33), and, as spec 000 §2 has it for top-secret
+ * rooms "for a flagged user", to key holders, who may enter every room without its code.
  */
-function showsInviteLink(room: Room, isKeyHolder: boolean): boolean {
-  return room.securityLevel === 'top_secret' && room.isPrivate && isKeyHolder;
+function showsInviteLink(room: Room, isJoined: boolean, isKeyHolder: boolean): boolean {
+  return room.isPrivate && (isJoined || isKeyHolder);
 }
 
 export function ChatRoomPage() {
@@ -97,6 +98,14 @@ export function ChatRoomPage() {
   const queryClient = useQueryClient();
   const { data, isError: isLookupFailed } = useRoomLookup(secureId);
   const room = data ?? null;
+  // An invite link may carry the access code in its fragment: read once for the room it names,
+  // then removed from the address before anything else happens.
+  const [invite] = useState(() => ({
+    secureId,
+    code: parseInviteFragment(window.location.hash),
+  }));
+  useEffect(() => clearInviteFragment(), []);
+  const inviteCode = invite.secureId === secureId ? invite.code : null;
   const { callsign, regenerate } = useCallsign();
   const { user, sessionToken, logout, keyFile } = useAuth();
   const isKeyHolder = user !== null && sessionToken !== null;
@@ -125,6 +134,11 @@ export function ChatRoomPage() {
     e2ee.engine !== 'failed' &&
     !e2ee.status.hasKeyAgreementFailed &&
     !(e2ee.status.isReadyToSend && e2ee.status.roomId === room?.id);
+  // A private room this browser entered stays in its channel list (lib/rooms/known-rooms.ts).
+  const joinedRoom = chat.isJoined && room?.isPrivate ? room : null;
+  useEffect(() => {
+    if (joinedRoom) void rememberKnownRoom(joinedRoom, 'joined');
+  }, [joinedRoom]);
   const sessionSeconds = useSessionTimer(chat.status === 'connected');
   const typingSignal = useTypingSignal(chat.sendTyping, chat.isJoined);
   const adminCommand = useAdminCommand();
@@ -278,9 +292,9 @@ export function ChatRoomPage() {
             aria-label="Conversation"
             data-testid="conversation"
           >
-            {room && showsInviteLink(room, isKeyHolder) ? (
+            {room && showsInviteLink(room, chat.isJoined, isKeyHolder) ? (
               <Suspense fallback={null}>
-                <InviteLinkPanel room={room} />
+                <InviteLinkPanel key={room.id} room={room} accessCode={accessCodeFor(room.id)} />
               </Suspense>
             ) : null}
             <MessageList
@@ -362,12 +376,18 @@ export function ChatRoomPage() {
             onClose={() => setDialog(null)}
             room={room}
             onCreated={(created) => {
+              if (created.isPrivate) void rememberKnownRoom(created, 'created');
               void queryClient.invalidateQueries({ queryKey: roomKeys.all });
               navigate(`/chat/${created.secureId}`);
             }}
           />
           {room && chat.isAccessRequired ? (
-            <AccessTerminal room={room} onGranted={chat.grantAccess} onCancel={cancelAccess} />
+            <AccessTerminal
+              room={room}
+              onGranted={chat.grantAccess}
+              onCancel={cancelAccess}
+              initialCode={inviteCode}
+            />
           ) : null}
           <ChatAdminTools
             admin={

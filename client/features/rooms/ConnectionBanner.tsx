@@ -15,7 +15,7 @@ export function ConnectionBanner({ onReconnect }: { onReconnect: () => void }) {
         type="button"
         onClick={onReconnect}
         data-testid="reconnect-button"
-        className="sc-btn border-danger px-2 py-0.5 text-[11px] text-danger"
+        className="sc-btn border-danger px-2 py-0.5 text-xs text-danger"
       >
         <span aria-hidden="true">[</span>RECONNECT<span aria-hidden="true">]</span>
       </button>

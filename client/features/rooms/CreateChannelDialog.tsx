@@ -245,12 +245,12 @@ function CreateChannelForm({ onBusyChange, onCancel, onDone }: CreateChannelForm
 
   const field =
     'w-full border border-border bg-background px-3 py-2 text-sm text-fg placeholder:text-muted/70 focus:border-primary focus:outline-none disabled:opacity-60';
-  const label = 'mb-1 block text-[0.7rem] font-bold tracking-[0.2em] text-primary uppercase';
-  const hint = 'mt-1 text-[0.7rem] leading-snug text-muted';
+  const label = 'mb-1 block text-xs font-bold tracking-[0.2em] text-primary uppercase';
+  const hint = 'mt-1 text-xs leading-snug text-muted';
 
   return (
     <div className="space-y-4">
-      <p className="border-l-2 border-accent/60 pl-2 text-[0.7rem] tracking-[0.15em] text-muted uppercase">
+      <p className="border-l-2 border-accent/60 pl-2 text-xs tracking-[0.15em] text-muted uppercase">
         <span className="text-fg">Operator clearance:</span>{' '}
         <span className="text-accent" data-testid="create-channel-clearance">
           ADMINISTRATOR
@@ -291,7 +291,7 @@ function CreateChannelForm({ onBusyChange, onCancel, onDone }: CreateChannelForm
               </>
             ) : null}
           </dl>
-          <p className="mt-3 text-[0.7rem] text-muted">Entering channel...</p>
+          <p className="mt-3 text-xs text-muted">Entering channel...</p>
         </div>
       ) : null}
 

@@ -56,7 +56,7 @@ export function NetworkMonitorDialog({ open, onOpenChange, roomId }: NetworkMoni
       <div className="space-y-3">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <p
-            className="text-[0.7rem] tracking-[0.2em] text-muted uppercase"
+            className="text-xs tracking-[0.2em] text-muted uppercase"
             role="status"
             data-testid="network-monitor-count"
           >
@@ -83,7 +83,7 @@ export function NetworkMonitorDialog({ open, onOpenChange, roomId }: NetworkMoni
         <div className="overflow-x-auto border border-border">
           <table className="w-full min-w-[30rem] border-collapse text-left text-xs">
             <caption className="sr-only">Connected nodes</caption>
-            <thead className="bg-background text-[0.65rem] tracking-[0.2em] text-muted uppercase">
+            <thead className="bg-background text-xs tracking-[0.2em] text-muted uppercase">
               <tr>
                 <th scope="col" className="px-2 py-1.5 font-normal">
                   Node id
@@ -120,7 +120,7 @@ export function NetworkMonitorDialog({ open, onOpenChange, roomId }: NetworkMoni
           </table>
         </div>
 
-        <p className="text-[0.7rem] leading-snug text-muted">
+        <p className="text-xs leading-snug text-muted">
           Node ids are drawn at random for each connection and change when a member reconnects. The
           relay never sends network addresses to browsers: none are shown here.
         </p>

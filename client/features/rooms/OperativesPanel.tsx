@@ -40,7 +40,7 @@ function RoleBadge({ role }: { role: RoomUser['role'] }) {
   if (role === 'moderator') {
     return (
       <span
-        className="inline-flex items-center gap-0.5 border border-secondary/70 px-1 text-[0.6rem] tracking-wider text-secondary"
+        className="inline-flex items-center gap-0.5 border border-secondary/70 px-1 text-xs tracking-wider text-secondary"
         title="Moderator"
       >
         <ShieldIcon />
@@ -51,7 +51,7 @@ function RoleBadge({ role }: { role: RoomUser['role'] }) {
   if (role === 'admin') {
     return (
       <span
-        className="border border-danger/70 bg-danger/10 px-1 text-[0.6rem] font-bold tracking-wider text-danger"
+        className="border border-danger/70 bg-danger/10 px-1 text-xs font-bold tracking-wider text-danger"
         title="Administrator"
       >
         ADMIN
@@ -112,7 +112,7 @@ export function OperativesPanel({
               className="w-full border border-border bg-background px-2 py-1 text-xs text-fg placeholder:text-muted/70 focus:border-primary focus:outline-none"
             />
             {search.trim() !== '' ? (
-              <p className="mt-1 text-[0.65rem] text-muted" role="status">
+              <p className="mt-1 text-xs text-muted" role="status">
                 {shown.length} of {users.length} shown
               </p>
             ) : null}
@@ -138,7 +138,7 @@ export function OperativesPanel({
                       </span>
                       {isYou ? <span className="shrink-0 text-muted">(you)</span> : null}
                     </span>
-                    <span className={`block text-[0.6rem] tracking-wider ${status.text}`}>
+                    <span className={`block text-xs tracking-wider ${status.text}`}>
                       {status.label}
                       {user.isVoiceActive ? ' · VOICE' : ''}
                     </span>
@@ -153,7 +153,7 @@ export function OperativesPanel({
                     ) : null}
                   </span>
                   {user.isAuthenticated ? (
-                    <span className="shrink-0 text-[0.6rem] text-accent" title="Key holder">
+                    <span className="shrink-0 text-xs text-accent" title="Key holder">
                       KEY
                     </span>
                   ) : null}

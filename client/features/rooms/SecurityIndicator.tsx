@@ -1,7 +1,9 @@
 /**
  * The header's security indicator (spec 000 §2): compact or full. Honest about the session: it
- * claims end-to-end encryption only while messages leave encrypted, shows the security level
- * label, whether the link itself is TLS, and in red a certificate failure or a key substitution.
+ * claims end-to-end encryption only while messages leave encrypted, whether the link itself is
+ * TLS, and in red a certificate failure or a key substitution. The protection level (MAXIMUM …
+ * BASIC) is the status bar's word: here it is only in the tooltip, named as there, so that the
+ * header does not show a third level word beside the channel's clearance and the user's SEC_LVL.
  */
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { Tooltip } from '../../ui/Tooltip.js';
@@ -15,7 +17,7 @@ export interface SecurityIndicatorProps {
   variant: 'compact' | 'full';
   /** Keys are still being agreed: messages wait rather than leave. */
   isWaiting?: boolean;
-  /** The status bar's level label (MAXIMUM … BASIC). */
+  /** The status bar's protection level (MAXIMUM … BASIC), for the tooltip. */
   level?: string | null;
   alert?: SecurityIndicatorAlert;
 }
@@ -48,7 +50,7 @@ export function SecurityIndicator({
       : 'border-warning text-warning';
   return (
     <Tooltip
-      content={`${explanation}${level ? ` Security level ${level}.` : ''} Link: ${transport}.${
+      content={`${explanation}${level ? ` Protection: ${level}.` : ''} Link: ${transport}.${
         alert === 'certificate' ? ` ${TEXT.certificateValidationFailed}.` : ''
       }${alert === 'key-substitution' ? ` ${TEXT.keySubstitutionDetected}.` : ''}`}
     >
@@ -56,18 +58,12 @@ export function SecurityIndicator({
         type="button"
         data-testid="security-indicator"
         data-variant={variant}
-        className={`inline-flex items-center gap-1.5 border px-1.5 py-0.5 text-[10px] font-bold tracking-widest whitespace-nowrap ${tone}`}
+        className={`inline-flex items-center gap-1.5 border px-1.5 py-0.5 text-xs font-bold tracking-widest whitespace-nowrap ${tone}`}
       >
         <span aria-hidden="true">{alert ? '▲' : isEndToEnd && !isWaiting ? '■' : '◌'}</span>
         <span>
           {variant === 'compact' ? (alertText ?? (isWaiting ? 'KEYS...' : 'E2E')) : e2eText}
         </span>
-        {variant === 'full' && level ? (
-          <span className="text-accent">
-            <span aria-hidden="true">· </span>
-            {level}
-          </span>
-        ) : null}
         {variant === 'full' && alertText ? (
           <span>
             <span aria-hidden="true">· </span>

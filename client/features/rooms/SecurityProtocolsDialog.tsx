@@ -82,34 +82,31 @@ export function SecurityProtocolsView({ state }: { state: SecurityProtocolsState
                 {protocol.name}
               </span>
               <span
-                className={`border px-1.5 py-0.5 text-[0.6rem] font-bold tracking-[0.2em] ${STATE_CLASS[protocol.state]}`}
+                className={`border px-1.5 py-0.5 text-xs font-bold tracking-[0.2em] ${STATE_CLASS[protocol.state]}`}
                 data-testid={`protocol-${protocol.id}-state`}
               >
                 {PROTOCOL_STATE_LABEL[protocol.state]}
               </span>
             </div>
-            <p className="mt-1 text-[0.7rem] leading-snug text-muted">{protocol.detail}</p>
+            <p className="mt-1 text-xs leading-snug text-muted">{protocol.detail}</p>
           </li>
         ))}
       </ul>
 
       <section aria-labelledby={headingId} className="border border-border p-3">
-        <h3
-          id={headingId}
-          className="text-[0.7rem] font-bold tracking-[0.2em] text-primary uppercase"
-        >
+        <h3 id={headingId} className="text-xs font-bold tracking-[0.2em] text-primary uppercase">
           Session
         </h3>
         <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
-          <Row term="AUTH MODE">{session.mode === 'key' ? 'KEY HOLDER' : 'PUBLIC'}</Row>
+          <Row term="AUTH">{session.mode === 'key' ? 'AUTHENTICATED' : 'PUBLIC'}</Row>
           <Row term="IDENTITY">
             <span data-testid="security-session-identity">{session.identity}</span>
           </Row>
-          <Row term="SEC LEVEL">
+          <Row term="SEC_LVL">
             <span className="text-accent">{session.level}</span>
           </Row>
           {session.securityLabel ? (
-            <Row term="SECURITY">
+            <Row term="PROTECTION">
               <span className="text-accent" data-testid="security-session-label">
                 {session.securityLabel}
               </span>

@@ -100,7 +100,7 @@ function TimerForm({ room, onApplyingChange, onClose }: TimerFormProps) {
   };
 
   const status = (
-    <p className="text-[0.7rem] tracking-[0.15em] text-muted uppercase">
+    <p className="text-xs tracking-[0.15em] text-muted uppercase">
       Current:{' '}
       <span className="text-fg" data-testid="self-destruct-current">
         {current === null ? 'DISABLED' : timerOptionLabel(current)}
@@ -166,7 +166,7 @@ function TimerForm({ room, onApplyingChange, onClose }: TimerFormProps) {
     >
       {status}
       <fieldset>
-        <legend className="mb-2 text-[0.7rem] font-bold tracking-[0.2em] text-primary uppercase">
+        <legend className="mb-2 text-xs font-bold tracking-[0.2em] text-primary uppercase">
           Destroy the channel after
         </legend>
         <div className="grid grid-cols-2 gap-1.5 sm:grid-cols-3">

@@ -36,6 +36,7 @@ import {
   type MessageCipher,
 } from '../../lib/message-cipher.js';
 import { roomKeys } from '../../lib/rooms/api.js';
+import { forgetKnownRoom } from '../../lib/rooms/known-rooms.js';
 import { chatRoomReducer, initialChatRoomState, type ChatRoomState } from './chat-room-state.js';
 import { getRoomAccessToken, setRoomAccessToken } from '../../lib/rooms/room-access.js';
 import { waitForServerTrust } from '../../lib/privacy/server-trust.js';
@@ -215,6 +216,7 @@ export function useChatRoom({
   });
 
   const onRoomDestroyed = useEffectEvent((destroyedId: string) => {
+    void forgetKnownRoom(destroyedId);
     if (destroyedId === roomId) navigate('/channel-destroyed', { replace: true });
     void queryClient.invalidateQueries({ queryKey: roomKeys.all });
   });

@@ -4,11 +4,11 @@
  * verification, certificate status) from the room's RoomE2eeContext.
  */
 import { useAuth } from '../../lib/session/use-auth.js';
-import { isCertificateOk } from '../../lib/privacy/pins.js';
+import { isCertificateVouched, isPageOverTls } from '../../lib/privacy/pins.js';
 import {
   useRoomE2eeContext,
   secureIdOf,
-  CERTIFICATE_TEXT,
+  certificateText,
   countTrust,
   type RoomE2ee,
   useNow,
@@ -38,8 +38,8 @@ function e2eeInputs(e2ee: RoomE2ee, now: number): E2eeProtocolInputs {
       bad: counts.bad,
       total: status.members.length,
     },
-    certificateText: CERTIFICATE_TEXT[certificate],
-    certificateState: isCertificateOk(certificate)
+    certificateText: certificateText(certificate, isPageOverTls()),
+    certificateState: isCertificateVouched(certificate, isPageOverTls())
       ? 'ok'
       : certificate === 'invalid'
         ? 'failed'

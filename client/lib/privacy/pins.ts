@@ -22,7 +22,24 @@ export function isLocalhost(hostname: string): boolean {
   return ['localhost', '127.0.0.1', '::1', '[::1]'].includes(hostname.toLowerCase());
 }
 
-/** True when the status counts as "certificate ok" for the security level. */
+/**
+ * True when the check let the server through: skipped on localhost, or the identity matched (or
+ * was pinned on first use). This gates the page's requests (server-trust.ts).
+ */
 export function isCertificateOk(status: CertificateStatus): boolean {
   return status === 'localhost' || status === 'pinned' || status === 'valid';
+}
+
+/** True when this page (and so its socket) came over TLS. */
+export function isPageOverTls(): boolean {
+  return typeof window !== 'undefined' && window.location.protocol === 'https:';
+}
+
+/**
+ * True when the status counts as "certificate ok" for the protection level (spec 000 §4): the
+ * check let the server through and there is a TLS certificate at all. Without TLS there is none
+ * to be ok, whatever the identity check said.
+ */
+export function isCertificateVouched(status: CertificateStatus, isOverTls: boolean): boolean {
+  return isOverTls && isCertificateOk(status);
 }

@@ -6,6 +6,8 @@ export const roomKeys = {
   all: ['rooms'] as const,
   defaultRoom: ['rooms', 'default'] as const,
   room: (secureId: string) => ['rooms', 'by-secure-id', secureId] as const,
+  /** The channels this browser created or joined (known-rooms.ts), from localStorage. */
+  known: ['rooms', 'known'] as const,
 };
 
 /**

@@ -130,3 +130,35 @@ export class CountdownBannerObject {
 export function toastWithTitle(page: Page, title: string): Locator {
   return page.locator('[data-variant]').filter({ hasText: title });
 }
+
+/** The invite-link panel of a private channel and this browser's own channel list. */
+export class InviteLinkObject {
+  constructor(private readonly page: Page) {}
+
+  panel(): Locator {
+    return this.page.getByTestId('invite-link-panel');
+  }
+
+  async open(): Promise<void> {
+    const toggle = this.panel().getByTestId('invite-link-toggle');
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  }
+
+  /** Ticks "put the access code in the link". */
+  async includeCode(): Promise<void> {
+    await this.panel().getByTestId('invite-link-code-toggle').check();
+  }
+
+  async link(): Promise<string> {
+    return this.panel().getByTestId('invite-link').inputValue();
+  }
+
+  async copy(): Promise<void> {
+    await this.panel().getByTestId('invite-link-copy').click();
+  }
+}
+
+/** The private channels this browser created or entered, under the server's channel list. */
+export function ownChannel(page: Page, name: string): Locator {
+  return page.getByTestId('own-channels').getByRole('link', { name: `#${name}` });
+}

@@ -5,25 +5,10 @@ import {
   roomAccessStorageKey,
   setRoomAccessToken,
 } from '../../../../client/lib/rooms/room-access.js';
+import { fakeStorage } from '../../../support/fake-storage.js';
 
 const ROOM_ID = '6f1c2a8e-0000-4000-8000-000000000001';
 const TOKEN = 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdo';
-
-/** A sessionStorage stand-in that can be told to refuse. */
-function fakeStorage(options: { refuse?: boolean } = {}) {
-  const entries = new Map<string, string>();
-  return {
-    entries,
-    getItem: (key: string) => {
-      if (options.refuse) throw new Error('SecurityError');
-      return entries.get(key) ?? null;
-    },
-    setItem: (key: string, value: string) => {
-      if (options.refuse) throw new Error('QuotaExceededError');
-      entries.set(key, value);
-    },
-  };
-}
 
 afterEach(() => {
   vi.unstubAllGlobals();
