@@ -166,7 +166,12 @@ export function ChatRoomPage() {
   const submit = async (text: string, isStealthMode: boolean): Promise<boolean> => {
     const trimmed = text.trim();
     if (trimmed === '') return false;
-    const moderationCommand = resolveModerationCommand(trimmed, chat.users, chat.nodeId);
+    const moderationCommand = resolveModerationCommand(
+      trimmed,
+      chat.users,
+      chat.nodeId,
+      moderation.role,
+    );
     if (moderationCommand) {
       typingSignal.onSent();
       if (moderationCommand.kind === 'local')
@@ -178,8 +183,9 @@ export function ChatRoomPage() {
     const command = resolveChatCommand(trimmed, {
       isKeyHolder,
       isAdmin: user?.permissions.level === 'admin',
+      isModerator: moderation.role !== 'member',
     });
-    if (command) {
+    if (command && command.kind !== 'send') {
       typingSignal.onSent();
       if (command.kind === 'local') chat.addLocalLine(command.text, command.level);
       else if (command.kind === 'debug-theme') chat.addLocalLine(describeThemeDebug());
@@ -189,7 +195,7 @@ export function ChatRoomPage() {
       else adminCommand.onAdminCommand();
       return true;
     }
-    const isSent = await chat.sendMessage(trimmed, isStealthMode);
+    const isSent = await chat.sendMessage(command ? command.text : trimmed, isStealthMode);
     if (isSent) typingSignal.onSent();
     return isSent;
   };
