@@ -4,7 +4,7 @@
  * list (a drawer on narrow screens), the dialogs and the AUTH_STATUS footer line. The live chat
  * itself is useChatRoom; this component composes and routes user intent.
  */
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { TEXT } from '../../../shared/protocol/errors.js';
@@ -39,7 +39,8 @@ import {
 } from '../messages/index.js';
 import { describeThemeDebug } from '../themes/index.js';
 import type { AccessTerminalProps } from './AccessTerminal.js';
-import { roomKeys } from '../../lib/rooms/api.js';
+import { fetchDefaultRoom, roomKeys } from '../../lib/rooms/api.js';
+import { mayModerate } from '../../../shared/moderation/permissions.js';
 import { AuthStatusLine } from './AuthStatusLine.js';
 import type { ChatDialog } from './ChatDialogs.js';
 import { ChannelList } from './ChannelList.js';
@@ -140,6 +141,14 @@ export function ChatRoomPage() {
       ? moderation.mutedUntil
       : null;
 
+  // Offered only to who may use them (issue 33): the timer to the room's creator, moderators and
+  // service admins, never on the public channel (the server refuses both); the Tor admin overlay
+  // to admin key holders.
+  const defaultRoom = useQuery({ queryKey: roomKeys.defaultRoom, queryFn: fetchDefaultRoom });
+  const isPublicChannel = room !== null && defaultRoom.data?.secureId === room.secureId;
+  const mayEditTimer = !isPublicChannel && mayModerate(moderation.role, 'set_timer');
+  const isAdmin = isKeyHolder && user?.permissions.level === 'admin';
+
   const [isChannelListOpen, setChannelListOpen] = useState(true);
   const [isOperativesOpen, setOperativesOpen] = useState(false);
   const [isHeaderCollapsed, setHeaderCollapsed] = useState(false);
@@ -182,7 +191,7 @@ export function ChatRoomPage() {
     }
     const command = resolveChatCommand(trimmed, {
       isKeyHolder,
-      isAdmin: user?.permissions.level === 'admin',
+      isAdmin,
       isModerator: moderation.role !== 'member',
     });
     if (command && command.kind !== 'send') {
@@ -234,7 +243,7 @@ export function ChatRoomPage() {
           }}
           onNetworkMonitor={() => setDialog('network')}
           onSecurityProtocols={() => setDialog('security')}
-          onTorAdmin={() => setTorAdminOpen(true)}
+          onTorAdmin={isAdmin ? () => setTorAdminOpen(true) : undefined}
           voice={{
             isInCall,
             callSize,
@@ -270,7 +279,7 @@ export function ChatRoomPage() {
           onToggleOperatives={toggleOperatives}
           onCreate={() => setDialog('create')}
           onAudio={() => setDialog('audio')}
-          onTimer={() => setDialog('timer')}
+          onTimer={mayEditTimer ? () => setDialog('timer') : null}
         />
 
         <div className="flex min-h-0 flex-1">

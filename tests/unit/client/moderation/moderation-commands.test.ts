@@ -4,7 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RoomUser } from '../../../../shared/protocol/ws/chat.js';
-import { memberActions } from '../../../../client/features/moderation/member-actions.js';
+import {
+  confirmationOf,
+  memberActions,
+} from '../../../../client/features/moderation/member-actions.js';
 import {
   MODERATION_HELP,
   resolveModerationCommand,
@@ -148,5 +151,21 @@ describe('the member menu', () => {
       kind: 'frame',
       frame: { type: 'kick_member', nodeId: AGENT },
     });
+  });
+});
+
+describe('member menu confirmations', () => {
+  it('asks before a kick or a ban, naming the member and how long, and not before a mute', () => {
+    const offered = memberActions('room_admin', { role: 'user', isAuthenticated: true }, false);
+    const question = (id: string) => {
+      const action = offered.find((candidate) => candidate.id === id);
+      if (!action) throw new Error(`${id} not offered`);
+      return confirmationOf(action, 'Agent42');
+    };
+    expect(question('kick')).toContain('Kick Agent42');
+    expect(question('ban')).toMatch(/^Ban Agent42 from this channel for 60 minutes\?/);
+    expect(question('ban_permanent')).toContain('for good');
+    expect(question('mute')).toBeNull();
+    expect(question('appoint')).toBeNull();
   });
 });
