@@ -117,6 +117,10 @@ describe('direct messages in the browser', () => {
     await aliceDms.killSwitch().click();
     await aliceDms.killConfirmation().waitFor();
     expect(await aliceDms.killConfirmation().textContent()).toContain('for you and bob');
+    if (process.env.DM_SCREENSHOT_DIR)
+      await alice.page.screenshot({
+        path: `${process.env.DM_SCREENSHOT_DIR}/dm-kill-confirm.png`,
+      });
     await aliceDms.cancelKill();
     await aliceDms.killConfirmation().waitFor({ state: 'detached' });
     expect(await aliceDms.destructOverlay().count()).toBe(0);
