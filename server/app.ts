@@ -129,7 +129,11 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     configured: config.logFormat,
     isTerminal: deps.isInteractive ?? (deps.logStream === undefined && isInteractive),
   });
-  const destination = deps.logStream ?? pino.destination(1);
+  // On a terminal the lines are few and written at once, so the banner main.ts prints after
+  // listening comes after them rather than among them.
+  const destination =
+    deps.logStream ??
+    (logFormat === 'text' ? pino.destination({ dest: 1, sync: true }) : pino.destination(1));
   const logger = pino(
     {
       level: config.logLevel,
