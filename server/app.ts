@@ -48,6 +48,7 @@ import { UserChannels } from './realtime/user-channels.js';
 import { registerRealtime } from './realtime/routes.js';
 import { visitorOfRequest } from './lib/visitor.js';
 import { paceRequests } from './lib/request-pacing.js';
+import { chooseLogFormat, DebugRequestLogController, textDestination } from './lib/log-output.js';
 
 export interface ServerDeps {
   /** An already-open database; otherwise one is opened from the config. */
@@ -79,7 +80,10 @@ export interface ServerDeps {
   announce?: (message: string) => void;
   /** Replaces the configured IP-information lookup of the privacy check; null for none. */
   privacyLookup?: PrivacyLookup | null;
-  /** Whether `announce` reaches a person at a terminal; default: stdout is a TTY. */
+  /**
+   * Whether `announce` reaches a person at a terminal; default: stdout is a TTY. Also chooses the
+   * log's format when LOG_FORMAT is unset (server/lib/log-output.ts).
+   */
   isInteractive?: boolean;
   /** The HTTP server's deadlines (server/plugins/http-timeouts.ts); tests shorten them. */
   httpTimeouts?: Partial<HttpTimeouts>;
@@ -119,6 +123,17 @@ function isAssetRequest(request: { raw: { method?: string; url?: string } }): bo
 }
 
 export async function buildServer(config: Config, deps: ServerDeps = {}): Promise<Server> {
+  const isInteractive = deps.isInteractive ?? process.stdout.isTTY === true;
+  // A log stream given by a test is read as JSON unless the test says it plays a terminal.
+  const logFormat = chooseLogFormat({
+    configured: config.logFormat,
+    isTerminal: deps.isInteractive ?? (deps.logStream === undefined && isInteractive),
+  });
+  // On a terminal the lines are few and written at once, so the banner main.ts prints after
+  // listening comes after them rather than among them.
+  const destination =
+    deps.logStream ??
+    (logFormat === 'text' ? pino.destination({ dest: 1, sync: true }) : pino.destination(1));
   const logger = pino(
     {
       level: config.logLevel,
@@ -127,12 +142,13 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
       serializers: { req: serializeRequest, err: errorForLog },
       hooks: { logMethod: logMethodWithoutErrorMessages },
     },
-    deps.logStream ?? pino.destination(1),
+    logFormat === 'text' ? textDestination(destination) : destination,
   );
   // Every request, header and body, and every idle socket has a deadline, on HTTP and HTTPS alike.
   const timeouts = serverTimeoutOptions({ ...DEFAULT_HTTP_TIMEOUTS, ...deps.httpTimeouts });
   const app = Fastify({
     loggerInstance: logger,
+    ...(logFormat === 'text' ? { logController: new DebugRequestLogController() } : {}),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: LIMITS.httpBodyBytes,
     ...timeouts.fastify,
@@ -251,7 +267,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     loginAdmission,
     now,
     announce: deps.announce ?? ((message) => process.stdout.write(message)),
-    isInteractive: deps.isInteractive ?? process.stdout.isTTY === true,
+    isInteractive,
     loginRatePerMinute: deps.loginRatePerMinute ?? 30,
     keyLoginFailuresPerWindow: deps.keyLoginFailuresPerWindow ?? 10,
     roomCreationsPerTenMinutes: deps.roomCreationsPerTenMinutes ?? 10,

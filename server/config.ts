@@ -224,6 +224,7 @@ export const ConfigSchema = z.object({
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
+  LOG_FORMAT: z.preprocess(emptyToUndefined, z.enum(['json', 'text']).optional()),
   CLIENT_DIST: optionalString,
   /** Pong simulation steps per 1/60 s (tests and demos play whole games fast); default 1. */
   PONG_TIME_SCALE: z.preprocess(
@@ -307,6 +308,8 @@ export interface Config {
   privacyLookupUrl: string | null;
   privacyLookupKey: string | null;
   logLevel: string;
+  /** `LOG_FORMAT`; null: text on a terminal, JSON elsewhere (server/lib/log-output.ts). */
+  logFormat: 'json' | 'text' | null;
   clientDist: string;
   /** Pong steps per tick: 1 is real time (server/features/pong). */
   pongTimeScale: number;
@@ -482,6 +485,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     privacyLookupUrl: e.PRIVACY_LOOKUP_URL ?? null,
     privacyLookupKey: e.PRIVACY_LOOKUP_KEY ?? null,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? null,
     clientDist: path.resolve(cwd, e.CLIENT_DIST ?? 'dist/client'),
     pongTimeScale: e.PONG_TIME_SCALE,
     allowedOrigins: origins.data,

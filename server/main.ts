@@ -4,6 +4,7 @@
 import { loadConfig } from './config.js';
 import { buildServer } from './app.js';
 import { readInstanceLock, writeInstanceLock } from './db/instance-lock.js';
+import { startupBanner } from './lib/log-output.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env, process.cwd());
@@ -46,6 +47,16 @@ async function main(): Promise<void> {
     { address, database: server.database.kind, messageTtlSeconds: config.messageTtlSeconds },
     'SecureChannel listening',
   );
+  // A person at the terminal reads where to go and how the first admin key is made.
+  if (process.stdout.isTTY) {
+    process.stdout.write(
+      startupBanner({
+        address,
+        dataDir: config.dataDir,
+        isPasswordConfigured: config.adminPassword !== null,
+      }),
+    );
+  }
 }
 
 main().catch((error: unknown) => {

@@ -113,8 +113,22 @@ describe('direct messages in the browser', () => {
     // alice sees the reply through dm_message_received.
     await aliceDms.message(REPLY).waitFor();
 
+    // The KILL SWITCH asks first and names bob; cancelling destroys nothing.
+    await aliceDms.killSwitch().click();
+    await aliceDms.killConfirmation().waitFor();
+    expect(await aliceDms.killConfirmation().textContent()).toContain('for you and bob');
+    if (process.env.DM_SCREENSHOT_DIR)
+      await alice.page.screenshot({
+        path: `${process.env.DM_SCREENSHOT_DIR}/dm-kill-confirm.png`,
+      });
+    await aliceDms.cancelKill();
+    await aliceDms.killConfirmation().waitFor({ state: 'detached' });
+    expect(await aliceDms.destructOverlay().count()).toBe(0);
+    await aliceDms.message(REPLY).waitFor();
+
     // alice destroys the thread: 3 s animation, then it closes on both sides.
     await aliceDms.killSwitch().click();
+    await aliceDms.confirmKill();
     await aliceDms.destructOverlay().waitFor();
     await aliceDms.threadView().waitFor({ state: 'detached', timeout: 10_000 });
     await aliceDms.text(TEXT.dmThreadDestroyed).waitFor();

@@ -26,6 +26,7 @@ import {
   SECTION_TITLE_BASE,
 } from '../../ui/admin-styles.js';
 import { downloadKeyFile, registerIssuedKey, type IssuedKey } from './issue-key.js';
+import type { AdminCredential } from '../../lib/admin/admin-api.js';
 import {
   DEFAULT_VALIDITY_INPUT,
   KEY_LEVEL_OPTIONS,
@@ -42,6 +43,12 @@ type Phase = 'idle' | 'generating' | 'registering';
 export interface KeyGenerateFormProps {
   /** Called after a key was registered, so the list can refresh. */
   onRegistered: () => void;
+  /** Who registers the key: the admin key holder's session unless told (the first-key dialog). */
+  credential?: AdminCredential;
+  /** The level the form starts with; default user. */
+  initialLevel?: KeyFile['permissions']['level'];
+  /** Offered beside a registered key: log in with it in this tab (the first-key dialog). */
+  onLogIn?: (keyFile: KeyFile) => Promise<void>;
 }
 
 const downloadKey = downloadKeyFile;
@@ -51,11 +58,16 @@ function nextFrame(): Promise<void> {
   return new Promise((resolve) => window.setTimeout(resolve, 0));
 }
 
-export function KeyGenerateForm({ onRegistered }: KeyGenerateFormProps) {
+export function KeyGenerateForm({
+  onRegistered,
+  credential = { kind: 'key-session' },
+  initialLevel = 'user',
+  onLogIn,
+}: KeyGenerateFormProps) {
   const ids = useId();
   const [form, setForm] = useState<KeyGenerationForm>({
     username: '',
-    level: 'user',
+    level: initialLevel,
     validityDays: DEFAULT_VALIDITY_INPUT,
   });
   const [problem, setProblem] = useState<KeyGenerationProblem | null>(null);
@@ -98,7 +110,7 @@ export function KeyGenerateForm({ onRegistered }: KeyGenerateFormProps) {
       return;
     }
     setPhase('registering');
-    const issued = await registerIssuedKey(keyFile, { kind: 'key-session' });
+    const issued = await registerIssuedKey(keyFile, credential);
     setPhase('idle');
     setGenerated(issued);
     setForm((previous) => ({ ...previous, username: '' }));
@@ -114,7 +126,7 @@ export function KeyGenerateForm({ onRegistered }: KeyGenerateFormProps) {
   };
 
   const retryRegistration = async (keyFile: KeyFile) => {
-    const issued = await registerIssuedKey(keyFile, { kind: 'key-session' });
+    const issued = await registerIssuedKey(keyFile, credential);
     setGenerated(issued);
     if (issued.registered) onRegistered();
   };
@@ -125,6 +137,7 @@ export function KeyGenerateForm({ onRegistered }: KeyGenerateFormProps) {
         issued={generated}
         onRetry={(keyFile) => retryRegistration(keyFile)}
         onDone={() => setGenerated(null)}
+        onLogIn={onLogIn}
       />
     );
   }
@@ -246,14 +259,17 @@ function GeneratedKeyNotice({
   issued,
   onRetry,
   onDone,
+  onLogIn,
 }: {
   issued: IssuedKey;
   onRetry: (keyFile: KeyFile) => Promise<void>;
   onDone: () => void;
+  onLogIn: ((keyFile: KeyFile) => Promise<void>) | undefined;
 }) {
   const ids = useId();
   const { keyFile } = issued;
   const [isRetrying, setRetrying] = useState(false);
+  const [isLoggingIn, setLoggingIn] = useState(false);
   return (
     <section
       aria-labelledby={`${ids}-title`}
@@ -334,14 +350,29 @@ function GeneratedKeyNotice({
         >
           <Bracketed>DOWNLOAD AGAIN</Bracketed>
         </button>
-        <button
-          type="button"
-          className={DIALOG_BUTTON}
-          onClick={onDone}
-          data-testid="key-generated-done"
-        >
-          <Bracketed>DONE, FILE STORED</Bracketed>
-        </button>
+        {issued.registered && onLogIn ? (
+          <button
+            type="button"
+            className={DIALOG_BUTTON}
+            disabled={isLoggingIn}
+            onClick={() => {
+              setLoggingIn(true);
+              void onLogIn(keyFile).finally(() => setLoggingIn(false));
+            }}
+            data-testid="key-generated-login"
+          >
+            <Bracketed>{isLoggingIn ? 'LOGGING IN...' : 'LOG IN WITH THIS KEY'}</Bracketed>
+          </button>
+        ) : (
+          <button
+            type="button"
+            className={DIALOG_BUTTON}
+            onClick={onDone}
+            data-testid="key-generated-done"
+          >
+            <Bracketed>DONE, FILE STORED</Bracketed>
+          </button>
+        )}
       </div>
     </section>
   );

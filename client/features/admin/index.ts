@@ -13,3 +13,8 @@ export { useServiceRestored } from './use-service-restored.js';
 export function loadChatAdminTools() {
   return import('./ChatAdminTools.js');
 }
+
+/** Loads AdminAccessDialog.tsx (the landing page's ADMIN link) on demand. */
+export function loadAdminAccessDialog() {
+  return import('./AdminAccessDialog.js');
+}

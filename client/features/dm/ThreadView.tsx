@@ -3,6 +3,7 @@
  * (UNVERIFIED / VERIFIED / KEY CHANGED) with the safety number to compare, 'End-to-End
  * Encrypted', the thread's auto-destruct countdown, the red KILL SWITCH, the unexpired messages
  * each with its check, and the reply form, blocked while the key is changed or the thread refused.
+ * The KILL SWITCH asks first, naming who loses the conversation (issue 33): it cannot be undone.
  */
 import { useEffect, useRef, useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
@@ -41,6 +42,11 @@ export function ThreadView(props: ThreadViewProps) {
   const contact = reading?.contact ?? null;
   const isKeyChanged = contact?.trust === 'changed';
   const [isSafetyOpen, setIsSafetyOpen] = useState(false);
+  // The confirmation belongs to one thread: opening another never finds it armed.
+  const [armedThreadId, setArmedThreadId] = useState<string | null>(null);
+  const isKillArmed = armedThreadId === thread.id;
+  const setKillArmed = (armed: boolean) => setArmedThreadId(armed ? thread.id : null);
+  const cancelKillRef = useRef<HTMLButtonElement>(null);
   const visible = messages
     .map((message) => ({ message, msLeft: remainingMs(message.expiresAt, now) }))
     .filter((entry) => entry.msLeft > 0);
@@ -51,6 +57,10 @@ export function ThreadView(props: ThreadViewProps) {
   useEffect(() => {
     backRef.current?.focus();
   }, [thread.id]);
+  // The safe choice has the focus while the confirmation is shown.
+  useEffect(() => {
+    if (isKillArmed) cancelKillRef.current?.focus();
+  }, [isKillArmed]);
   // Follow the conversation: a new message scrolls into view.
   useEffect(() => {
     endRef.current?.scrollIntoView({ block: 'end' });
@@ -86,8 +96,8 @@ export function ThreadView(props: ThreadViewProps) {
           </div>
           <button
             type="button"
-            onClick={props.onKill}
-            disabled={props.isDestructing}
+            onClick={() => setKillArmed(true)}
+            disabled={props.isDestructing || isKillArmed}
             className={DANGER_BUTTON}
             data-testid="dm-kill-switch"
             aria-describedby="dm-kill-hint"
@@ -103,6 +113,41 @@ export function ThreadView(props: ThreadViewProps) {
             Destroys this conversation for both participants
           </span>
         </div>
+        {isKillArmed && !props.isDestructing ? (
+          <div
+            role="alertdialog"
+            aria-labelledby="dm-kill-confirm-text"
+            data-testid="dm-kill-confirm"
+            className="mx-auto flex max-w-4xl flex-wrap items-center justify-between gap-2 border-y-2 border-danger bg-danger/15 px-3 py-2 text-xs sm:px-4"
+          >
+            <p id="dm-kill-confirm-text" className="font-bold tracking-wide text-danger">
+              Destroy this conversation for you and {thread.otherParticipantUsername}? Every message
+              is deleted on both sides; this cannot be undone.
+            </p>
+            <span className="flex gap-2">
+              <button
+                ref={cancelKillRef}
+                type="button"
+                className={HEADER_BUTTON}
+                onClick={() => setKillArmed(false)}
+                data-testid="dm-kill-cancel"
+              >
+                <Bracketed>CANCEL</Bracketed>
+              </button>
+              <button
+                type="button"
+                className={DANGER_BUTTON}
+                onClick={() => {
+                  setKillArmed(false);
+                  props.onKill();
+                }}
+                data-testid="dm-kill-confirm-button"
+              >
+                <Bracketed>DESTROY FOR BOTH</Bracketed>
+              </button>
+            </span>
+          </div>
+        ) : null}
         <div className="mx-auto flex max-w-4xl flex-wrap items-center justify-between gap-x-4 gap-y-1 border-t border-border/60 px-3 py-1.5 text-[11px] tracking-wider sm:px-4">
           <span
             className="flex items-center gap-1.5 font-bold text-primary"

@@ -57,3 +57,20 @@ export function memberActions(
   if (may('remove_moderator')) actions.push({ id: 'dismiss', label: 'Remove moderator' });
   return actions;
 }
+
+/**
+ * What a removal from the member menu asks before it is sent (issue 33): who is affected and
+ * for how long; null for the actions that need no confirmation (mute, unmute, roles).
+ */
+export function confirmationOf(action: MemberAction, username: string): string | null {
+  switch (action.id) {
+    case 'kick':
+      return `Kick ${username} out of this channel? They are disconnected from it now and may rejoin after a cool-down.`;
+    case 'ban':
+      return `Ban ${username} from this channel for ${action.minutes ?? MENU_BAN_MINUTES} minutes? They are removed now and cannot come back until the ban ends.`;
+    case 'ban_permanent':
+      return `Ban ${username} from this channel for good? They are removed now and cannot come back unless an admin lifts the ban.`;
+    default:
+      return null;
+  }
+}

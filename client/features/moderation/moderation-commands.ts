@@ -6,6 +6,12 @@
  */
 import { BAN_MAX_MINUTES, MUTE_MAX_MINUTES } from '../../../shared/constants.js';
 import type { RoomUser } from '../../../shared/protocol/ws/chat.js';
+import {
+  MODERATION_DENIED,
+  decideModeration,
+  type ModerationAction,
+  type ModerationRole,
+} from '../../../shared/moderation/permissions.js';
 import type { ClientFrame } from '../../../shared/protocol/ws/index.js';
 
 /** What the help command shows, one command a line. */
@@ -34,18 +40,38 @@ const USAGE: Record<string, string> = {
 
 const warn = (text: string): ModerationCommandResult => ({ kind: 'local', text, level: 'warning' });
 
+/** The permission each command needs (shared/moderation/permissions.ts). */
+const ACTION_OF: Record<string, ModerationAction> = {
+  '/lock': 'lock',
+  '/unlock': 'unlock',
+  '/kick': 'kick',
+  '/mute': 'mute',
+  '/unmute': 'unmute',
+  '/ban': 'ban',
+  '/mod': 'appoint_moderator',
+  '/unmod': 'remove_moderator',
+};
+
 /**
  * The moderation command in `text` (trimmed), or null when it is none. `users` is the member
- * list; `selfNodeId` this tab's node.
+ * list; `selfNodeId` this tab's node; `role` the viewer's role in the room: a command the role
+ * may not run is answered here with the reason and never sent (issue 33).
  */
 export function resolveModerationCommand(
   text: string,
   users: readonly RoomUser[],
   selfNodeId: string | null,
+  role: ModerationRole,
 ): ModerationCommandResult | null {
   if (!text.startsWith('/')) return null;
   const [rawCommand = '', ...args] = text.split(/\s+/);
   const command = rawCommand.toLowerCase();
+  const action = ACTION_OF[command];
+  if (action) {
+    const decision = decideModeration(role, action);
+    if (!decision.allowed && decision.reason !== MODERATION_DENIED.noTarget)
+      return warn(`${command}: ${decision.reason}`);
+  }
   switch (command) {
     case '/modhelp':
       return { kind: 'local', text: MODERATION_HELP, level: 'info' };

@@ -1,6 +1,7 @@
 /**
  * The control row under the header (spec 000 §2): CHANNELS, OPERATIVES, CREATE, AUDIO and, once
- * a room is loaded, TIMER; on narrow screens a channel selector takes the channel list's place.
+ * a room is loaded and the viewer may set its timer, TIMER; on narrow screens a channel selector
+ * takes the channel list's place.
  */
 import type { Room } from '../../../shared/protocol/http/rooms.js';
 import { ChannelSelect } from './ChannelSelect.js';
@@ -13,7 +14,8 @@ export interface ChatControlsProps {
   onToggleOperatives: () => void;
   onCreate: () => void;
   onAudio: () => void;
-  onTimer: () => void;
+  /** Null when the viewer may not set this room's timer: the button is not offered. */
+  onTimer: (() => void) | null;
 }
 
 /** Without a display value, so a caller can add `hidden md:inline-flex`. */
@@ -57,7 +59,7 @@ export function ChatControls(props: ChatControlsProps) {
       <button type="button" className={CONTROL} onClick={props.onAudio} data-testid="audio-button">
         AUDIO
       </button>
-      {props.room ? (
+      {props.room && props.onTimer ? (
         <button
           type="button"
           className={CONTROL}

@@ -4,7 +4,7 @@
  * list (a drawer on narrow screens), the dialogs and the AUTH_STATUS footer line. The live chat
  * itself is useChatRoom; this component composes and routes user intent.
  */
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { TEXT } from '../../../shared/protocol/errors.js';
@@ -39,9 +39,10 @@ import {
 } from '../messages/index.js';
 import { describeThemeDebug } from '../themes/index.js';
 import type { AccessTerminalProps } from './AccessTerminal.js';
-import { roomKeys } from '../../lib/rooms/api.js';
+import { fetchDefaultRoom, roomKeys } from '../../lib/rooms/api.js';
 import { clearInviteFragment, parseInviteFragment } from '../../lib/rooms/invite-fragment.js';
 import { rememberKnownRoom } from '../../lib/rooms/known-rooms.js';
+import { mayModerate } from '../../../shared/moderation/permissions.js';
 import { AuthStatusLine } from './AuthStatusLine.js';
 import type { ChatDialog } from './ChatDialogs.js';
 import { ChannelList } from './ChannelList.js';
@@ -154,6 +155,14 @@ export function ChatRoomPage() {
       ? moderation.mutedUntil
       : null;
 
+  // Offered only to who may use them (issue 33): the timer to the room's creator, moderators and
+  // service admins, never on the public channel (the server refuses both); the Tor admin overlay
+  // to admin key holders.
+  const defaultRoom = useQuery({ queryKey: roomKeys.defaultRoom, queryFn: fetchDefaultRoom });
+  const isPublicChannel = room !== null && defaultRoom.data?.secureId === room.secureId;
+  const mayEditTimer = !isPublicChannel && mayModerate(moderation.role, 'set_timer');
+  const isAdmin = isKeyHolder && user?.permissions.level === 'admin';
+
   const [isChannelListOpen, setChannelListOpen] = useState(true);
   const [isOperativesOpen, setOperativesOpen] = useState(false);
   const [isHeaderCollapsed, setHeaderCollapsed] = useState(false);
@@ -180,7 +189,12 @@ export function ChatRoomPage() {
   const submit = async (text: string, isStealthMode: boolean): Promise<boolean> => {
     const trimmed = text.trim();
     if (trimmed === '') return false;
-    const moderationCommand = resolveModerationCommand(trimmed, chat.users, chat.nodeId);
+    const moderationCommand = resolveModerationCommand(
+      trimmed,
+      chat.users,
+      chat.nodeId,
+      moderation.role,
+    );
     if (moderationCommand) {
       typingSignal.onSent();
       if (moderationCommand.kind === 'local')
@@ -191,9 +205,10 @@ export function ChatRoomPage() {
     }
     const command = resolveChatCommand(trimmed, {
       isKeyHolder,
-      isAdmin: user?.permissions.level === 'admin',
+      isAdmin,
+      isModerator: moderation.role !== 'member',
     });
-    if (command) {
+    if (command && command.kind !== 'send') {
       typingSignal.onSent();
       if (command.kind === 'local') chat.addLocalLine(command.text, command.level);
       else if (command.kind === 'debug-theme') chat.addLocalLine(describeThemeDebug());
@@ -203,7 +218,7 @@ export function ChatRoomPage() {
       else adminCommand.onAdminCommand();
       return true;
     }
-    const isSent = await chat.sendMessage(trimmed, isStealthMode);
+    const isSent = await chat.sendMessage(command ? command.text : trimmed, isStealthMode);
     if (isSent) typingSignal.onSent();
     return isSent;
   };
@@ -242,7 +257,7 @@ export function ChatRoomPage() {
           }}
           onNetworkMonitor={() => setDialog('network')}
           onSecurityProtocols={() => setDialog('security')}
-          onTorAdmin={() => setTorAdminOpen(true)}
+          onTorAdmin={isAdmin ? () => setTorAdminOpen(true) : undefined}
           voice={{
             isInCall,
             callSize,
@@ -278,7 +293,7 @@ export function ChatRoomPage() {
           onToggleOperatives={toggleOperatives}
           onCreate={() => setDialog('create')}
           onAudio={() => setDialog('audio')}
-          onTimer={() => setDialog('timer')}
+          onTimer={mayEditTimer ? () => setDialog('timer') : null}
         />
 
         <div className="flex min-h-0 flex-1">

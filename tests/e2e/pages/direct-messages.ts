@@ -75,6 +75,19 @@ export class DirectMessagesPageObject {
     return this.page.getByRole('button', { name: 'KILL SWITCH' });
   }
 
+  /** The KILL SWITCH's confirmation: it names the other participant. */
+  killConfirmation(): Locator {
+    return this.page.getByTestId('dm-kill-confirm');
+  }
+
+  async confirmKill(): Promise<void> {
+    await this.killConfirmation().getByRole('button', { name: 'DESTROY FOR BOTH' }).click();
+  }
+
+  async cancelKill(): Promise<void> {
+    await this.killConfirmation().getByRole('button', { name: 'CANCEL' }).click();
+  }
+
   destructOverlay(): Locator {
     return this.page.getByTestId('dm-destruct-overlay');
   }

@@ -9,9 +9,52 @@ const keyHolder = { isKeyHolder: true, isAdmin: false };
 const admin = { isKeyHolder: true, isAdmin: true };
 
 describe('resolveChatCommand', () => {
-  it('treats ordinary text and unknown commands as messages to send', () => {
-    expect(resolveChatCommand('hello', anonymous)).toBeNull();
-    expect(resolveChatCommand('/shrug', anonymous)).toBeNull();
+  it('treats ordinary text, and a slash not followed by a letter, as messages to send', () => {
+    for (const text of ['hello', '/', '/5 minutes', '/ hello', ':-/']) {
+      expect(resolveChatCommand(text, anonymous)).toBeNull();
+    }
+  });
+
+  it('answers an unknown command here with a hint to /help, and sends nothing', () => {
+    for (const text of ['/shrug', '/hlep', '/pnog now', '/HELPME']) {
+      const command = resolveChatCommand(text, keyHolder);
+      expect(command).toEqual({
+        kind: 'local',
+        text: `Unknown command ${text.split(' ')[0]}. Type /help for the commands you can use.`,
+        level: 'warning',
+      });
+    }
+  });
+
+  it('sends //text as /text: the escape for a message that starts with a slash', () => {
+    expect(resolveChatCommand('//shrug', anonymous)).toEqual({ kind: 'send', text: '/shrug' });
+    expect(resolveChatCommand('///', anonymous)).toEqual({ kind: 'send', text: '//' });
+  });
+
+  it('/help lists only what this user may run', () => {
+    const help = (context: Parameters<typeof resolveChatCommand>[1]) => {
+      const command = resolveChatCommand('/help', context);
+      if (command?.kind !== 'local') throw new Error('no help');
+      expect(command.level).toBe('info');
+      return command.text;
+    };
+    const visitor = help(anonymous);
+    expect(visitor).toContain('/help');
+    expect(visitor).toContain('/get-key');
+    expect(visitor).not.toContain('/pong');
+    expect(visitor).not.toContain('/admin');
+    expect(visitor).not.toContain('/modhelp');
+
+    const holder = help(keyHolder);
+    expect(holder).toContain('/pong');
+    expect(holder).toContain('/simulation');
+    expect(holder).not.toContain('/admin');
+
+    const administrator = help(admin);
+    expect(administrator).toContain('/admin');
+    expect(administrator).toContain('/pong');
+
+    expect(help({ ...keyHolder, isModerator: true })).toContain('/modhelp');
   });
 
   it('shows theme debug information for /debugtheme', () => {

@@ -4,7 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RoomUser } from '../../../../shared/protocol/ws/chat.js';
-import { memberActions } from '../../../../client/features/moderation/member-actions.js';
+import {
+  confirmationOf,
+  memberActions,
+} from '../../../../client/features/moderation/member-actions.js';
 import {
   MODERATION_HELP,
   resolveModerationCommand,
@@ -31,7 +34,7 @@ const users = [
   user('Twin1', 'node_000000000000000c'),
   user('twin1', 'node_000000000000000d'),
 ];
-const run = (text: string) => resolveModerationCommand(text, users, SELF);
+const run = (text: string) => resolveModerationCommand(text, users, SELF, 'room_admin');
 
 describe('moderation chat commands', () => {
   it('turns each command into its frame, names matched without regard to case', () => {
@@ -127,5 +130,42 @@ describe('the member menu', () => {
       ids(memberActions('room_admin', { role: 'moderator', isAuthenticated: true }, false)),
     ).toContain('dismiss');
     expect(memberActions('service_admin', keyHolder, true)).toEqual([]);
+  });
+
+  it('answers a command the viewer’s role may not run with the reason, and sends nothing', () => {
+    const asMember = (text: string) => resolveModerationCommand(text, users, SELF, 'member');
+    for (const text of ['/kick agent42', '/mute agent42 5', '/lock', '/ban agent42']) {
+      const result = asMember(text);
+      expect(result?.kind).toBe('local');
+      expect(result).toMatchObject({ level: 'warning' });
+    }
+    expect(asMember('/kick agent42')).toMatchObject({
+      text: '/kick: Only moderators and admins of this channel can do that',
+    });
+    const asModerator = (text: string) => resolveModerationCommand(text, users, SELF, 'moderator');
+    expect(asModerator('/ban agent42')).toMatchObject({
+      kind: 'local',
+      text: '/ban: Only admins of this channel can do that',
+    });
+    expect(asModerator('/kick agent42')).toEqual({
+      kind: 'frame',
+      frame: { type: 'kick_member', nodeId: AGENT },
+    });
+  });
+});
+
+describe('member menu confirmations', () => {
+  it('asks before a kick or a ban, naming the member and how long, and not before a mute', () => {
+    const offered = memberActions('room_admin', { role: 'user', isAuthenticated: true }, false);
+    const question = (id: string) => {
+      const action = offered.find((candidate) => candidate.id === id);
+      if (!action) throw new Error(`${id} not offered`);
+      return confirmationOf(action, 'Agent42');
+    };
+    expect(question('kick')).toContain('Kick Agent42');
+    expect(question('ban')).toMatch(/^Ban Agent42 from this channel for 60 minutes\?/);
+    expect(question('ban_permanent')).toContain('for good');
+    expect(question('mute')).toBeNull();
+    expect(question('appoint')).toBeNull();
   });
 });
