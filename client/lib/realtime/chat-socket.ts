@@ -469,3 +469,31 @@ export class ChatSocket {
     for (const listener of [...this.statusListeners]) listener(status);
   }
 }
+
+/**
+ * What every connection readout says (issue 35: disconnected shows as disconnected everywhere):
+ * 'connecting' only for the first connection; after a loss, 'reconnecting' while a try is
+ * planned or under way, and 'disconnected' when none is (held, refused, or given up).
+ */
+export type LinkPhase = 'connected' | 'connecting' | 'reconnecting' | 'disconnected';
+
+export function linkPhase(link: ChatLink): LinkPhase {
+  if (link.status === 'connected') return 'connected';
+  if (link.hold !== null) return 'disconnected';
+  if (link.retryAt !== null || (link.status === 'connecting' && link.attempt > 0)) {
+    return 'reconnecting';
+  }
+  return link.status;
+}
+
+/** The header's words for a connection that is not up: "RECONNECTING IN 4 s…" and the like. */
+export function linkText(link: ChatLink, now: number): string {
+  const phase = linkPhase(link);
+  if (phase === 'reconnecting') {
+    if (link.retryAt === null) return 'RECONNECTING...';
+    const seconds = Math.max(1, Math.ceil((link.retryAt - now) / 1000));
+    return `RECONNECTING IN ${seconds} s…`;
+  }
+  if (phase === 'connecting') return 'ESTABLISHING_LINK...';
+  return phase === 'connected' ? 'CONNECTED' : 'CONNECTION_LOST';
+}
