@@ -179,7 +179,7 @@ describe('live chat in the browser', () => {
 
     // An abnormal close: the automatic retry (within 1 s, issue 35) brings it back to the room.
     suite.server.hub.closeAll(4000, 'test');
-    await alice.systemLine(/^RECONNECTED/).waitFor({ timeout: 10_000 });
+    await alice.systemLine(/RECONNECTED: /).waitFor({ timeout: 10_000 });
     await alice.connectionBanner().waitFor({ state: 'detached' });
     await alice.waitUntilJoined();
 

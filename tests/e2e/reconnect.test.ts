@@ -143,8 +143,8 @@ describe.runIf(HAS_POSTGRES)('reconnecting after a server restart', () => {
     await waitUntilBack(bob);
     expect(new URL(aliceActor.page.url()).pathname).toBe(room);
     expect(new URL(bobActor.page.url()).pathname).toBe(room);
-    await alice.systemLine(/^RECONNECTED/).waitFor();
-    await bob.systemLine(/^RECONNECTED/).waitFor();
+    await alice.systemLine(/RECONNECTED: /).waitFor();
+    await bob.systemLine(/RECONNECTED: /).waitFor();
     await alice.connectionBanner().waitFor({ state: 'detached' });
     expect(await bob.connectionBanner().count()).toBe(0);
     await aliceActor.page.getByTestId('e2e-state').filter({ hasText: 'ACTIVE' }).waitFor();
