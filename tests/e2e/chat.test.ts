@@ -182,6 +182,8 @@ describe('live chat in the browser', () => {
     await alice.systemLine(/RECONNECTED: /).waitFor({ timeout: 10_000 });
     await alice.connectionBanner().waitFor({ state: 'detached' });
     await alice.waitUntilJoined();
+    // bob's retry has its own random wait: he is back too before the next close.
+    await bob.systemLine(/RECONNECTED: /).waitFor({ timeout: 10_000 });
 
     // A normal close is not retried: the banner stays until RECONNECT.
     suite.server.hub.closeAll(1000, 'test');

@@ -206,16 +206,6 @@ export function useChatRoom({
     playSound('system');
   });
 
-  const onNewMessage = useEffectEvent((message: Message) => {
-    if (message.senderId === state.nodeId) ledger.echoed(message);
-    dispatch({ type: 'new_message', message, now: Date.now() });
-    decrypt([message]);
-    if (message.roomId === roomId && message.senderId !== state.nodeId) {
-      playSound('message');
-      onMessageFromOthers?.();
-    }
-  });
-
   /** Shows a message as NOT SENT, with why, and keeps what RESEND needs. */
   const markNotSent = useCallback(
     (send: InFlightSend, reason: string) => {
@@ -234,9 +224,26 @@ export function useChatRoom({
     [failedSends],
   );
 
+  const onNewMessage = useEffectEvent((message: Message) => {
+    if (message.senderId === state.nodeId) {
+      const { relayed, refused } = ledger.echoed(message);
+      // Taken as refused, but relayed after all: it is sent; the refusal was another's.
+      if (relayed !== null && failedSends.delete(relayed)) {
+        setPending((items) => items.filter((item) => item.id !== relayed));
+      }
+      if (refused) markNotSent(refused.send, refused.reason);
+    }
+    dispatch({ type: 'new_message', message, now: Date.now() });
+    decrypt([message]);
+    if (message.roomId === roomId && message.senderId !== state.nodeId) {
+      playSound('message');
+      onMessageFromOthers?.();
+    }
+  });
+
   const onError = useEffectEvent((message: string, frameType: string | undefined) => {
     if (frameType === 'send_message') {
-      const refused = ledger.refused();
+      const refused = ledger.refused(message);
       if (refused) {
         markNotSent(refused, message);
         return;
@@ -490,12 +497,14 @@ export function useChatRoom({
     },
     cancelPending: (id) => {
       pendingControls.get(id)?.abort.abort();
+      ledger.forget(id);
       if (failedSends.delete(id)) setPending((items) => items.filter((item) => item.id !== id));
     },
     resendFailed: (id) => {
       const failed = failedSends.get(id);
       if (!failed) return;
       failedSends.delete(id);
+      ledger.forget(id);
       setPending((items) => items.filter((item) => item.id !== id));
       void sendPayload(failed.payload, failed.isStealthMode).then((isSent) => {
         if (!isSent) markNotSent(failed, 'Not connected: not sent');
