@@ -34,6 +34,15 @@ export interface PendingMessagesProps {
 
 const BUTTON = 'border px-1.5 py-0.5 text-[10px] font-bold tracking-wider';
 
+/** What the user typed, on this screen only. */
+function HeldText({ item }: { item: PendingSend }) {
+  return (
+    <p className="mt-0.5 text-sm break-words whitespace-pre-wrap text-fg/70">
+      {item.hasImage ? '[image]' : item.text}
+    </p>
+  );
+}
+
 function NotSentRow({
   item,
   onResend,
@@ -75,9 +84,7 @@ function NotSentRow({
           </button>
         </span>
       </div>
-      <p className="mt-0.5 text-sm break-words whitespace-pre-wrap text-fg/70">
-        {item.hasImage ? '[image]' : item.text}
-      </p>
+      <HeldText item={item} />
     </li>
   );
 }
@@ -134,9 +141,7 @@ function PendingRow({
           ) : null}
         </span>
       </div>
-      <p className="mt-0.5 text-sm break-words whitespace-pre-wrap text-fg/70">
-        {item.hasImage ? '[image]' : item.text}
-      </p>
+      <HeldText item={item} />
       {isConfirming && !item.isConsented ? (
         <div
           role="alertdialog"
