@@ -51,12 +51,14 @@ export const COUNTDOWN_RELOAD_DELAY_MS = 2000;
 
 /** Chat socket: first connect after this many ms (spec 000 §4, spec 001 §9). */
 export const WS_INITIAL_CONNECT_DELAY_MS = 100;
-/** Chat socket: reconnect tries after an abnormal close (spec 000 §4, spec 001 §9). */
-export const WS_MAX_RECONNECT_ATTEMPTS = 2;
-/** Chat socket: reconnect delay is base + step × attempt, in ms: 3 s and 5 s (spec 001 §9). */
-export const WS_RECONNECT_BASE_MS = 3000;
-/** See {@link WS_RECONNECT_BASE_MS}. */
-export const WS_RECONNECT_STEP_MS = 2000;
+/**
+ * Chat socket: after a lost connection it tries again, without limit, after a random wait of up
+ * to base × 2^attempt ms, capped (full jitter; issue 35 replaces spec 001 §9's two tries of 3 s
+ * and 5 s, which gave up before a restarted server was back).
+ */
+export const WS_RECONNECT_BASE_MS = 1000;
+/** See {@link WS_RECONNECT_BASE_MS}: the longest wait between two tries, in ms. */
+export const WS_RECONNECT_MAX_MS = 30_000;
 /** Close codes that count as normal and are not followed by a reconnect (spec 000 §4). */
 export const WS_NORMAL_CLOSE_CODES = [1000, 1001] as const;
 

@@ -47,9 +47,13 @@ const STATUS_MESSAGE_CLASS: Record<CryptoLogLevel, string> = {
   error: 'text-danger',
 };
 
-/** What the E2E field says: ACTIVE once keys are agreed, else why not. */
+/** What the E2E field says: ACTIVE once keys are agreed and the link is up, else why not. */
 function e2eText(e2ee: RoomE2ee): { text: string; className: string } {
   if (e2ee.engine === 'failed') return { text: 'UNAVAILABLE (NOT SENT)', className: 'text-danger' };
+  if (e2ee.connection === 'reconnecting') {
+    return { text: 'RECONNECTING (MESSAGES HELD)', className: 'text-warning' };
+  }
+  if (e2ee.connection === 'disconnected') return { text: 'DISCONNECTED', className: 'text-danger' };
   if (e2ee.engine !== 'ready') return { text: 'LOADING...', className: 'text-warning' };
   if (e2ee.status.phase === 'failed')
     return { text: 'FAILED (PLAINTEXT)', className: 'text-danger' };

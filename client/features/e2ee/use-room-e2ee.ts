@@ -13,7 +13,12 @@ import { useEffect, useEffectEvent, useState, useSyncExternalStore } from 'react
 import { PFS_KEY_ROTATION_MS } from '../../../shared/constants.js';
 import type { KeyFile } from '../../../shared/crypto/key-file-schema.js';
 import type { Room } from '../../../shared/protocol/http/rooms.js';
-import type { ChatSocket, ServerFrameOf } from '../../lib/realtime/chat-socket.js';
+import {
+  linkPhase,
+  type ChatSocket,
+  type LinkPhase,
+  type ServerFrameOf,
+} from '../../lib/realtime/chat-socket.js';
 import { accessCodeFor, isRoomLocked } from './access-codes.js';
 import { isCertificateVouched, isPageOverTls } from '../../lib/privacy/pins.js';
 import { type CryptoLogEntry } from './crypto-log.js';
@@ -55,6 +60,8 @@ export interface RoomE2ee {
   isKeyFileMissing: boolean;
   /** At least one member's bundle is forged or substituted. */
   hasKeySubstitution: boolean;
+  /** The chat connection: while it is down no readout may say the room is encrypted live. */
+  connection: LinkPhase;
   resetCertificates: () => void;
 }
 
@@ -171,6 +178,7 @@ export function useRoomE2ee({
   const status = useSyncExternalStore(cipher.subscribe, cipher.getStatus);
   const transportState = useSyncExternalStore(transport.subscribe, transport.getState);
   const log = useSyncExternalStore(cipher.log.subscribe, cipher.log.getEntries);
+  const link = useSyncExternalStore(socket.onLinkChange, socket.getLink);
 
   return {
     engine,
@@ -185,6 +193,7 @@ export function useRoomE2ee({
     authentication: authenticationLabel(sessionToken !== null),
     isKeyFileMissing: sessionToken !== null && keyFile === null,
     hasKeySubstitution: status.members.some((member) => member.trust === 'bad'),
+    connection: linkPhase(link),
     resetCertificates: () => {
       void transport.resetCertificates().then((next) => {
         if (next !== 'invalid') socket.reconnect();

@@ -29,7 +29,9 @@ export interface ChatHeaderProps {
   isKeyHolder: boolean;
   isEndToEnd: boolean;
   /** Key agreement, level label and alerts for the security indicator. */
-  security?: Pick<SecurityIndicatorProps, 'isWaiting' | 'level' | 'alert'>;
+  security?: Pick<SecurityIndicatorProps, 'isWaiting' | 'level' | 'alert' | 'link'>;
+  /** The status line's words while the connection is not up ("RECONNECTING IN 4 s…"). */
+  linkText?: string;
   onNetworkMonitor: () => void;
   onSecurityProtocols: () => void;
   /** Key holders' Forget Key; null shows Back to Landing. */
@@ -110,7 +112,9 @@ export function ChatHeader(props: ChatHeaderProps) {
         className={`size-2 shrink-0 rounded-full bg-current ${STATUS_CLASS[status]} ${status === 'connecting' ? 'animate-pulse' : ''}`}
       />
       <span data-testid="connection-status" className={`truncate ${STATUS_CLASS[status]}`}>
-        {STATUS_TEXT[status](memberCount)}
+        {status !== 'connected' && props.linkText
+          ? props.linkText
+          : STATUS_TEXT[status](memberCount)}
       </span>
       {/* Collapsed on a narrow screen there is no room for the timer. */}
       <span className={`text-muted ${isCollapsed ? 'hidden sm:inline' : ''}`}>

@@ -10,6 +10,7 @@ import { useLocation, useParams } from 'wouter';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import type { Room } from '../../../shared/protocol/http/rooms.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { linkPhase, linkText } from '../../lib/realtime/chat-socket.js';
 import { lazyComponent } from '../../lib/lazy-component.js';
 import { useBotChallenge, loadChatAdminTools } from '../admin/index.js';
 import {
@@ -61,7 +62,9 @@ const VoiceCallOverlay = lazy(loadVoiceCallOverlay);
 
 /** The placeholder of the disabled input: why nothing can be sent right now. */
 function inputBlockedText(chat: ChatRoom, room: Room | null): string {
-  if (chat.status === 'disconnected') return 'CONNECTION_LOST: reconnect to send';
+  if (chat.status === 'disconnected' && linkPhase(chat.link) !== 'reconnecting') {
+    return 'CONNECTION_LOST: reconnect to send';
+  }
   if (chat.status === 'connecting') return 'ESTABLISHING_LINK...';
   if (chat.isAccessRequired) return 'ACCESS CODE REQUIRED';
   if (chat.isJoinRefused) return 'ACCESS REFUSED';
@@ -141,6 +144,9 @@ export function ChatRoomPage() {
     if (joinedRoom) void rememberKnownRoom(joinedRoom, 'joined');
   }, [joinedRoom]);
   const sessionSeconds = useSessionTimer(chat.status === 'connected');
+  // Down or coming back: every readout says so, none says ACTIVE (issue 35).
+  const phase = linkPhase(chat.link);
+  const linkDown = phase === 'reconnecting' || phase === 'disconnected' ? phase : null;
   const typingSignal = useTypingSignal(chat.sendTyping, chat.isJoined);
   const adminCommand = useAdminCommand();
   // A challenge that stopped a join is followed by a fresh connection, which joins again.
@@ -237,6 +243,7 @@ export function ChatRoomPage() {
         <ChatHeader
           room={room}
           status={chat.status}
+          linkText={linkText(chat.link, chat.now)}
           memberCount={chat.memberCount}
           sessionSeconds={sessionSeconds}
           isCollapsed={isHeaderCollapsed}
@@ -247,6 +254,7 @@ export function ChatRoomPage() {
           isEndToEnd={isEncrypting}
           security={{
             isWaiting: isKeyAgreementPending,
+            link: linkDown,
             level: e2ee.level,
             alert:
               e2ee.transport.certificate === 'invalid'
@@ -284,7 +292,12 @@ export function ChatRoomPage() {
             <CountdownBanner key={room.destructionAt} destructionAt={room.destructionAt} />
           </Suspense>
         ) : null}
-        {chat.status === 'disconnected' ? <ConnectionBanner onReconnect={chat.reconnect} /> : null}
+        {linkDown ? (
+          <ConnectionBanner
+            onReconnect={chat.reconnect}
+            reconnecting={linkDown === 'reconnecting' ? linkText(chat.link, chat.now) : null}
+          />
+        ) : null}
         <ChatControls
           room={room}
           isChannelListOpen={isChannelListOpen}
@@ -322,11 +335,12 @@ export function ChatRoomPage() {
               pending={chat.pending}
               onSendInClear={chat.sendPendingInClear}
               onCancel={chat.cancelPending}
+              onResend={chat.resendFailed}
             />
             {isKeyAgreementPending ? <PlaintextWarning variant="waiting" /> : null}
             {e2ee.status.hasKeyAgreementFailed ? <PlaintextWarning /> : null}
             <MessageInput
-              isDisabled={!chat.isJoined || mutedUntil !== null}
+              isDisabled={(!chat.isJoined && !chat.isRejoining) || mutedUntil !== null}
               disabledText={
                 mutedUntil !== null
                   ? `MUTED BY A MODERATOR UNTIL ${mutedUntil.slice(11, 16)} UTC`

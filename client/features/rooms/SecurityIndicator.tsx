@@ -20,6 +20,8 @@ export interface SecurityIndicatorProps {
   /** The status bar's protection level (MAXIMUM … BASIC), for the tooltip. */
   level?: string | null;
   alert?: SecurityIndicatorAlert;
+  /** The connection is down: it says so instead of ACTIVE (issue 35). */
+  link?: 'reconnecting' | 'disconnected' | null;
 }
 
 const ALERT_TEXT: Record<Exclude<SecurityIndicatorAlert, null>, string> = {
@@ -34,20 +36,35 @@ export function SecurityIndicator({
   isWaiting = false,
   level = null,
   alert = null,
+  link = null,
 }: SecurityIndicatorProps) {
-  const e2eText = isWaiting ? 'E2E: KEYS...' : isEndToEnd ? 'E2E: ACTIVE' : 'E2E: PLAINTEXT';
-  const explanation = isWaiting
-    ? 'Room keys are being agreed; messages wait for them.'
-    : isEndToEnd
-      ? 'Messages are encrypted and signed in this browser before they are sent.'
-      : 'End-to-end encryption is not active: messages are sent as PLAINTEXT and the server can read them.';
+  const linkWord = link === 'reconnecting' ? 'RECONNECTING' : 'DISCONNECTED';
+  const e2eText = link
+    ? `E2E: ${linkWord}`
+    : isWaiting
+      ? 'E2E: KEYS...'
+      : isEndToEnd
+        ? 'E2E: ACTIVE'
+        : 'E2E: PLAINTEXT';
+  const explanation = link
+    ? link === 'reconnecting'
+      ? 'The connection is down and being restored: messages typed meanwhile wait for it and for the room keys.'
+      : 'The connection is down: nothing is sent or received.'
+    : isWaiting
+      ? 'Room keys are being agreed; messages wait for them.'
+      : isEndToEnd
+        ? 'Messages are encrypted and signed in this browser before they are sent.'
+        : 'End-to-end encryption is not active: messages are sent as PLAINTEXT and the server can read them.';
   const transport = isSecureTransport ? 'TLS' : 'NO TLS';
   const alertText = alert ? ALERT_TEXT[alert] : null;
+  const isLive = isEndToEnd && !isWaiting && link === null;
   const tone = alert
     ? 'border-danger text-danger'
-    : isEndToEnd && !isWaiting
-      ? 'border-primary text-primary'
-      : 'border-warning text-warning';
+    : link === 'disconnected'
+      ? 'border-danger text-danger'
+      : isLive
+        ? 'border-primary text-primary'
+        : 'border-warning text-warning';
   return (
     <Tooltip
       content={`${explanation}${level ? ` Protection: ${level}.` : ''} Link: ${transport}.${
@@ -60,9 +77,11 @@ export function SecurityIndicator({
         data-variant={variant}
         className={`inline-flex items-center gap-1.5 border px-1.5 py-0.5 text-xs font-bold tracking-widest whitespace-nowrap ${tone}`}
       >
-        <span aria-hidden="true">{alert ? '▲' : isEndToEnd && !isWaiting ? '■' : '◌'}</span>
+        <span aria-hidden="true">{alert ? '▲' : isLive ? '■' : '◌'}</span>
         <span>
-          {variant === 'compact' ? (alertText ?? (isWaiting ? 'KEYS...' : 'E2E')) : e2eText}
+          {variant === 'compact'
+            ? (alertText ?? (link ? linkWord : isWaiting ? 'KEYS...' : 'E2E'))
+            : e2eText}
         </span>
         {variant === 'full' && alertText ? (
           <span>

@@ -103,6 +103,8 @@ export interface E2eeProtocolInputs {
   certificateText: string;
   certificateState: 'ok' | 'checking' | 'failed' | 'none';
   securityLabel: string;
+  /** The chat connection (absent: up). */
+  connection?: 'connected' | 'connecting' | 'reconnecting' | 'disconnected';
 }
 
 const SESSION_HOURS = KEY_SESSION_TTL_MS / 3_600_000;
@@ -160,29 +162,40 @@ function describeE2eeProtocols(
           state: 'pending',
           detail: 'Signature system not initialized: generating the ML-DSA-65 session key...',
         };
+  const isLinkDown = e2ee.connection === 'reconnecting' || e2ee.connection === 'disconnected';
   const e2e: ProtocolStatus =
-    e2ee.phase === 'ready'
+    e2ee.phase === 'ready' && isLinkDown
       ? {
           id: 'e2e',
           name: 'End-to-end encryption',
-          state: 'active',
+          state: 'pending',
           detail:
-            'Room messages are encrypted in this browser before they leave it, rotating through PFS-ECDH, AES-256-GCM, AES-256-CBC, RSA-OAEP, ZK-AES-256 (only while every member typed the access code), E2EE-AES and quantum. The relay sees ciphertext only.',
+            e2ee.connection === 'reconnecting'
+              ? 'The connection is down and being restored: room keys are agreed again once it is back; messages typed meanwhile wait.'
+              : 'The connection is down: nothing is sent or received until it is back.',
         }
-      : e2ee.phase === 'failed'
+      : e2ee.phase === 'ready'
         ? {
             id: 'e2e',
             name: 'End-to-end encryption',
-            state: 'warning',
+            state: 'active',
             detail:
-              'Key generation failed in this browser: messages fall back to PLAINTEXT, flagged in red.',
+              'Room messages are encrypted in this browser before they leave it, rotating through PFS-ECDH, AES-256-GCM, AES-256-CBC, RSA-OAEP, ZK-AES-256 (only while every member typed the access code), E2EE-AES and quantum. The relay sees ciphertext only.',
           }
-        : {
-            id: 'e2e',
-            name: 'End-to-end encryption',
-            state: 'pending',
-            detail: 'Waiting for key agreement: generating session keys...',
-          };
+        : e2ee.phase === 'failed'
+          ? {
+              id: 'e2e',
+              name: 'End-to-end encryption',
+              state: 'warning',
+              detail:
+                'Key generation failed in this browser: messages fall back to PLAINTEXT, flagged in red.',
+            }
+          : {
+              id: 'e2e',
+              name: 'End-to-end encryption',
+              state: 'pending',
+              detail: 'Waiting for key agreement: generating session keys...',
+            };
   const { members } = e2ee;
   const verification: ProtocolStatus =
     members.bad > 0

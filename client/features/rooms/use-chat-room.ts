@@ -3,6 +3,13 @@
  * room once connected (and again after every reconnect or room switch), turns server frames into
  * ChatRoomState through the pure reducer, and performs the side effects the reducer must not:
  * decryption through the MessageCipher, sounds, toasts, navigation and room query updates.
+ *
+ * Faults are ordinary (issue 35): a lost connection comes back by itself (ChatSocket) and joins
+ * the room again with the grant this tab holds; the room keys are agreed again by the e2ee
+ * feature on that join. Messages typed meanwhile are held, shown pending, and leave once the keys
+ * are ready (never in clear). A removal or a destroyed room holds the socket: no reconnect. A
+ * message the relay refused, or that the connection lost before its echo, shows NOT SENT with
+ * RESEND (OutgoingLedger).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -25,6 +32,8 @@ import {
   ChatSocket,
   chatSocketUrl,
   type ChatConnectionStatus,
+  type ChatLink,
+  type ServerFrameOf,
 } from '../../lib/realtime/chat-socket.js';
 import { playSound } from '../../lib/sounds.js';
 import { toast } from '../../ui/use-toast.js';
@@ -40,6 +49,7 @@ import { forgetKnownRoom } from '../../lib/rooms/known-rooms.js';
 import { chatRoomReducer, initialChatRoomState, type ChatRoomState } from './chat-room-state.js';
 import { getRoomAccessToken, setRoomAccessToken } from '../../lib/rooms/room-access.js';
 import { waitForServerTrust } from '../../lib/privacy/server-trust.js';
+import { OutgoingLedger, type InFlightSend } from './outgoing-ledger.js';
 
 export interface UseChatRoomOptions {
   room: Room | null;
@@ -60,8 +70,15 @@ export interface ChatRoom extends ChatRoomState {
    */
   socket: ChatSocket;
   status: ChatConnectionStatus;
-  /** Connected and inside `room`: only then can messages be sent. */
+  /** The connection in detail: the next automatic try, the count of tries, a hold. */
+  link: ChatLink;
+  /** Connected and inside `room`: only then do messages leave at once. */
   isJoined: boolean;
+  /**
+   * Not inside `room` right now, but coming back to it by itself (the connection was lost and is
+   * being tried again, or the join is under way): messages typed now are held until it is back.
+   */
+  isRejoining: boolean;
   /** The server refused `room` for want of an access code: the access terminal should show. */
   isAccessRequired: boolean;
   /** The server refused to let this connection into `room` for another reason. */
@@ -79,8 +96,10 @@ export interface ChatRoom extends ChatRoomState {
   pending: readonly PendingSend[];
   /** The user confirmed that this one held message may leave as PLAINTEXT. */
   sendPendingInClear: (id: string) => void;
-  /** Drops a held message: nothing is sent. */
+  /** Drops a held or NOT SENT message: nothing is sent. */
   cancelPending: (id: string) => void;
+  /** Sends a NOT SENT message again, encrypted afresh. */
+  resendFailed: (id: string) => void;
   sendTyping: (type: 'typing_start' | 'typing_stop') => void;
   /** A system line on this screen only (chat command answers). */
   addLocalLine: (text: string, level?: SystemLevel) => void;
@@ -123,16 +142,15 @@ export function useChatRoom({
         },
       }),
   );
-  const subscribeStatus = useCallback(
-    (onChange: () => void) => socket.onStatusChange(onChange),
-    [socket],
-  );
-  const status = useSyncExternalStore(subscribeStatus, () => socket.getStatus());
+  const link = useSyncExternalStore(socket.onLinkChange, socket.getLink);
+  const { status } = link;
   const [state, dispatch] = useReducer(chatRoomReducer, 0, () => initialChatRoomState(Date.now()));
   const [refusal, setRefusal] = useState<{ roomId: string; isAccessCode: boolean } | null>(null);
   const [joinRequest, setJoinRequest] = useState(0);
   const [pending, setPending] = useState<readonly PendingSend[]>([]);
   const [pendingControls] = useState(() => new Map<string, PendingControl>());
+  const [ledger] = useState(() => new OutgoingLedger());
+  const [failedSends] = useState(() => new Map<string, InFlightSend>());
   const roomId = room?.id ?? null;
 
   // A held message belongs to the room it was typed in: switching rooms drops it unsent.
@@ -140,9 +158,17 @@ export function useChatRoom({
     return () => {
       for (const control of pendingControls.values()) control.abort.abort();
       pendingControls.clear();
+      ledger.clear();
+      failedSends.clear();
       setPending([]);
     };
-  }, [roomId, pendingControls]);
+  }, [roomId, pendingControls, ledger, failedSends]);
+
+  // Removed from a room, or a room destroyed, holds the socket; another room lifts that hold.
+  useEffect(() => {
+    const { hold } = socket.getLink();
+    if (hold === 'removed' || hold === 'destroyed') socket.release();
+  }, [socket, roomId]);
 
   useEffect(() => {
     socket.start();
@@ -181,7 +207,33 @@ export function useChatRoom({
     playSound('system');
   });
 
+  /** Shows a message as NOT SENT, with why, and keeps what RESEND needs. */
+  const markNotSent = useCallback(
+    (send: InFlightSend, reason: string) => {
+      failedSends.set(send.id, send);
+      setPending((items) => [
+        ...items.filter((item) => item.id !== send.id),
+        {
+          id: send.id,
+          text: send.payload.text,
+          hasImage: send.payload.image !== undefined,
+          isConsented: false,
+          failure: reason,
+        },
+      ]);
+    },
+    [failedSends],
+  );
+
   const onNewMessage = useEffectEvent((message: Message) => {
+    if (message.senderId === state.nodeId) {
+      const { relayed, refused } = ledger.echoed(message);
+      // Taken as refused, but relayed after all: it is sent; the refusal was another's.
+      if (relayed !== null && failedSends.delete(relayed)) {
+        setPending((items) => items.filter((item) => item.id !== relayed));
+      }
+      if (refused) markNotSent(refused.send, refused.reason);
+    }
     dispatch({ type: 'new_message', message, now: Date.now() });
     decrypt([message]);
     if (message.roomId === roomId && message.senderId !== state.nodeId) {
@@ -191,6 +243,13 @@ export function useChatRoom({
   });
 
   const onError = useEffectEvent((message: string, frameType: string | undefined) => {
+    if (frameType === 'send_message') {
+      const refused = ledger.refused(message);
+      if (refused) {
+        markNotSent(refused, message);
+        return;
+      }
+    }
     if (frameType === 'join_room' && roomId) {
       const isAccessCode = message === TEXT.roomAccessCodeRequired;
       setRefusal({ roomId, isAccessCode });
@@ -209,6 +268,7 @@ export function useChatRoom({
   // Kicked or banned (moderation): the server took this socket out of the room; stay out and say why.
   const onRemoved = useEffectEvent((removedRoomId: string, message: string) => {
     if (removedRoomId !== roomId) return;
+    socket.hold('removed');
     dispatch({ type: 'disconnected' });
     setRefusal({ roomId: removedRoomId, isAccessCode: false });
     addSystemLine(message, 'critical');
@@ -217,21 +277,41 @@ export function useChatRoom({
 
   const onRoomDestroyed = useEffectEvent((destroyedId: string) => {
     void forgetKnownRoom(destroyedId);
-    if (destroyedId === roomId) navigate('/channel-destroyed', { replace: true });
+    if (destroyedId === roomId) {
+      socket.hold('destroyed');
+      navigate('/channel-destroyed', { replace: true });
+    }
     void queryClient.invalidateQueries({ queryKey: roomKeys.all });
+  });
+
+  // Back in the room after a lost connection: say so, and settle what was on its way.
+  const onRejoined = useEffectEvent((frame: ServerFrameOf<'room_joined'>) => {
+    for (const lost of ledger.settle(frame.messages)) {
+      markNotSent(lost, 'The connection was lost before the relay confirmed it');
+    }
+    addSystemLine('RECONNECTED: the secure link is back and you rejoined the channel', 'info');
   });
 
   useEffect(() => {
     const now = () => Date.now();
+    // A connection that had been inside a room was lost: the next room_joined is a return.
+    let isInRoom = false;
+    let isReturning = false;
     const offs = [
       socket.onStatusChange((next) => {
-        if (next !== 'connected') dispatch({ type: 'disconnected' });
+        if (next === 'connected') return;
+        if (isInRoom) isReturning = true;
+        isInRoom = false;
+        dispatch({ type: 'disconnected' });
       }),
       socket.on('room_joined', (frame) => {
         // The server's grant for this room: the timer call and later joins present it.
         setRoomAccessToken(frame.roomId, frame.accessToken);
         dispatch({ type: 'room_joined', frame, now: now() });
         decrypt(frame.messages);
+        if (isReturning) onRejoined(frame);
+        isReturning = false;
+        isInRoom = true;
       }),
       socket.on('new_message', (frame) => onNewMessage(frame.message)),
       socket.on('messages_expired', (frame) =>
@@ -272,23 +352,32 @@ export function useChatRoom({
   }, [socket]);
 
   const isJoined = status === 'connected' && roomId !== null && state.joinedRoomId === roomId;
+  // Out of the room this tab was in, and on the way back by itself (no hold, no refusal).
+  const isRejoining =
+    !isJoined &&
+    roomId !== null &&
+    state.linesRoomId === roomId &&
+    link.hold === null &&
+    refusal?.roomId !== roomId &&
+    (status === 'connecting' ||
+      link.retryAt !== null ||
+      (status === 'connected' && state.joinedRoomId === null));
 
-  const transmit = (
-    outgoing: EncryptedOutgoing,
-    payload: MessagePayload,
-    isStealthMode: boolean,
-  ): boolean => {
-    const { image } = payload;
+  /** Sends one message; once it is on the socket, the ledger waits for its echo. */
+  const transmit = (outgoing: EncryptedOutgoing, send: InFlightSend): boolean => {
+    const { image } = send.payload;
     // The image's key, name and size travel only inside the encrypted payload; the frame names
     // just where its ciphertext is, so the server can tie it to the message's lifetime.
-    return socket.send({
+    const isSent = socket.send({
       type: 'send_message',
       ...outgoing,
-      isStealthMode,
+      isStealthMode: send.isStealthMode,
       hasImage: image !== undefined,
       imageUrl: image?.url ?? null,
       thumbnailUrl: image?.hasThumbnail ? `${image.url}/thumbnail` : null,
     });
+    if (isSent) ledger.sent(send, outgoing);
+    return isSent;
   };
 
   const encryptionFailed = () =>
@@ -299,10 +388,12 @@ export function useChatRoom({
     });
 
   const sendPayload = async (payload: MessagePayload, isStealthMode: boolean): Promise<boolean> => {
-    if (!isJoined) return false;
-    if (cipher.canEncryptNow()) {
+    if (!isJoined && !isRejoining) return false;
+    const id = newLineId();
+    const send: InFlightSend = { id, payload, isStealthMode };
+    if (isJoined && cipher.canEncryptNow()) {
       try {
-        return transmit(await cipher.encrypt(payload), payload, isStealthMode);
+        return transmit(await cipher.encrypt(payload), send);
       } catch {
         // Nothing is sent, and the text stays in the input; never a reason to send in clear.
         encryptionFailed();
@@ -310,8 +401,9 @@ export function useChatRoom({
       }
     }
     // The keys are not ready: hold the message, shown as pending, until they are — or until
-    // the user confirms that this one message may leave in clear (issue 14).
-    const id = newLineId();
+    // the user confirms that this one message may leave in clear (issue 14). One typed while
+    // the connection is down waits for the keys agreed after the return, and never offers clear.
+    const isAwaitingLink = !isJoined;
     let consent: () => void = () => undefined;
     const plaintextConsent = new Promise<undefined>((resolve) => {
       consent = () => resolve(undefined);
@@ -320,7 +412,13 @@ export function useChatRoom({
     pendingControls.set(id, { consent, abort });
     setPending((items) => [
       ...items,
-      { id, text: payload.text, hasImage: payload.image !== undefined, isConsented: false },
+      {
+        id,
+        text: payload.text,
+        hasImage: payload.image !== undefined,
+        isConsented: false,
+        isAwaitingLink,
+      },
     ]);
     const settle = () => {
       pendingControls.delete(id);
@@ -330,7 +428,9 @@ export function useChatRoom({
       .encrypt(payload, { plaintextConsent, signal: abort.signal })
       .then((outgoing) => {
         settle();
-        if (!abort.signal.aborted) transmit(outgoing, payload, isStealthMode);
+        if (!abort.signal.aborted && !transmit(outgoing, send)) {
+          markNotSent(send, 'The connection was lost: not sent');
+        }
       })
       .catch((error: unknown) => {
         settle();
@@ -371,7 +471,9 @@ export function useChatRoom({
     // Lines of another room (during a switch) are not shown.
     lines: state.linesRoomId === roomId ? state.lines : [],
     status,
+    link,
     isJoined,
+    isRejoining,
     isAccessRequired: !isJoined && refusal?.roomId === roomId && refusal.isAccessCode,
     isJoinRefused: !isJoined && refusal?.roomId === roomId && !refusal.isAccessCode,
     grantAccess: (accessToken) => {
@@ -395,7 +497,21 @@ export function useChatRoom({
       );
       control.consent();
     },
-    cancelPending: (id) => pendingControls.get(id)?.abort.abort(),
+    cancelPending: (id) => {
+      pendingControls.get(id)?.abort.abort();
+      ledger.forget(id);
+      if (failedSends.delete(id)) setPending((items) => items.filter((item) => item.id !== id));
+    },
+    resendFailed: (id) => {
+      const failed = failedSends.get(id);
+      if (!failed) return;
+      failedSends.delete(id);
+      ledger.forget(id);
+      setPending((items) => items.filter((item) => item.id !== id));
+      void sendPayload(failed.payload, failed.isStealthMode).then((isSent) => {
+        if (!isSent) markNotSent(failed, 'Not connected: not sent');
+      });
+    },
     sendTyping: (type) => {
       if (!isJoined || !socket.send({ type }) || state.nodeId === null) return;
       // The relay tells only the others; this tab's own row follows here, at once.

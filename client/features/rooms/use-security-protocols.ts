@@ -47,6 +47,7 @@ function e2eeInputs(e2ee: RoomE2ee, now: number): E2eeProtocolInputs {
           ? 'checking'
           : 'none',
     securityLabel: e2ee.level,
+    connection: e2ee.connection,
   };
 }
 

@@ -4,9 +4,14 @@
  *
  * - status: connecting → connected → disconnected;
  * - the first connect happens WS_INITIAL_CONNECT_DELAY_MS after start();
- * - after an abnormal close (any code but 1000 and 1001) up to WS_MAX_RECONNECT_ATTEMPTS tries,
- *   waiting WS_RECONNECT_BASE_MS + WS_RECONNECT_STEP_MS × attempt (3 s, then 5 s); a connection
- *   that opens resets the count, and so does a manual reconnect() (the RECONNECT button);
+ * - a lost connection is tried again by itself, without limit (issue 35: a restarted server gets
+ *   its browsers back), after a random wait of up to 1 s × 2^attempt, capped at 30 s ("full
+ *   jitter", {@link reconnectDelayMs}); a connection that opens resets the count, and so does a
+ *   manual reconnect() (the RECONNECT button). `getLink()` says when the next try starts;
+ * - it does not try again by itself when it is held ({@link ReconnectHold}): the server closed it
+ *   for good (1000, emergency shutdown 4001, key revoked 4003, bot ban 4008), sent a service
+ *   notice, or the room says so (`hold()`: removed from the room, room destroyed). Only
+ *   reconnect() or release() lifts a hold;
  * - every incoming frame is parsed with ServerFrameSchema; what does not parse is logged without
  *   its content and ignored. The schema (and zod with it) is fetched when the socket is made, in
  *   parallel with the connection, so that the pages holding a socket paint without zod (issue 22,
@@ -17,10 +22,8 @@
  */
 import {
   WS_INITIAL_CONNECT_DELAY_MS,
-  WS_MAX_RECONNECT_ATTEMPTS,
-  WS_NORMAL_CLOSE_CODES,
   WS_RECONNECT_BASE_MS,
-  WS_RECONNECT_STEP_MS,
+  WS_RECONNECT_MAX_MS,
 } from '../../../shared/constants.js';
 import type { ClientFrame } from '../../../shared/protocol/ws/index.js';
 import type { ServerFrame, ServerFrameSchema } from '../../../shared/protocol/ws/server-frames.js';
@@ -34,6 +37,33 @@ export function loadFrameSchema(): Promise<FrameSchema> {
 }
 
 export type ChatConnectionStatus = 'connecting' | 'connected' | 'disconnected';
+
+/**
+ * Why the socket does not reconnect by itself: the server closed it for good ('closed', 1000),
+ * for an emergency shutdown or maintenance ('shutdown': close 4001 or the service notice), for a
+ * revoked key ('revoked', 4003) or a bot ban ('banned', 4008); or the page held it because this
+ * browser was removed from its room ('removed') or the room was destroyed ('destroyed').
+ */
+export type ReconnectHold = 'closed' | 'shutdown' | 'revoked' | 'banned' | 'removed' | 'destroyed';
+
+/** Server close codes after which the socket stays closed. 1001 (server restart) is not one. */
+export const HOLDING_CLOSE_CODES: Readonly<Record<number, ReconnectHold>> = {
+  1000: 'closed',
+  4001: 'shutdown',
+  4003: 'revoked',
+  4008: 'banned',
+};
+
+/** The socket's connection as the page shows it; a new object on every change. */
+export interface ChatLink {
+  status: ChatConnectionStatus;
+  /** When the next automatic try starts (the socket's clock, ms), or null when none is planned. */
+  retryAt: number | null;
+  /** Automatic tries since a connection last opened: above 0 while reconnecting. */
+  attempt: number;
+  /** Why it does not reconnect by itself, or null. */
+  hold: ReconnectHold | null;
+}
 
 /** The part of the browser's WebSocket this class uses; tests hand in a fake. */
 export interface WebSocketLike {
@@ -95,6 +125,10 @@ export interface ChatSocketOptions {
   beforeOpen?: () => Promise<boolean>;
   /** The frame schema, or its loading (default: {@link loadFrameSchema}, started at once). */
   frameSchema?: FrameSchema | Promise<FrameSchema>;
+  /** Uniform in [0, 1): the reconnect jitter (default Math.random). */
+  random?: () => number;
+  /** The clock of `ChatLink.retryAt` (default Date.now). */
+  now?: () => number;
 }
 
 /** `ws://host/chat-ws` on plain HTTP (localhost), `wss://host/chat-ws` on HTTPS. */
@@ -103,13 +137,13 @@ export function chatSocketUrl(location: Pick<Location, 'protocol' | 'host'>): st
   return `${scheme}://${location.host}/chat-ws`;
 }
 
-/** The reconnect delay before try number `attempt` (0-based): 3 s, then 5 s. */
-export function reconnectDelayMs(attempt: number): number {
-  return WS_RECONNECT_BASE_MS + WS_RECONNECT_STEP_MS * attempt;
-}
-
-function isNormalClose(code: number): boolean {
-  return (WS_NORMAL_CLOSE_CODES as readonly number[]).includes(code);
+/**
+ * The wait before automatic try number `attempt` (0-based), with full jitter: uniform below
+ * min(30 s, 1 s × 2^attempt), so browsers dropped together by a restart do not return together.
+ */
+export function reconnectDelayMs(attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(WS_RECONNECT_MAX_MS, WS_RECONNECT_BASE_MS * 2 ** attempt);
+  return Math.floor(Math.min(Math.max(random(), 0), 1) * ceiling);
 }
 
 function parseFrame(schema: FrameSchema, data: unknown): ServerFrame | null {
@@ -130,6 +164,10 @@ export class ChatSocket {
   private socket: WebSocketLike | null = null;
   private status: ChatConnectionStatus = 'connecting';
   private reconnectAttempts = 0;
+  private retryAt: number | null = null;
+  private heldFor: ReconnectHold | null = null;
+  private link: ChatLink = { status: 'connecting', retryAt: null, attempt: 0, hold: null };
+  private readonly linkListeners = new Set<() => void>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private isStarted = false;
   private openAttempt = 0;
@@ -176,6 +214,7 @@ export class ChatSocket {
         this.clearTimer();
         this.dropSocket(1000, 'Protocol unavailable');
         this.setStatus('disconnected');
+        this.updateLink();
       },
     );
     this.schemaLoading = loading;
@@ -185,13 +224,43 @@ export class ChatSocket {
     return this.status;
   }
 
+  /** The connection as the page shows it (stable until it changes, for useSyncExternalStore). */
+  getLink = (): ChatLink => this.link;
+
+  /** Calls `listener` on every change of {@link getLink}; returns the unsubscribe function. */
+  onLinkChange = (listener: () => void): (() => void) => {
+    this.linkListeners.add(listener);
+    return () => this.linkListeners.delete(listener);
+  };
+
+  /**
+   * Stops automatic reconnects (the connection, if open, stays): this browser was removed from
+   * its room, or the room was destroyed. A pending try is cancelled.
+   */
+  hold(reason: ReconnectHold): void {
+    this.heldFor = reason;
+    this.clearTimer();
+    this.updateLink();
+  }
+
+  /** Lifts a hold (another room was chosen): a lost connection is tried again at once. */
+  release(): void {
+    if (this.heldFor === null) return;
+    this.heldFor = null;
+    this.reconnectAttempts = 0;
+    if (this.isStarted && !this.socket && this.status === 'disconnected') this.open();
+    this.updateLink();
+  }
+
   /** Schedules the first connect; does nothing while already started. */
   start(): void {
     if (this.isStarted) return;
     this.isStarted = true;
     this.reconnectAttempts = 0;
+    this.heldFor = null;
     this.setStatus('connecting');
     this.schedule(WS_INITIAL_CONNECT_DELAY_MS);
+    this.updateLink();
   }
 
   /** The RECONNECT button: a fresh connection now, with a fresh allowance of automatic tries. */
@@ -199,9 +268,11 @@ export class ChatSocket {
     if (this.protocolFailed) this.loadSchema();
     this.isStarted = true;
     this.reconnectAttempts = 0;
+    this.heldFor = null;
     this.clearTimer();
     this.dropSocket(1000, 'Reconnecting');
     this.open();
+    this.updateLink();
   }
 
   /**
@@ -216,6 +287,7 @@ export class ChatSocket {
     this.clearTimer();
     this.dropSocket(1000, 'Leaving');
     this.setStatus('disconnected');
+    this.updateLink();
   }
 
   /** Sends a frame when connected; returns false (and sends nothing) otherwise. */
@@ -268,6 +340,7 @@ export class ChatSocket {
     if (attempt !== this.openAttempt || !this.isStarted || this.socket) return;
     if (isAllowed) this.connect();
     else this.setStatus('disconnected');
+    this.updateLink();
   }
 
   private connect(): void {
@@ -283,6 +356,7 @@ export class ChatSocket {
       if (this.socket !== socket) return;
       this.reconnectAttempts = 0;
       this.setStatus('connected');
+      this.updateLink();
     };
     socket.onclose = (event) => {
       if (this.socket !== socket) return;
@@ -298,11 +372,19 @@ export class ChatSocket {
 
   private handleClose(code: number): void {
     if (!this.isStarted) return;
+    this.heldFor ??= HOLDING_CLOSE_CODES[code] ?? null;
+    if (this.heldFor === null) {
+      const delay = reconnectDelayMs(this.reconnectAttempts, this.options.random);
+      this.reconnectAttempts += 1;
+      this.schedule(delay);
+      this.retryAt = this.clock() + delay;
+    }
     this.setStatus('disconnected');
-    if (isNormalClose(code) || this.reconnectAttempts >= WS_MAX_RECONNECT_ATTEMPTS) return;
-    const delay = reconnectDelayMs(this.reconnectAttempts);
-    this.reconnectAttempts += 1;
-    this.schedule(delay);
+    this.updateLink();
+  }
+
+  private clock(): number {
+    return (this.options.now ?? Date.now)();
   }
 
   private receive(data: unknown): void {
@@ -318,8 +400,10 @@ export class ChatSocket {
       return;
     }
     if (frame.type === 'emergency_shutdown_notice') {
+      this.hold('shutdown');
       this.options.onServiceRedirect?.('/emergency-shutdown');
     } else if (frame.type === 'maintenance_mode') {
+      this.hold('shutdown');
       this.options.onServiceRedirect?.('/maintenance-mode');
     }
     this.dispatch(frame);
@@ -335,11 +419,14 @@ export class ChatSocket {
     this.clearTimer();
     this.timer = setTimeout(() => {
       this.timer = null;
+      this.retryAt = null;
       if (this.isStarted) this.open();
+      this.updateLink();
     }, delayMs);
   }
 
   private clearTimer(): void {
+    this.retryAt = null;
     if (this.timer === null) return;
     clearTimeout(this.timer);
     this.timer = null;
@@ -361,9 +448,52 @@ export class ChatSocket {
     }
   }
 
+  /** Publishes a new {@link ChatLink} when anything in it changed. */
+  private updateLink(): void {
+    const link = this.link;
+    const attempt = this.status === 'connected' ? 0 : this.reconnectAttempts;
+    if (
+      link.status === this.status &&
+      link.retryAt === this.retryAt &&
+      link.attempt === attempt &&
+      link.hold === this.heldFor
+    )
+      return;
+    this.link = { status: this.status, retryAt: this.retryAt, attempt, hold: this.heldFor };
+    for (const listener of [...this.linkListeners]) listener();
+  }
+
   private setStatus(status: ChatConnectionStatus): void {
     if (this.status === status) return;
     this.status = status;
     for (const listener of [...this.statusListeners]) listener(status);
   }
+}
+
+/**
+ * What every connection readout says (issue 35: disconnected shows as disconnected everywhere):
+ * 'connecting' only for the first connection; after a loss, 'reconnecting' while a try is
+ * planned or under way, and 'disconnected' when none is (held, refused, or given up).
+ */
+export type LinkPhase = 'connected' | 'connecting' | 'reconnecting' | 'disconnected';
+
+export function linkPhase(link: ChatLink): LinkPhase {
+  if (link.status === 'connected') return 'connected';
+  if (link.hold !== null) return 'disconnected';
+  if (link.retryAt !== null || (link.status === 'connecting' && link.attempt > 0)) {
+    return 'reconnecting';
+  }
+  return link.status;
+}
+
+/** The header's words for a connection that is not up: "RECONNECTING IN 4 s…" and the like. */
+export function linkText(link: ChatLink, now: number): string {
+  const phase = linkPhase(link);
+  if (phase === 'reconnecting') {
+    if (link.retryAt === null) return 'RECONNECTING...';
+    const seconds = Math.max(1, Math.ceil((link.retryAt - now) / 1000));
+    return `RECONNECTING IN ${seconds} s…`;
+  }
+  if (phase === 'connecting') return 'ESTABLISHING_LINK...';
+  return phase === 'connected' ? 'CONNECTED' : 'CONNECTION_LOST';
 }

@@ -1,7 +1,10 @@
 /**
- * The chat socket's connection policy (spec 000 §4 "Chat connection", §7): first connect after
- * 100 ms, up to two reconnects after an abnormal close (3 s, then 5 s), none after a normal close,
- * a manual RECONNECT that starts over, and frames parsed before anyone sees them.
+ * The chat socket's connection policy (spec 000 §4 "Chat connection", §7; issue 35): first
+ * connect after 100 ms, reconnects without limit after a lost connection with jittered exponential
+ * backoff (1 s × 2^attempt, capped at 30 s, reset by a connection that opens), none after a close
+ * or frame that holds it (1000, shutdown 4001, revocation 4003, bot ban 4008, service notices, a
+ * hold for removal or a destroyed room), a manual RECONNECT that starts over and lifts a hold, and
+ * frames parsed before anyone sees them.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -48,7 +51,10 @@ class FakeSocket implements WebSocketLike {
 }
 
 /** A socket whose frame schema is `frameSchema` (default: already loaded). */
-function setup(frameSchema: FrameSchema | Promise<FrameSchema> = ServerFrameSchema) {
+function setup(
+  frameSchema: FrameSchema | Promise<FrameSchema> = ServerFrameSchema,
+  random: () => number = () => 0.5,
+) {
   const sockets: FakeSocket[] = [];
   const statuses: ChatConnectionStatus[] = [];
   const redirects: string[] = [];
@@ -61,6 +67,8 @@ function setup(frameSchema: FrameSchema | Promise<FrameSchema> = ServerFrameSche
     },
     onServiceRedirect: (path) => redirects.push(path),
     frameSchema,
+    random,
+    now: () => Date.now(),
   });
   chat.onStatusChange((status) => statuses.push(status));
   const last = () => sockets[sockets.length - 1]!;
@@ -98,84 +106,140 @@ describe('ChatSocket', () => {
     expect(chat.getStatus()).toBe('connected');
   });
 
-  it('retries twice after an abnormal close, after 3 s and then 5 s, and then gives up', () => {
+  it('retries without limit after a lost connection, waiting half of 1 s × 2^attempt (random 0.5), capped at 30 s', () => {
     const { chat, sockets, statuses, last } = setup();
     chat.start();
     vi.advanceTimersByTime(100);
     last().accept();
 
-    last().drop(4000);
+    last().drop(1006);
     expect(chat.getStatus()).toBe('disconnected');
-    vi.advanceTimersByTime(2999);
+    expect(chat.getLink()).toMatchObject({ attempt: 1, retryAt: Date.now() + 500, hold: null });
+    vi.advanceTimersByTime(499);
     expect(sockets).toHaveLength(1);
     vi.advanceTimersByTime(1);
     expect(sockets).toHaveLength(2);
-    expect(chat.getStatus()).toBe('connecting');
+    expect(chat.getLink()).toMatchObject({ status: 'connecting', attempt: 1, retryAt: null });
 
-    last().drop(1006);
-    vi.advanceTimersByTime(4999);
-    expect(sockets).toHaveLength(2);
-    vi.advanceTimersByTime(1);
-    expect(sockets).toHaveLength(3);
-
-    last().drop(1006);
-    vi.advanceTimersByTime(60_000);
-    expect(sockets).toHaveLength(3);
-    expect(chat.getStatus()).toBe('disconnected');
-    expect(statuses).toEqual([
+    // 1 s, 2 s, 4 s, 8 s, 15 s (half of the 30 s cap), 15 s, … and it never gives up.
+    const waits = [1000, 2000, 4000, 8000, 15_000, 15_000, 15_000, 15_000];
+    for (const wait of waits) {
+      last().drop(1006);
+      const before = sockets.length;
+      vi.advanceTimersByTime(wait - 1);
+      expect(sockets).toHaveLength(before);
+      vi.advanceTimersByTime(1);
+      expect(sockets).toHaveLength(before + 1);
+    }
+    expect(statuses.slice(0, 5)).toEqual([
       'connected',
       'disconnected',
       'connecting',
       'disconnected',
       'connecting',
-      'disconnected',
     ]);
+    last().accept();
+    expect(chat.getLink()).toEqual({
+      status: 'connected',
+      retryAt: null,
+      attempt: 0,
+      hold: null,
+    });
   });
 
-  it.each([1000, 1001])('does not reconnect after a normal close (%i)', (code) => {
+  it('reconnects after the server goes away for a restart (1001)', () => {
+    const { chat, sockets, last } = setup();
+    chat.start();
+    vi.advanceTimersByTime(100);
+    last().accept();
+    last().drop(1001);
+    vi.advanceTimersByTime(500);
+    expect(sockets).toHaveLength(2);
+  });
+
+  it.each([
+    [1000, 'closed'],
+    [4001, 'shutdown'],
+    [4003, 'revoked'],
+    [4008, 'banned'],
+  ] as const)('does not reconnect after close %i, held as %s', (code, hold) => {
     const { chat, sockets, last } = setup();
     chat.start();
     vi.advanceTimersByTime(100);
     last().accept();
     last().drop(code);
-    vi.advanceTimersByTime(60_000);
+    vi.advanceTimersByTime(120_000);
     expect(sockets).toHaveLength(1);
-    expect(chat.getStatus()).toBe('disconnected');
+    expect(chat.getLink()).toEqual({ status: 'disconnected', retryAt: null, attempt: 0, hold });
   });
 
-  it('gives a connection that opened a fresh allowance of retries', () => {
+  it.each([
+    [
+      'emergency shutdown notice',
+      { type: 'emergency_shutdown_notice', reason: 'r', timestamp: new Date(0).toISOString() },
+    ],
+    ['maintenance notice', { type: 'maintenance_mode', message: 'offline' }],
+  ])('does not reconnect after a %s, even when the close says 1006', (_name, frame) => {
+    const { chat, sockets, last } = setup();
+    chat.start();
+    vi.advanceTimersByTime(100);
+    last().accept();
+    last().receive(JSON.stringify(frame));
+    last().drop(1006);
+    vi.advanceTimersByTime(120_000);
+    expect(sockets).toHaveLength(1);
+    expect(chat.getLink().hold).toBe('shutdown');
+  });
+
+  it.each(['removed', 'destroyed'] as const)(
+    'a hold (%s) cancels a planned try and stops later ones; release() lifts it and connects',
+    (reason) => {
+      const { chat, sockets, last } = setup();
+      chat.start();
+      vi.advanceTimersByTime(100);
+      last().accept();
+      chat.hold(reason);
+      expect(chat.getStatus()).toBe('connected');
+      last().drop(1006);
+      vi.advanceTimersByTime(120_000);
+      expect(sockets).toHaveLength(1);
+      expect(chat.getLink()).toMatchObject({ status: 'disconnected', hold: reason, retryAt: null });
+
+      chat.release();
+      expect(sockets).toHaveLength(2);
+      expect(chat.getLink().hold).toBeNull();
+    },
+  );
+
+  it('gives a connection that opened a fresh count of tries', () => {
     const { chat, sockets, last } = setup();
     chat.start();
     vi.advanceTimersByTime(100);
     last().drop(1006);
-    vi.advanceTimersByTime(3000);
+    vi.advanceTimersByTime(500);
+    last().drop(1006);
+    vi.advanceTimersByTime(1000);
     last().accept();
     last().drop(4000);
-    // The count started over: the next wait is 3 s again, not 5 s.
-    vi.advanceTimersByTime(3000);
-    expect(sockets).toHaveLength(3);
+    // The count started over: the next wait is 0.5 s again, not 2 s.
+    vi.advanceTimersByTime(500);
+    expect(sockets).toHaveLength(4);
   });
 
-  it('RECONNECT connects at once and restores both automatic retries', () => {
+  it('RECONNECT connects at once, lifts a hold and starts the count over', () => {
     const { chat, sockets, last } = setup();
     chat.start();
     vi.advanceTimersByTime(100);
-    for (const wait of [3000, 5000]) {
-      last().drop(1006);
-      vi.advanceTimersByTime(wait);
-    }
-    last().drop(1006);
-    expect(sockets).toHaveLength(3);
+    last().accept();
+    last().drop(4003);
+    expect(chat.getLink().hold).toBe('revoked');
 
     chat.reconnect();
-    expect(sockets).toHaveLength(4);
-    expect(chat.getStatus()).toBe('connecting');
+    expect(sockets).toHaveLength(2);
+    expect(chat.getLink()).toMatchObject({ status: 'connecting', hold: null });
     last().drop(1006);
-    vi.advanceTimersByTime(3000);
-    expect(sockets).toHaveLength(5);
-    last().drop(1006);
-    vi.advanceTimersByTime(5000);
-    expect(sockets).toHaveLength(6);
+    vi.advanceTimersByTime(500);
+    expect(sockets).toHaveLength(3);
   });
 
   it('RECONNECT during a wait cancels the pending retry and closes nothing twice', () => {
@@ -307,8 +371,16 @@ describe('chatSocketUrl and reconnectDelayMs', () => {
     );
   });
 
-  it('waits 3 s before the first retry and 5 s before the second', () => {
-    expect([reconnectDelayMs(0), reconnectDelayMs(1)]).toEqual([3000, 5000]);
+  it('draws each wait uniformly below min(30 s, 1 s × 2^attempt) (full jitter)', () => {
+    const ceilings = [0, 1, 2, 3, 4, 5, 6, 20].map((attempt) =>
+      reconnectDelayMs(attempt, () => 0.999_999_9),
+    );
+    expect(ceilings).toEqual([999, 1999, 3999, 7999, 15_999, 29_999, 29_999, 29_999]);
+    expect(reconnectDelayMs(3, () => 0)).toBe(0);
+    expect(reconnectDelayMs(3, () => 0.25)).toBe(2000);
+    // A broken random source cannot stretch the wait past the cap, nor make it negative.
+    expect(reconnectDelayMs(10, () => 7)).toBe(30_000);
+    expect(reconnectDelayMs(10, () => -1)).toBe(0);
   });
 });
 
