@@ -122,7 +122,12 @@ describe('voice activity, tier parameters and the call window', () => {
       .locator('[data-testid="voice-participant"][data-speaking="false"]')
       .filter({ hasText: '(you)' })
       .waitFor();
-    await alice.page.waitForTimeout(1_000);
+    // bob's indicator goes dark and lights again (the beeps go on), alice's own stays dark.
+    await alice.page
+      .locator('[data-testid="voice-participant"][data-speaking="false"]')
+      .filter({ hasNotText: '(you)' })
+      .waitFor({ timeout: 20_000 });
+    await speaking(alice.page, 'other').waitFor({ timeout: 20_000 });
     expect(await speaking(alice.page, 'self').count()).toBe(0);
     await alice.page.getByTestId('voice-mute').click();
 
