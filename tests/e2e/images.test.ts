@@ -7,7 +7,7 @@
  * with its mm:ss countdown and opens the full view. Nothing alice's browser sends carries the
  * PNG's bytes, its name or size, or a field that would carry its key (`clientKey` and the like):
  * the upload is ciphertext and the image frame is end-to-end encrypted. When the message expires
- * the image leaves both screens and the server's image store is empty. An image the server has
+ * both screens show IMAGE DESTROYED for 30 s, then the row goes; the server's image store is empty. An image the server has
  * already destroyed shows IMAGE DESTROYED.
  *
  * The server runs with MESSAGE_TTL_SECONDS=8, so expiry is observed without long waits.
@@ -169,11 +169,22 @@ describe('encrypted images in the browser', () => {
     );
     expect(everything.includes(Buffer.from('safehouse-map.png'))).toBe(false);
 
-    // Expiry: the image leaves both screens and the server keeps nothing.
-    await bob.messages().nth(before).waitFor({ state: 'detached', timeout: 15_000 });
-    await alice.messages().last().waitFor({ state: 'detached', timeout: 15_000 });
+    // Expiry: the image is destroyed on both screens, shows IMAGE DESTROYED for 30 s and then
+    // leaves; the server keeps nothing.
+    const bobRow = bob.messages().nth(before);
+    const aliceRow = alice.messages().last();
+    await bobRow.getByTestId('image-destroyed').waitFor({ timeout: 15_000 });
+    await aliceRow.getByTestId('image-destroyed').waitFor({ timeout: 15_000 });
+    const destroyedAt = Date.now();
+    expect(await bobRow.getByTestId('image-destroyed').textContent()).toContain('IMAGE DESTROYED');
+    expect(await bobRow.getByTestId('image-thumbnail').count()).toBe(0);
+    expect(await bobRow.getByTestId('image-countdown').count()).toBe(0);
     await expect.poll(() => suite.server.images.bytes(), { timeout: 5_000 }).toBe(0);
-  });
+    // Gone after its 30 s, not before (a little slack for the 1 s tick and the waits).
+    await bobRow.waitFor({ state: 'detached', timeout: 45_000 });
+    expect(Date.now() - destroyedAt).toBeGreaterThanOrEqual(27_000);
+    await aliceRow.waitFor({ state: 'detached', timeout: 5_000 });
+  }, 120_000);
 
   it('shows IMAGE DESTROYED when the server no longer has the image', async () => {
     const { chat: aliceChat, images: alice } = await enter('alice');

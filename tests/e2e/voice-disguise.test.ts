@@ -28,9 +28,14 @@ const TONE_HZ = 220;
 
 function builtWorklet(): string {
   const assets = path.join(ROOT, 'dist/client/assets');
-  const file = readdirSync(assets).find((name) => /^disguise-worklet-.*\.js$/.test(name));
-  if (!file) throw new Error('dist/client has no disguise worklet: run `npm run build` first');
-  return readFileSync(path.join(assets, file), 'utf8');
+  // The bundler may also give a shared chunk of the app this name: the worklet is the file that
+  // registers the processor.
+  const sources = readdirSync(assets)
+    .filter((name) => /^disguise-worklet-.*\.js$/.test(name))
+    .map((name) => readFileSync(path.join(assets, name), 'utf8'));
+  const worklet = sources.find((source) => source.includes('registerProcessor('));
+  if (!worklet) throw new Error('dist/client has no disguise worklet: run `npm run build` first');
+  return worklet;
 }
 
 describe('voice disguise, measured in Chromium', () => {

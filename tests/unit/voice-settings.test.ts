@@ -1,14 +1,20 @@
 /** Voice modulation settings and presets (spec 000 §3), the call window's formats (§4, §9). */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   applyPreset,
   DEFAULT_VOICE_SETTINGS,
   disguiseParams,
   editDisguise,
+  isVoiceBufferSize,
+  loadVoiceSettings,
   VOICE_PRESETS,
   VoiceSettingsSchema,
 } from '../../client/features/voice/voice-settings.js';
-import { formatCallDuration, participantSummary } from '../../client/features/voice/call-format.js';
+import {
+  formatCallDuration,
+  participantSummary,
+  speakersFirst,
+} from '../../client/features/voice/call-format.js';
 import { VOICE_TEXT } from '../../client/features/voice/voice-constants.js';
 
 describe('voice presets', () => {
@@ -72,6 +78,45 @@ describe('voice presets', () => {
   });
 });
 
+describe('audio buffer size (spec 000 §9: 1024 to 16384)', () => {
+  it('takes the powers of two from 1024 to 16384 and nothing else', () => {
+    for (const size of [1024, 2048, 4096, 8192, 16384]) expect(isVoiceBufferSize(size)).toBe(true);
+    for (const size of [512, 32768, 1000, 3000, 4096.5, 0, -1024, '4096', null])
+      expect(isVoiceBufferSize(size)).toBe(false);
+  });
+
+  it('refuses a stored size outside them with a clear message', () => {
+    const parsed = VoiceSettingsSchema.safeParse({ ...DEFAULT_VOICE_SETTINGS, bufferSize: 3000 });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toBe(
+      'Audio buffer size must be one of 1024, 2048, 4096, 8192, 16384 frames',
+    );
+    expect(
+      VoiceSettingsSchema.safeParse({ ...DEFAULT_VOICE_SETTINGS, bufferSize: 8192 }).data
+        ?.bufferSize,
+    ).toBe(8192);
+  });
+
+  it('defaults to 1024 frames, also for settings stored before the buffer existed', () => {
+    expect(DEFAULT_VOICE_SETTINGS.bufferSize).toBe(1024);
+    const { bufferSize: _dropped, ...older } = { ...DEFAULT_VOICE_SETTINGS, pitch: 3 };
+    const store = new Map([['securechannel-voice', JSON.stringify(older)]]);
+    const storage = {
+      getItem: (key: string) => store.get(key) ?? null,
+      setItem: (key: string, value: string) => store.set(key, value),
+      removeItem: (key: string) => store.delete(key),
+    };
+    vi.stubGlobal('window', { localStorage: storage });
+    try {
+      expect(loadVoiceSettings()).toMatchObject({ pitch: 3, bufferSize: 1024 });
+      store.set('securechannel-voice', JSON.stringify({ ...older, bufferSize: 5000 }));
+      expect(loadVoiceSettings()).toEqual(DEFAULT_VOICE_SETTINGS);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
 describe('call window formats', () => {
   it('shows the duration as mm:ss', () => {
     expect(formatCallDuration(0)).toBe('00:00');
@@ -85,6 +130,12 @@ describe('call window formats', () => {
       shown: ['a', 'b', 'c'],
       more: 2,
     });
+  });
+
+  it('lists speakers first, so a speaker beyond the first three is seen', () => {
+    const roster = ['a', 'b', 'c', 'd'].map((nodeId) => ({ nodeId }));
+    expect(speakersFirst(roster, ['d']).map((p) => p.nodeId)).toEqual(['d', 'a', 'b', 'c']);
+    expect(speakersFirst(roster, []).map((p) => p.nodeId)).toEqual(['a', 'b', 'c', 'd']);
   });
 
   it('uses the voice error texts of spec 000 §8 exactly', () => {

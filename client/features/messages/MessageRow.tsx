@@ -2,7 +2,8 @@
  * One chat message (spec 000 §4 "Message display"): time, sender, the body as the cipher shows it,
  * a red PLAINTEXT tag when it travelled unencrypted, and the per-message countdown: red at
  * MESSAGE_WARNING_SECONDS or less, SELF_DESTRUCT_ACTIVE and fading at MESSAGE_CRITICAL_SECONDS.
- * An image in the decrypted payload is shown by ImageMessage (spec 000 §4 "Image").
+ * An image in the decrypted payload is shown by ImageMessage (spec 000 §4 "Image"); past the
+ * expiry such a row stays 30 s with only IMAGE DESTROYED (chat-line.ts `lineLeavesAtMs`).
  */
 import { Suspense } from 'react';
 import { MESSAGE_CRITICAL_SECONDS, MESSAGE_WARNING_SECONDS } from '../../../shared/constants.js';
@@ -84,6 +85,8 @@ export function MessageRow({ line, now }: { line: MessageLine; now: number }) {
   const isWarning = timeLeft <= MESSAGE_WARNING_SECONDS;
   const isCritical = timeLeft <= MESSAGE_CRITICAL_SECONDS;
   const isPlaintext = line.display.state === 'plaintext';
+  // Only an image row outlives its expiry: its words are gone, IMAGE DESTROYED stays.
+  const isExpired = now >= line.expiresAtMs;
 
   return (
     <li
@@ -130,13 +133,14 @@ export function MessageRow({ line, now }: { line: MessageLine; now: number }) {
           data-testid="message-countdown"
           className={`ml-auto tabular-nums ${isWarning ? 'font-bold text-danger' : 'text-muted'}`}
         >
-          {isCritical ? 'SELF_DESTRUCT_ACTIVE ' : ''}
-          {timeLeft}s
+          {isExpired ? 'DESTROYED' : `${isCritical ? 'SELF_DESTRUCT_ACTIVE ' : ''}${timeLeft}s`}
         </span>
       </div>
-      <div data-testid="message-text" className="mt-0.5 text-sm break-words text-fg">
-        <MessageBody line={line} />
-      </div>
+      {isExpired ? null : (
+        <div data-testid="message-text" className="mt-0.5 text-sm break-words text-fg">
+          <MessageBody line={line} />
+        </div>
+      )}
       {line.display.payload?.image ? (
         <Suspense fallback={<ImageLoading />}>
           <ImageMessage

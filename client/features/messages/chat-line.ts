@@ -5,6 +5,7 @@
  */
 import type { Message } from '../../../shared/protocol/ws/chat.js';
 import { type DecryptedMessage } from '../../lib/message-cipher.js';
+import { DESTROYED_IMAGE_DISPLAY_MS } from '../images/index.js';
 
 /** `security`: a breach or screenshot alert, shown as a security notice (SecurityNoticeRow). */
 export type SystemLevel = 'info' | 'warning' | 'critical' | 'security';
@@ -47,4 +48,43 @@ export type ChatLine = MessageLine | SystemLine;
 /** Whole seconds left, rounded up, never below 0: the `timeLeft` of spec 000 §3. */
 export function secondsLeft(line: Pick<ChatLine, 'expiresAtMs'>, now: number): number {
   return Math.max(0, Math.ceil((line.expiresAtMs - now) / 1000));
+}
+
+/** A message carrying an image (as the server marks it, or as its decrypted payload says). */
+export function hasImage(line: ChatLine): boolean {
+  return (
+    line.kind === 'message' && (line.message.hasImage || line.display.payload?.image !== undefined)
+  );
+}
+
+/**
+ * When the line leaves the screen: at its expiry, except an image message, which shows IMAGE
+ * DESTROYED for 30 s after it (spec 000 §4 "Image") and goes then.
+ */
+export function lineLeavesAtMs(line: ChatLine): number {
+  return line.expiresAtMs + (hasImage(line) ? DESTROYED_IMAGE_DISPLAY_MS : 0);
+}
+
+/** Still on screen at `now`. */
+export function isLineShown(line: ChatLine, now: number): boolean {
+  return now < lineLeavesAtMs(line);
+}
+
+/**
+ * The lines after the server said `messageIds` expired: those go, except image messages, which
+ * are destroyed now (if not already) and stay 30 s showing IMAGE DESTROYED.
+ */
+export function afterExpiry(
+  lines: ChatLine[],
+  messageIds: readonly string[],
+  now: number,
+): ChatLine[] {
+  const ids = new Set(messageIds);
+  const next = lines.flatMap((line) => {
+    if (!ids.has(line.id)) return [line];
+    if (!hasImage(line)) return [];
+    return line.expiresAtMs <= now ? [line] : [{ ...line, expiresAtMs: now }];
+  });
+  const isSame = next.length === lines.length && next.every((line, index) => line === lines[index]);
+  return isSame ? lines : next;
 }

@@ -3,7 +3,13 @@
  * "Client layers"). Anything else in this folder is private to it.
  */
 export { resolveChatCommand } from './chat-commands.js';
-export { type ChatLine, type MessageLine, type SystemLevel } from './chat-line.js';
+export {
+  afterExpiry,
+  isLineShown,
+  type ChatLine,
+  type MessageLine,
+  type SystemLevel,
+} from './chat-line.js';
 export { createMessageCipher } from './create-message-cipher.js';
 export { MessageInput } from './MessageInput.js';
 export { MessageList } from './MessageList.js';

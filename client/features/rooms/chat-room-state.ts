@@ -14,7 +14,13 @@ import {
 } from '../../../shared/constants.js';
 import type { Message, RoomUser } from '../../../shared/protocol/ws/chat.js';
 import { type ServerFrameOf } from '../../lib/realtime/chat-socket.js';
-import { type ChatLine, type MessageLine, type SystemLevel } from '../messages/index.js';
+import {
+  afterExpiry,
+  isLineShown,
+  type ChatLine,
+  type MessageLine,
+  type SystemLevel,
+} from '../messages/index.js';
 import { PENDING_DISPLAY, type DecryptedMessage } from '../../lib/message-cipher.js';
 
 /** Lines kept at most; messages expire long before a real room reaches this. */
@@ -46,6 +52,8 @@ export type ChatRoomAction =
   | { type: 'room_joined'; frame: ServerFrameOf<'room_joined'>; now: number }
   | { type: 'new_message'; message: Message; now: number }
   | { type: 'remove'; messageIds: readonly string[] }
+  /** `messages_expired`: gone, but an image message shows IMAGE DESTROYED 30 s first. */
+  | { type: 'expired'; messageIds: readonly string[]; now: number }
   | { type: 'presence'; frame: ServerFrameOf<'user_joined' | 'user_left'>; id: string; now: number }
   | { type: 'user_list'; roomId: string; users: RoomUser[] }
   | { type: 'typing'; frame: ServerFrameOf<'typing_start' | 'typing_stop'> }
@@ -167,7 +175,7 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
         linesRoomId: frame.roomId,
         nodeId: frame.nodeId,
         lines: capLines(
-          [...kept, ...history].filter((line) => line.expiresAtMs > action.now).sort(byCreation),
+          [...kept, ...history].filter((line) => isLineShown(line, action.now)).sort(byCreation),
         ),
         memberCount: frame.memberCount,
         users: state.linesRoomId === frame.roomId ? state.users : [],
@@ -202,6 +210,10 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
       const ids = new Set(action.messageIds);
       const lines = state.lines.filter((line) => !ids.has(line.id));
       return lines.length === state.lines.length ? state : { ...state, lines };
+    }
+    case 'expired': {
+      const lines = afterExpiry(state.lines, action.messageIds, action.now);
+      return lines === state.lines ? state : { ...state, lines };
     }
     case 'presence': {
       const { frame } = action;
@@ -270,7 +282,7 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
     case 'disconnected':
       return { ...state, joinedRoomId: null, typing: [] };
     case 'tick': {
-      const lines = state.lines.filter((line) => line.expiresAtMs > action.now);
+      const lines = state.lines.filter((line) => isLineShown(line, action.now));
       return {
         ...state,
         now: action.now,

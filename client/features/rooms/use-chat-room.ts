@@ -315,7 +315,7 @@ export function useChatRoom({
       }),
       socket.on('new_message', (frame) => onNewMessage(frame.message)),
       socket.on('messages_expired', (frame) =>
-        dispatch({ type: 'remove', messageIds: frame.messageIds }),
+        dispatch({ type: 'expired', messageIds: frame.messageIds, now: now() }),
       ),
       socket.on('message_deleted', (frame) =>
         dispatch({ type: 'remove', messageIds: [frame.messageId] }),

@@ -1,11 +1,12 @@
 /**
  * The audio interface part of the audio settings dialog (spec 000 §2, §5): microphone and
- * speaker from `enumerateDevices`, and the call volume 0..1 in steps of 0.1. Device names are
- * shown once the browser reveals them (after microphone permission).
+ * speaker from `enumerateDevices`, the call volume 0..1 in steps of 0.1, and the audio buffer
+ * size (1024..16384 frames, powers of two; spec 000 §9), the next call's AudioContext latency
+ * hint. Device names are shown once the browser reveals them (after microphone permission).
  */
 import { useEffect, useId, useState } from 'react';
-import { VOLUME_RANGE } from './voice-constants.js';
-import { type VoiceSettings } from './voice-settings.js';
+import { VOICE_BUFFER_SIZES, VOICE_SAMPLE_RATE, VOLUME_RANGE } from './voice-constants.js';
+import { VoiceBufferSizeSchema, type VoiceSettings } from './voice-settings.js';
 
 export interface AudioDevicesPanelProps {
   settings: VoiceSettings;
@@ -103,6 +104,31 @@ export function AudioDevicesPanel({ settings, onChange }: AudioDevicesPanelProps
           {volumePercent}%
         </span>
       </div>
+      <div className="flex items-center gap-3">
+        <label htmlFor={`${id}-buffer`} className="w-24 text-xs tracking-[0.2em] text-fg uppercase">
+          Buffer
+        </label>
+        <select
+          id={`${id}-buffer`}
+          value={settings.bufferSize}
+          data-testid="voice-buffer-size"
+          aria-describedby={`${id}-buffer-hint`}
+          onChange={(event) => {
+            const parsed = VoiceBufferSizeSchema.safeParse(Number(event.currentTarget.value));
+            if (parsed.success) onChange({ ...settings, bufferSize: parsed.data });
+          }}
+          className="min-w-0 flex-1 border border-border bg-background px-2 py-1 text-xs text-fg"
+        >
+          {VOICE_BUFFER_SIZES.map((size) => (
+            <option key={size} value={size}>
+              {size} frames ({Math.round((size / VOICE_SAMPLE_RATE) * 1000)} ms)
+            </option>
+          ))}
+        </select>
+      </div>
+      <p id={`${id}-buffer-hint`} className="text-[0.65rem] text-muted">
+        Larger buffers play steadier on a slow device and add delay; applies from the next call.
+      </p>
     </section>
   );
 }

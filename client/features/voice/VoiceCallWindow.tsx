@@ -1,13 +1,14 @@
 /**
  * The floating voice call window (spec 000 §2, §4 "Voice call"): 448 px wide, dragged by its
  * title bar, minimised to that bar. Shows the connection, the call's duration (mm:ss), the
- * participants (first 3 plus a count), the quality tier, the frame encryption with its
+ * participants (first 3 plus a count; who speaks is lit and listed first), the quality tier with
+ * its parameters as requested and as the browser uses them, the audio buffer, the frame encryption with its
  * key-rotation counter and toggle; mute, deafen and leave; which peers send without frame
  * encryption by their own signed word, whose frames are refused (muted), and the encryption
  * statements that were ignored. Presentational: state in, intent out.
  */
 import { useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import { formatCallDuration, participantSummary } from './call-format.js';
+import { formatCallDuration, participantSummary, speakersFirst } from './call-format.js';
 import { VOICE_WINDOW_WIDTH_PX } from './voice-constants.js';
 import { type VoiceCallState } from './voice-call.js';
 
@@ -68,12 +69,7 @@ export function VoiceCallWindow(props: VoiceCallWindowProps) {
   const [isMinimized, setMinimized] = useState(false);
   const { offset, handlers } = useDrag();
   const duration = formatCallDuration(state.joinedAt === null ? 0 : now - state.joinedAt);
-  const names = state.participants.map((participant) =>
-    participant.nodeId === props.selfNodeId
-      ? `${participant.username} (you)`
-      : participant.username,
-  );
-  const { shown, more } = participantSummary(names);
+  const { shown, more } = participantSummary(speakersFirst(state.participants, state.speaking));
   const connection = CONNECTION_TEXT[state.connection];
   const encryption = ENCRYPTION_TEXT[state.encryption];
   return (
@@ -95,11 +91,14 @@ export function VoiceCallWindow(props: VoiceCallWindowProps) {
       data-frames-empty={state.counters.empty}
       data-bytes-received={state.bytesReceived}
       data-bytes-sent={state.bytesSent}
+      data-quality={state.quality ?? ''}
       style={{
         width: `min(${VOICE_WINDOW_WIDTH_PX}px, calc(100vw - 16px))`,
+        maxHeight: 'calc(100dvh - 4rem - 8px)',
         transform: `translate(${offset.x}px, ${offset.y}px)`,
       }}
-      className="fixed right-2 bottom-2 z-40 border border-primary/60 bg-surface font-mono text-fg shadow-[0_0_48px_-18px_var(--sc-primary)]"
+      // Under the page header, clear of the composer and its SEND button at the bottom.
+      className="fixed top-16 right-2 z-40 flex flex-col border border-primary/60 bg-surface font-mono text-fg shadow-[0_0_48px_-18px_var(--sc-primary)]"
     >
       <header
         {...handlers}
@@ -143,7 +142,10 @@ export function VoiceCallWindow(props: VoiceCallWindowProps) {
         </span>
       </header>
       {isMinimized ? null : (
-        <div className="space-y-3 px-3 py-3 text-xs" data-testid="voice-call-body">
+        <div
+          className="min-h-0 space-y-3 overflow-y-auto px-3 py-3 text-xs"
+          data-testid="voice-call-body"
+        >
           {state.error ? (
             <p
               role="alert"
@@ -158,14 +160,37 @@ export function VoiceCallWindow(props: VoiceCallWindowProps) {
               Participants ({state.participants.length})
             </p>
             <ul className="mt-1 space-y-0.5" data-testid="voice-participants">
-              {shown.map((name) => (
-                <li key={name} className="truncate">
-                  <span aria-hidden="true" className="text-primary">
-                    ▸{' '}
-                  </span>
-                  {name}
-                </li>
-              ))}
+              {shown.map((participant) => {
+                const isSpeaking = state.speaking.includes(participant.nodeId);
+                return (
+                  <li
+                    key={participant.nodeId}
+                    className="flex min-w-0 items-center gap-2"
+                    data-testid="voice-participant"
+                    data-node-id={participant.nodeId}
+                    data-speaking={isSpeaking ? 'true' : 'false'}
+                  >
+                    <span
+                      aria-hidden="true"
+                      data-testid="voice-speaking-indicator"
+                      className={`size-2 shrink-0 rounded-full ${
+                        isSpeaking
+                          ? 'bg-primary shadow-[0_0_8px_var(--sc-primary)]'
+                          : 'border border-border'
+                      }`}
+                    />
+                    <span className="truncate">
+                      {participant.username}
+                      {participant.nodeId === props.selfNodeId ? ' (you)' : ''}
+                    </span>
+                    {isSpeaking ? (
+                      <span className="shrink-0 text-[0.6rem] tracking-[0.2em] text-primary">
+                        SPEAKING
+                      </span>
+                    ) : null}
+                  </li>
+                );
+              })}
               {more > 0 ? (
                 <li className="text-muted" data-testid="voice-participants-more">
                   +{more} more
@@ -194,7 +219,33 @@ export function VoiceCallWindow(props: VoiceCallWindowProps) {
             </dd>
             <dt className="text-muted">DISGUISE</dt>
             <dd data-testid="voice-disguise-state">{props.isDisguised ? 'ON' : 'OFF'}</dd>
+            {state.buffer ? (
+              <>
+                <dt className="text-muted">BUFFER</dt>
+                <dd data-testid="voice-buffer">
+                  {state.buffer.requested} frames requested
+                  {state.buffer.baseLatencyFrames === null
+                    ? ', browser does not report its buffer'
+                    : `, browser uses ${state.buffer.baseLatencyFrames} frames`}
+                </dd>
+              </>
+            ) : null}
           </dl>
+          {state.applied ? (
+            <ul className="space-y-0.5 text-[0.65rem]" data-testid="voice-tier-applied">
+              {state.applied.map((line) => (
+                <li
+                  key={line.key}
+                  data-testid={`voice-tier-${line.key}`}
+                  data-applied={line.isApplied ? 'true' : 'false'}
+                  className={line.isApplied ? 'text-muted' : 'text-warning'}
+                >
+                  <span aria-hidden="true">{line.isApplied ? '✓ ' : '! '}</span>
+                  {line.text}
+                </li>
+              ))}
+            </ul>
+          ) : null}
           <PeerEncryption state={state} />
           <div className="flex flex-wrap gap-2">
             <button

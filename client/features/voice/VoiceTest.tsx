@@ -38,7 +38,11 @@ export function VoiceTest({ settings }: VoiceTestProps) {
   );
 
   const audioContext = () => {
-    context.current ??= new AudioContext({ sampleRate: VOICE_SAMPLE_RATE });
+    // The buffer size setting, as in a call (voice-call.ts).
+    context.current ??= new AudioContext({
+      sampleRate: VOICE_SAMPLE_RATE,
+      latencyHint: settings.bufferSize / VOICE_SAMPLE_RATE,
+    });
     return context.current;
   };
 

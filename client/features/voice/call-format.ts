@@ -9,9 +9,21 @@ export function formatCallDuration(ms: number): string {
 }
 
 /** The first three names and how many more there are (spec 000 §9). */
-export function participantSummary(names: readonly string[]): { shown: string[]; more: number } {
+export function participantSummary<T>(names: readonly T[]): { shown: T[]; more: number } {
   return {
     shown: names.slice(0, VOICE_PARTICIPANTS_SHOWN),
     more: Math.max(0, names.length - VOICE_PARTICIPANTS_SHOWN),
   };
+}
+
+/**
+ * The participants in the window's order: whoever speaks first (so a speaker beyond the first
+ * three is still seen), then the roster's order.
+ */
+export function speakersFirst<T extends { nodeId: string }>(
+  participants: readonly T[],
+  speaking: readonly string[],
+): T[] {
+  const isSpeaking = (participant: T) => speaking.includes(participant.nodeId);
+  return [...participants.filter(isSpeaking), ...participants.filter((p) => !isSpeaking(p))];
 }

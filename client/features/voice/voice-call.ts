@@ -17,7 +17,13 @@
  *   each newcomer; a peer's clear frames play only under its own verified "off", never because the
  *   relay said so; a refused statement and a peer whose frames are refused are shown;
  * - every 2 s the quality tier of each peer from getStats (round-trip time, loss), applied to that
- *   peer's sender as the tier's opus `maxBitrate`;
+ *   peer's sender as the tier's opus `maxBitrate`, to the opus fmtp of the next offer/answer
+ *   (maxplaybackrate, sprop-maxcapturerate, stereo; the side whose node id sorts first offers
+ *   again when a peer's tier changes) and to the microphone's sampleRate/channelCount
+ *   constraints; what the browser then uses is read back for the window (opus-sdp.ts);
+ * - speaking indicators (voice-activity.ts): an analyser on the local chain and on every received
+ *   track, level above 30;
+ * - the audio buffer size setting is the AudioContext's `latencyHint` (size ÷ 48000 s);
  * - close(): `voice_call_end`, every track stopped, every peer connection and the audio graph
  *   closed.
  */
@@ -32,6 +38,14 @@ import {
 } from './call-encryption-status.js';
 import { isBypass } from './disguise-dsp.js';
 import { IceCandidateSchema, SessionDescriptionSchema } from './frames.js';
+import {
+  describeApplied,
+  mungeOpusFmtp,
+  readOpusFmtp,
+  tierParameters,
+  type AppliedLine,
+} from './opus-sdp.js';
+import { VoiceActivityMonitor } from './voice-activity.js';
 import {
   type FrameCryptoCounters,
   type FrameCryptoMessage,
@@ -104,6 +118,12 @@ export interface VoiceCallState {
   bytesReceived: number;
   /** Refused `encryption_status` frames, newest last (the window shows them). */
   warnings: readonly string[];
+  /** Node ids speaking now (this browser's own while not muted), sorted. */
+  speaking: readonly string[];
+  /** The call tier's parameters, requested and as the browser uses them (null: not measured). */
+  applied: readonly AppliedLine[] | null;
+  /** The audio buffer: the size asked for and what the AudioContext reports. */
+  buffer: { requested: number; baseLatencyFrames: number | null } | null;
 }
 
 /** The part of the chat socket the call uses. */
@@ -149,6 +169,8 @@ interface Peer {
   stats: StatsSample | null;
   quality: QualityTier | null;
   appliedBitrate: number | null;
+  /** The tier whose opus fmtp went into this side's last offer or answer. */
+  negotiatedTier: QualityTier | null;
 }
 
 /** How soon a refused or failed renewal of the ICE servers is tried again. */
@@ -193,6 +215,9 @@ export class VoiceCall {
     bytesSent: 0,
     bytesReceived: 0,
     warnings: [],
+    speaking: [],
+    applied: null,
+    buffer: null,
   };
   readonly #listeners = new Set<() => void>();
   readonly #peers = new Map<string, Peer>();
@@ -206,6 +231,11 @@ export class VoiceCall {
   #disguise: AudioWorkletNode | null = null;
   #outgoing: MediaStreamTrack | null = null;
   #worker: Worker | null = null;
+  #activity: VoiceActivityMonitor | null = null;
+  /** Who the analysers hear, this browser included even when muted. */
+  #heard: readonly string[] = [];
+  /** The tier whose constraints the microphone was last asked for. */
+  #microphoneTier: QualityTier | null = null;
   #isClosed = false;
   #isInCall = false;
   /** This browser's frame keys for this call. */
@@ -338,7 +368,7 @@ export class VoiceCall {
   async #restartIce(peer: Peer): Promise<void> {
     if (peer.pc.signalingState !== 'stable') return;
     try {
-      const offer = await peer.pc.createOffer({ iceRestart: true });
+      const offer = this.#withTier(peer, await peer.pc.createOffer({ iceRestart: true }));
       await peer.pc.setLocalDescription(offer);
       this.#signal(peer.nodeId, 'offer', { type: 'offer', sdp: offer.sdp ?? '' });
     } catch {
@@ -353,8 +383,21 @@ export class VoiceCall {
   }
 
   async #buildAudioGraph(microphone: MediaStream): Promise<MediaStreamTrack> {
-    const context = new AudioContext({ sampleRate: VOICE_SAMPLE_RATE, latencyHint: 'interactive' });
+    // The buffer size setting (frames) as the context's latency hint, in seconds.
+    const context = new AudioContext({
+      sampleRate: VOICE_SAMPLE_RATE,
+      latencyHint: this.#settings.bufferSize / VOICE_SAMPLE_RATE,
+    });
     this.#context = context;
+    this.#set({
+      buffer: {
+        requested: this.#settings.bufferSize,
+        baseLatencyFrames:
+          typeof context.baseLatency === 'number'
+            ? Math.round(context.baseLatency * context.sampleRate)
+            : null,
+      },
+    });
     await context.audioWorklet.addModule(this.deps.workletUrl);
     const source = context.createMediaStreamSource(microphone);
     const disguise = new AudioWorkletNode(context, 'voice-disguise', {
@@ -367,6 +410,10 @@ export class VoiceCall {
     const destination = context.createMediaStreamDestination();
     destination.channelCount = 1;
     source.connect(disguise).connect(destination);
+    if (typeof context.createAnalyser === 'function') {
+      this.#activity = new VoiceActivityMonitor(context, (speaking) => this.#onSpeaking(speaking));
+      this.#activity.watchNode(this.deps.selfNodeId, disguise);
+    }
     if (context.state === 'suspended') await context.resume().catch(() => undefined);
     const track = destination.stream.getAudioTracks()[0];
     if (!track) throw new Error('no outgoing track');
@@ -385,6 +432,30 @@ export class VoiceCall {
         this.#set({ encryption: 'active' });
     };
     if (!this.#settings.encryption) this.#set({ encryption: 'off' });
+  }
+
+  #onSpeaking(speaking: readonly string[]): void {
+    this.#heard = speaking;
+    const self = this.deps.selfNodeId;
+    // Muted: the chain still hears the microphone, but nobody else does.
+    const shown = this.#state.isMuted ? speaking.filter((nodeId) => nodeId !== self) : speaking;
+    if (shown.join() !== this.#state.speaking.join()) this.#set({ speaking: shown });
+  }
+
+  /** A peer's tier for the fmtp: measured, or before that the best the network allows. */
+  #linkTier(peer: Peer): QualityTier {
+    return peer.quality ?? (this.deps.isTor ? 'good' : 'excellent');
+  }
+
+  /** An offer or answer with the opus fmtp of the peer's tier. */
+  #withTier(peer: Peer, description: RTCSessionDescriptionInit): RTCSessionDescriptionInit {
+    const tier = this.#linkTier(peer);
+    peer.negotiatedTier = tier;
+    if (!description.sdp) return description;
+    return {
+      type: description.type,
+      sdp: mungeOpusFmtp(description.sdp, tierParameters(tier).fmtp),
+    };
   }
 
   #post(message: FrameCryptoMessage, transfer: Transferable[] = []): void {
@@ -566,6 +637,7 @@ export class VoiceCall {
       stats: null,
       quality: null,
       appliedBitrate: null,
+      negotiatedTier: null,
     };
     this.#peers.set(nodeId, peer);
     const outgoing = this.#outgoing;
@@ -590,6 +662,9 @@ export class VoiceCall {
       if (sinkId && 'setSinkId' in audio) void audio.setSinkId(sinkId).catch(() => undefined);
       void audio.play().catch(() => undefined);
       peer.audio = audio;
+      // After the receive transform: the decrypted audio this browser plays.
+      if (audio.srcObject instanceof MediaStream)
+        this.#activity?.watchStream(nodeId, audio.srcObject);
     };
     pc.onconnectionstatechange = () => {
       if (pc.connectionState === 'failed' || pc.connectionState === 'disconnected')
@@ -630,9 +705,21 @@ export class VoiceCall {
 
   async #offer(nodeId: string): Promise<void> {
     const peer = await this.#createPeer(nodeId);
-    const offer = await peer.pc.createOffer();
+    const offer = this.#withTier(peer, await peer.pc.createOffer());
     await peer.pc.setLocalDescription(offer);
     this.#signal(nodeId, 'offer', { type: 'offer', sdp: offer.sdp ?? '' });
+  }
+
+  /** The peer's tier changed: a new offer carries its fmtp (only from the side that offers). */
+  async #renegotiate(peer: Peer): Promise<void> {
+    if (this.deps.selfNodeId > peer.nodeId || peer.pc.signalingState !== 'stable') return;
+    try {
+      const offer = this.#withTier(peer, await peer.pc.createOffer());
+      await peer.pc.setLocalDescription(offer);
+      this.#signal(peer.nodeId, 'offer', { type: 'offer', sdp: offer.sdp ?? '' });
+    } catch {
+      peer.negotiatedTier = null;
+    }
   }
 
   async #onSignal(frame: ServerFrameOf<'webrtc_signaling'>): Promise<void> {
@@ -644,7 +731,7 @@ export class VoiceCall {
         const peer = await this.#createPeer(from);
         await peer.pc.setRemoteDescription(description);
         await this.#flushCandidates(peer);
-        const answer = await peer.pc.createAnswer();
+        const answer = this.#withTier(peer, await peer.pc.createAnswer());
         await peer.pc.setLocalDescription(answer);
         this.#signal(from, 'answer', { type: 'answer', sdp: answer.sdp ?? '' });
       } else if (frame.signalType === 'answer') {
@@ -674,6 +761,7 @@ export class VoiceCall {
     const peer = this.#peers.get(nodeId);
     if (!peer) return;
     this.#peers.delete(nodeId);
+    this.#activity?.unwatch(nodeId);
     peer.pc.onconnectionstatechange = null;
     peer.pc.close();
     if (peer.audio) {
@@ -723,19 +811,52 @@ export class VoiceCall {
         if (!measured) continue;
         peer.quality = qualityTier(measured.rttMs, measured.loss, this.deps.isTor);
         await this.#applyBitrate(peer, QUALITY_TIERS[peer.quality].bitrate);
+        if (peer.negotiatedTier !== null && peer.negotiatedTier !== peer.quality)
+          await this.#renegotiate(peer);
       } catch {
         // A peer closing under us: its stats no longer matter.
       }
     }
     if (this.#isClosed) return;
+    const quality = worstTier(
+      [...this.#peers.values()].flatMap((peer) => (peer.quality ? [peer.quality] : [])),
+    );
+    if (quality) await this.#constrainMicrophone(quality);
     this.#set({
       bytesSent,
       bytesReceived,
-      quality: worstTier(
-        [...this.#peers.values()].flatMap((peer) => (peer.quality ? [peer.quality] : [])),
-      ),
+      quality,
+      applied: quality ? this.#readBack(quality) : null,
     });
     this.#updateConnection();
+  }
+
+  /** The microphone asked for the call tier's sample rate and channels (ideal: never refused). */
+  async #constrainMicrophone(tier: QualityTier): Promise<void> {
+    if (this.#microphoneTier === tier) return;
+    this.#microphoneTier = tier;
+    const track = this.#microphone?.getAudioTracks()[0];
+    if (typeof track?.applyConstraints !== 'function') return;
+    await track
+      .applyConstraints({ ...track.getConstraints(), ...tierParameters(tier).constraints })
+      .catch(() => undefined);
+  }
+
+  /** What the browser does with the call tier, read from a peer at that tier. */
+  #readBack(tier: QualityTier): AppliedLine[] {
+    const peer = [...this.#peers.values()].find((candidate) => candidate.quality === tier);
+    const sender = peer?.pc.getSenders().find((candidate) => candidate.track?.kind === 'audio');
+    const encodings = sender?.getParameters?.().encodings ?? [];
+    const capture = this.#microphone?.getAudioTracks()[0]?.getSettings?.() ?? {};
+    const remoteSdp = peer?.pc.remoteDescription?.sdp;
+    return describeApplied(tierParameters(tier), {
+      maxBitrate: encodings[0]?.maxBitrate ?? null,
+      captureSampleRate: capture.sampleRate ?? null,
+      captureChannels: capture.channelCount ?? null,
+      graphSampleRate: this.#context?.sampleRate ?? null,
+      graphChannels: 1,
+      peerFmtp: remoteSdp ? readOpusFmtp(remoteSdp) : null,
+    });
   }
 
   async #applyBitrate(peer: Peer, bitrate: number): Promise<void> {
@@ -754,6 +875,7 @@ export class VoiceCall {
     for (const track of this.#microphone?.getAudioTracks() ?? []) track.enabled = !isMuted;
     if (this.#outgoing) this.#outgoing.enabled = !isMuted;
     this.#set({ isMuted });
+    this.#onSpeaking(this.#heard);
   }
 
   toggleDeafen(): void {
@@ -800,6 +922,8 @@ export class VoiceCall {
     for (const nodeId of [...this.#peers.keys()]) this.#dropPeer(nodeId);
     for (const track of this.#microphone?.getTracks() ?? []) track.stop();
     this.#outgoing?.stop();
+    this.#activity?.close();
+    this.#activity = null;
     this.#disguise?.disconnect();
     void this.#context?.close().catch(() => undefined);
     this.#worker?.terminate();

@@ -7,6 +7,19 @@
 import { z } from 'zod';
 import { readStorage, STORAGE_KEYS, writeStorage } from '../../lib/storage-keys.js';
 import { type DisguiseParams } from './disguise-dsp.js';
+import { VOICE_BUFFER_SIZES, type VoiceBufferSize } from './voice-constants.js';
+
+/** A power of two from 1024 to 16384 (spec 000 §9). */
+export function isVoiceBufferSize(value: unknown): value is VoiceBufferSize {
+  return (VOICE_BUFFER_SIZES as readonly unknown[]).includes(value);
+}
+
+export const VoiceBufferSizeSchema = z
+  .number()
+  .refine(isVoiceBufferSize, {
+    message: `Audio buffer size must be one of ${VOICE_BUFFER_SIZES.join(', ')} frames`,
+  })
+  .transform((value) => value as VoiceBufferSize);
 
 export const PRESET_IDS = [
   'none',
@@ -89,6 +102,11 @@ export const VoiceSettingsSchema = z.object({
   outputDeviceId: z.string().max(256).nullable(),
   /** Playback volume of the other participants, 0..1 step 0.1 (spec 000 §5). */
   volume: z.number().min(0).max(1),
+  /**
+   * Audio buffer size in frames (spec 000 §9): the call's AudioContext is created with
+   * `latencyHint` = size ÷ 48000 s, the audio processing quantum the browser then buffers.
+   */
+  bufferSize: VoiceBufferSizeSchema,
 });
 export type VoiceSettings = z.infer<typeof VoiceSettingsSchema>;
 
@@ -103,6 +121,7 @@ export const DEFAULT_VOICE_SETTINGS: VoiceSettings = {
   inputDeviceId: null,
   outputDeviceId: null,
   volume: 1,
+  bufferSize: 1024,
 };
 
 /** The settings with `preset` applied (the disguise turns on unless it is Natural Voice). */
