@@ -245,12 +245,6 @@ export const PAYMENT_PROGRESS = {
   ready: 100,
 } as const;
 
-/**
- * How long a purchased key file's private parts stay on the server when nobody downloads them:
- * the payment session lifetime, 20 min (spec 001 §9; docs/decisions.md "Key purchase").
- */
-export const PURCHASED_KEY_DOWNLOAD_TTL_MS = 20 * 60 * 1000;
-
 /** Pong constants (spec 001 §9). */
 export const PONG = {
   canvasWidth: 800,

@@ -155,7 +155,12 @@ export const payments = pgTable('payments', {
   generationClaim: text('generation_claim'),
   generationStartedAt: timestamp('generation_started_at', { withTimezone: true, mode: 'date' }),
   keyId: text('key_id'),
-  keyFile: bytea('key_file'),
+  /** The name the buyer chose before paying (issue 32). */
+  username: text('username'),
+  /** Random text the buyer's two keys sign, with the payment's ref, to prove possession. */
+  keyChallenge: text('key_challenge'),
+  /** The public part (JSON) of the key the buyer's browser made; never a private key. */
+  publicKey: text('public_key'),
   keyReadyAt: timestamp('key_ready_at', { withTimezone: true, mode: 'date' }),
   downloadedAt: timestamp('downloaded_at', { withTimezone: true, mode: 'date' }),
   keyErasedAt: timestamp('key_erased_at', { withTimezone: true, mode: 'date' }),

@@ -5,7 +5,8 @@
  * Until issue 31, PAYMENT_PROVIDER defaulted to the sandbox chain wherever the server listened,
  * so anyone who reached a fresh install got a registered `user` key in about 30 seconds:
  * generate-payment, "SIMULATE PAYMENT" (POST /api/crypto/sandbox/pay), three confirmations,
- * generate-key, download. Mallory runs that script against:
+ * generate-key, download (now: her own key's public part, then generate-key registers it).
+ * Mallory runs that script against:
  *
  * - fresh installs with PAYMENT_PROVIDER unset whose HOST is a network address (0.0.0.0, ::, a
  *   LAN address), or a loopback address that a proxy forwards the network to (TRUST_PROXY, as
@@ -18,11 +19,12 @@
  * says, and it alone decides the payment mode.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { PAYMENT_TEXT } from '../../shared/protocol/http/payments.js';
+import { PAYMENT_TEXT, type GeneratePaymentResponse } from '../../shared/protocol/http/payments.js';
 import { buildServer } from '../../server/app.js';
 import type { Database } from '../../server/db/connect.js';
 import { freshDatabase, type TestDatabase } from '../support/database.js';
 import { captureLogs } from '../support/logs.js';
+import { submitBuyerKey } from '../support/purchase.js';
 import { startServer, testConfig, type TestServer } from '../support/server.js';
 
 const START = Date.parse('2026-04-01T09:00:00.000Z');
@@ -64,7 +66,7 @@ async function tryFreeKey(baseUrl: string, wait: () => void): Promise<Record<str
   const created = await fetch(`${baseUrl}/api/crypto/generate-payment`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ currency: 'BTC', minAmountUsd: 1000 }),
+    body: JSON.stringify({ currency: 'BTC', minAmountUsd: 1000, username: 'mallory' }),
   });
   const createdBody = (await created.json()) as Record<string, unknown>;
   const paymentId =
@@ -73,14 +75,14 @@ async function tryFreeKey(baseUrl: string, wait: () => void): Promise<Record<str
   const pay = await call(baseUrl, '/api/crypto/sandbox/pay', { paymentId, amount });
   wait();
   const status = await call(baseUrl, `/api/crypto/payment-status/${paymentId}`);
+  const purchaseKey = await call(baseUrl, '/api/crypto/purchase-key', { paymentId });
   const generate = await call(baseUrl, '/api/crypto/generate-key', { paymentId });
-  const download = await call(baseUrl, `/api/crypto/download/${paymentId}`);
   return {
     create: { status: created.status, error: createdBody.error },
     pay,
     status,
+    purchaseKey,
     generate,
-    download,
   };
 }
 
@@ -119,8 +121,8 @@ describe('a free key on a network-facing fresh install', () => {
         // The simulated chain does not exist here at all.
         pay: { status: 404, error: expect.any(String) },
         status: REFUSED,
+        purchaseKey: REFUSED,
         generate: REFUSED,
-        download: REFUSED,
       });
       expect(await count(server.database, 'payments')).toBe(0);
       expect(await count(server.database, 'keys')).toBe(keysBefore);
@@ -161,10 +163,12 @@ describe('a sandbox payment made before the operator turned the sandbox off', ()
     const created = await fetch(`${old.baseUrl}/api/crypto/generate-payment`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ currency: 'BTC', minAmountUsd: 1000 }),
+      body: JSON.stringify({ currency: 'BTC', minAmountUsd: 1000, username: 'mallory' }),
     });
-    const payment = (await created.json()) as { paymentId: string; amount: string };
+    const payment = (await created.json()) as GeneratePaymentResponse;
     expect(created.status).toBe(200);
+    // Her own key's public part is with the payment: only the registration is left.
+    await submitBuyerKey(old.baseUrl, payment, new Date(clock));
     const pay = await call(old.baseUrl, '/api/crypto/sandbox/pay', {
       paymentId: payment.paymentId,
       amount: payment.amount,
@@ -179,9 +183,7 @@ describe('a sandbox payment made before the operator turned the sandbox off', ()
     const disabled = await serve(database, { HOST: '0.0.0.0', ALLOW_INSECURE_HTTP: '1' });
     const claim = { paymentId: payment.paymentId };
     expect(await call(disabled.baseUrl, '/api/crypto/generate-key', claim)).toEqual(REFUSED);
-    expect(await call(disabled.baseUrl, `/api/crypto/download/${payment.paymentId}`)).toEqual(
-      REFUSED,
-    );
+    expect(await call(disabled.baseUrl, '/api/crypto/purchase-key', claim)).toEqual(REFUSED);
     await disabled.close();
 
     // A real processor now: the sandbox payment is not one of its payments.
@@ -199,7 +201,9 @@ describe('a sandbox payment made before the operator turned the sandbox off', ()
       notFound,
     );
     expect(await call(real.baseUrl, '/api/crypto/generate-key', claim)).toEqual(notFound);
-    expect(await call(real.baseUrl, `/api/crypto/download/${payment.paymentId}`)).toEqual(notFound);
+    expect(
+      (await call(real.baseUrl, '/api/crypto/purchase-key', { ...claim, publicKey: null })).status,
+    ).toBe(400);
     expect(
       (
         await call(real.baseUrl, '/api/crypto/sandbox/pay', {

@@ -12,12 +12,13 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyFile } from '../../shared/crypto/key-file.js';
-import { parseKeyFileText, type KeyFile } from '../../shared/crypto/key-file-schema.js';
+import type { KeyFile } from '../../shared/crypto/key-file-schema.js';
 import { VerifyResponseSchema } from '../../shared/protocol/http/auth.js';
 import type { GeneratePaymentResponse } from '../../shared/protocol/http/payments.js';
 import { RoomSchema, type Room } from '../../shared/protocol/http/rooms.js';
 import { login, makeRegisteredKey } from '../support/keys.js';
 import type { ServerProcess } from '../support/processes.js';
+import { buyerName, submitBuyerKey } from '../support/purchase.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { HAS_POSTGRES, HAS_REDIS } from '../support/services.js';
 import { TestSocket } from '../support/ws-client.js';
@@ -252,7 +253,7 @@ async function upload(baseUrl: string, room: Room, grant: string): Promise<strin
   return ((await response.json()) as { imageUrl: string }).imageUrl;
 }
 
-/** Buys a key on the sandbox chain as any customer can: invoice, payment, confirmations, file. */
+/** Buys a key on the sandbox chain as any customer can: invoice, own key, payment, registration. */
 async function buyKey(server: TestServer, tick: (ms: number) => void): Promise<KeyFile> {
   const post = (path: string, body: unknown) =>
     fetch(`${server.baseUrl}${path}`, {
@@ -260,9 +261,14 @@ async function buyKey(server: TestServer, tick: (ms: number) => void): Promise<K
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-  const invoice = await post('/api/crypto/generate-payment', { currency: 'BTC', minAmountUsd: 75 });
+  const invoice = await post('/api/crypto/generate-payment', {
+    currency: 'BTC',
+    minAmountUsd: 75,
+    username: buyerName(),
+  });
   expect(invoice.status).toBe(200);
   const payment = (await invoice.json()) as GeneratePaymentResponse;
+  const keyFile = await submitBuyerKey(server.baseUrl, payment);
   expect(
     (
       await post('/api/crypto/sandbox/pay', {
@@ -276,8 +282,5 @@ async function buyKey(server: TestServer, tick: (ms: number) => void): Promise<K
   await fetch(`${server.baseUrl}/api/crypto/payment-status/${payment.paymentId}`);
   const generated = await post('/api/crypto/generate-key', { paymentId: payment.paymentId });
   expect(generated.status).toBe(200);
-  const { downloadUrl } = (await generated.json()) as { downloadUrl: string };
-  const parsed = parseKeyFileText(await (await fetch(`${server.baseUrl}${downloadUrl}`)).text());
-  if (!parsed.ok) throw new Error('the bought key file does not parse');
-  return parsed.keyFile;
+  return keyFile;
 }

@@ -2,12 +2,18 @@
  * Buying a key in the browser on the sandbox chain (spec 001 §2, §3, §4, §9; DESIGN.md
  * "Payments").
  *
- * Scenario: carol, a visitor without an access mode, opens /get-key, picks the classified tier
- * and Bitcoin, and gets an address, the exact amount and a QR code. She reloads the page and
- * the payment is still there (?payment=), and /get-key alone finds it again (local record). She sends the exact amount on the sandbox chain, the
- * status card climbs from 20 % through the confirmations to the key, she downloads the key file
- * once (a reload then says it is gone), and logs in with it on the landing page at the tier's
- * level.
+ * Scenario: carol, a visitor without an access mode, opens /get-key, picks the classified tier,
+ * names her key and picks Bitcoin, and gets an address, the exact amount and a QR code; her
+ * browser makes the key and sends only its public part (issue 32). She reloads the page and the
+ * payment is still there (?payment=), and /get-key alone finds it again (local record). She sends
+ * the exact amount on the sandbox chain, the status card climbs from 20 % through the
+ * confirmations to the registered key, she saves her browser's key file (a reload then says this
+ * browser no longer holds it), and logs in with it on the landing page at the tier's level.
+ *
+ * Scenario (issue 32): frank starts a purchase and saves his recovery code; the server goes into
+ * emergency shutdown (admin route) and his network drops; the page keeps the order, says the
+ * service is unreachable, and once the service is restored and the network is back he pays,
+ * saves the key and logs in: his chosen name is his callsign in chat.
  *
  * Scenario (issue 31): erin opens /get-key on a fresh install that listens on a network address
  * with PAYMENT_PROVIDER unset, so it sells no keys. The page says "Key purchases are not
@@ -15,19 +21,36 @@
  * PAYMENT control is there, no purchase call is made, and the payment her browser remembers
  * from earlier is left alone.
  */
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { parseKeyFileText } from '../../shared/crypto/key-file-schema.js';
 import { PAYMENT_TEXT } from '../../shared/protocol/http/payments.js';
+import { TEST_ADMIN_PASSWORD } from '../support/server.js';
 import { browserSuite, newActor, seriousAxeViolations } from './support/browser.js';
 import { ChatPageObject } from './pages/chat-page.js';
 import { LandingPageObject } from './pages/landing-page.js';
 import { PurchasePageObject } from './pages/purchase-page.js';
 
+/** Logs in on the landing page with a saved key file; answers the loaded chat page. */
+async function logInWith(
+  page: Page,
+  baseUrl: string,
+  file: { fileName: string; text: string },
+): Promise<ChatPageObject> {
+  const landing = new LandingPageObject(page, baseUrl);
+  await landing.open();
+  await landing.chooseKeyFile(file.fileName, file.text);
+  await landing.authenticateButton().click();
+  const chat = new ChatPageObject(page);
+  await chat.waitUntilLoaded();
+  return chat;
+}
+
 describe('key purchase in the browser', () => {
   // One confirmation a second: BTC's three arrive within one 10 s polling interval.
   const suite = browserSuite({ env: { SANDBOX_CONFIRMATION_SECONDS: '1' } });
 
-  it('buys a key with Bitcoin on the sandbox chain, downloads it once and logs in with it', async () => {
+  it('buys a key with Bitcoin on the sandbox chain, made in her browser, saves it and logs in with it', async () => {
     const carol = await newActor(suite.browser, 'carol');
     suite.actors.push(carol);
     const { page } = carol;
@@ -39,8 +62,10 @@ describe('key purchase in the browser', () => {
 
     await purchase.chooseTier('classified');
     expect(await page.getByRole('radio').count()).toBe(26);
+    await purchase.chooseUsername('Carol Classified');
     await purchase.chooseCurrency('BTC');
     await purchase.generatePayment();
+    expect(await purchase.text('order-username')).toBe('Carol Classified');
 
     const address = await purchase.text('payment-address');
     const amount = await purchase.text('payment-amount');
@@ -68,6 +93,7 @@ describe('key purchase in the browser', () => {
     await page.waitForURL(paymentUrl);
     await purchase.waitForStatus('pending');
 
+    await purchase.waitForKeySent();
     await page.getByTestId('sandbox-send').click();
     await purchase.waitForStatus('confirming');
     expect(await purchase.text('payment-progress')).toBe('40%');
@@ -76,34 +102,121 @@ describe('key purchase in the browser', () => {
     expect(await purchase.text('payment-confirmations')).toBe('CONFIRMATIONS 3/3');
 
     const file = await purchase.downloadKey();
-    expect(file.fileName).toMatch(/^classified-[0-9a-f]{8}\.sck$/);
+    expect(file.fileName).toBe('Carol_Classified.sck');
     await page.getByTestId('download-done').waitFor();
     const parsed = parseKeyFileText(file.text);
     if (!parsed.ok) throw new Error('the downloaded key file does not parse');
     expect(parsed.keyFile.permissions.level).toBe('user');
-    // The purchase is complete: the local record is gone.
+    expect(parsed.keyFile.username).toBe('Carol Classified');
+    // The purchase is complete: the local record and the stored key are gone.
     expect(
-      await page.evaluate(() => localStorage.getItem('securechannel_payment_session')),
-    ).toBeNull();
+      await page.evaluate(() =>
+        Object.keys(localStorage).filter(
+          (key) => key.includes('payment') || key.includes('purchase'),
+        ),
+      ),
+    ).toEqual([]);
 
-    // Once only: after a reload the page says the file is gone.
+    // After a reload this browser no longer holds the file, and the server never did.
     await page.reload();
     await purchase.waitForStatus('ready');
-    expect(await purchase.text('key-gone')).toContain('already downloaded or has been erased');
+    expect(await purchase.text('key-gone')).toContain('does not hold the key file');
     expect(await page.getByTestId('download-key').count()).toBe(0);
 
     // The key logs in, at the classified tier's level.
-    const landing = new LandingPageObject(page, suite.server.baseUrl);
-    await landing.open();
-    await landing.chooseKeyFile(file.fileName, file.text);
-    await landing.authenticateButton().click();
-    const chat = new ChatPageObject(page);
-    await chat.waitUntilLoaded();
-    expect(await chat.callsign().textContent()).toBe(parsed.keyFile.username);
+    const chat = await logInWith(page, suite.server.baseUrl, file);
+    expect(await chat.callsign().textContent()).toBe('Carol Classified');
     expect(await page.getByTestId('sec-level').textContent()).toBe('USER');
     expect(carol.errors).toEqual([]);
     // The page polls every 10 s as the spec says, so the whole purchase takes a few polls.
   }, 180_000);
+
+  it('keeps an order through an emergency shutdown and a network drop, then saves the key and logs in under the chosen name', async () => {
+    const frank = await newActor(suite.browser, 'frank');
+    suite.actors.push(frank);
+    const { page } = frank;
+    const purchase = new PurchasePageObject(page, suite.server.baseUrl);
+    const admin = (path: string, body: unknown) =>
+      fetch(`${suite.server.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    await purchase.open();
+    await purchase.chooseTier('restricted');
+    await purchase.chooseUsername('Frank Restricted');
+    await purchase.chooseCurrency('USDT');
+    await purchase.generatePayment();
+    await purchase.waitForKeySent();
+    const paymentId = new URL(page.url()).searchParams.get('payment');
+    expect(paymentId).toMatch(/^pay_[0-9a-f]{64}$/);
+    expect(await purchase.text('recovery-code')).toBe(paymentId);
+
+    const down = await admin('/api/admin/emergency-shutdown', {
+      password: TEST_ADMIN_PASSWORD,
+      reason: 'Drill during a purchase',
+    });
+    expect(down.status).toBe(200);
+    // The next poll meets the shutdown: the order is kept, the page says why it waits.
+    await page
+      .locator('[data-testid="purchase-unreachable"], [data-testid="emergency-shutdown-notice"]')
+      .first()
+      .waitFor({ timeout: 30_000 });
+    const kept = () =>
+      page.evaluate(() => ({
+        record: localStorage.getItem('securechannel_payment_session'),
+        key: Object.keys(localStorage).some((name) =>
+          name.startsWith('securechannel_purchase_key:'),
+        ),
+      }));
+    expect(await kept()).toMatchObject({ key: true, record: expect.stringContaining('pay_') });
+    expect(page.url()).toContain(`payment=${paymentId}`);
+
+    const up = await admin('/api/admin/restore-service', { password: TEST_ADMIN_PASSWORD });
+    expect(up.status).toBe(200);
+    // The page comes back by itself: the next poll finds the order where it was.
+    await page.getByTestId('purchase-unreachable').waitFor({ state: 'detached', timeout: 60_000 });
+    await purchase.waitForStatus('pending', 60_000);
+    expect(new URL(page.url()).searchParams.get('payment')).toBe(paymentId);
+
+    // The network drops: the page says the service is unreachable and keeps the order.
+    await page.context().setOffline(true);
+    await page.getByTestId('purchase-unreachable').waitFor({ timeout: 30_000 });
+    expect(await purchase.text('purchase-unreachable')).toContain('(no connection)');
+    expect(await purchase.text('purchase-unreachable')).toContain('Your order is kept');
+    expect(await kept()).toMatchObject({ key: true });
+    await page.context().setOffline(false);
+    await page.getByTestId('purchase-unreachable').waitFor({ state: 'detached', timeout: 60_000 });
+
+    await page.getByTestId('sandbox-send').click();
+    await purchase.waitForStatus('ready');
+    const file = await purchase.downloadKey();
+    expect(file.fileName).toBe('Frank_Restricted.sck');
+    const parsed = parseKeyFileText(file.text);
+    if (!parsed.ok) throw new Error('the saved key file does not parse');
+    expect(parsed.keyFile.permissions.level).toBe('observer');
+
+    const chat = await logInWith(page, suite.server.baseUrl, file);
+    expect(await chat.callsign().textContent()).toBe('Frank Restricted');
+  }, 240_000);
+
+  it('refuses a malformed recovery code and a taken username with clear messages', async () => {
+    const gina = await newActor(suite.browser, 'gina');
+    suite.actors.push(gina);
+    const purchase = new PurchasePageObject(gina.page, suite.server.baseUrl);
+    await purchase.open();
+    await gina.page.getByTestId('resume-code').fill('pay_not-a-code');
+    await gina.page.getByTestId('resume-submit').click();
+    expect(await purchase.text('resume-error')).toContain('This is not a recovery code');
+    await purchase.chooseTier('general');
+    await purchase.chooseUsername('Carol Classified');
+    await purchase.chooseCurrency('ETH');
+    await gina.page.getByTestId('payment-create').click();
+    await gina.page
+      .getByTestId('purchase-username-hint')
+      .filter({ hasText: PAYMENT_TEXT.usernameTaken })
+      .waitFor();
+  });
 
   it('forgets an unknown payment in the address and returns to the first step', async () => {
     const dave = await newActor(suite.browser, 'dave');

@@ -12,12 +12,12 @@
  * Each server states its mode in one start-up line.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseKeyFileText } from '../../shared/crypto/key-file-schema.js';
 import {
   PAYMENT_TEXT,
   PurchaseAvailabilitySchema,
   type GeneratePaymentResponse,
 } from '../../shared/protocol/http/payments.js';
+import { buyerName, submitBuyerKey } from '../support/purchase.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 const START = Date.parse('2026-04-01T09:00:00.000Z');
@@ -96,7 +96,9 @@ describe('a fresh install on a network address (PAYMENT_PROVIDER unset) sells no
       generateKey: await send(server, 'POST', '/api/crypto/generate-key', {
         paymentId: PAYMENT_ID,
       }),
-      download: await send(server, 'GET', `/api/crypto/download/${PAYMENT_ID}`),
+      purchaseKey: await send(server, 'POST', '/api/crypto/purchase-key', {
+        paymentId: PAYMENT_ID,
+      }),
     };
     for (const [route, answer] of Object.entries(answers)) expect(answer, route).toEqual(REFUSED);
     // The simulated chain and the processor's callback do not exist in this mode.
@@ -166,15 +168,17 @@ describe('PAYMENT_PROVIDER=sandbox chosen explicitly on a network address', () =
     expect(lines[0]!.msg).toContain('reachable from the network');
   });
 
-  it('still takes an honest sandbox payment to a registered, downloadable key', async () => {
+  it('still takes an honest sandbox payment to a registered key', async () => {
     const keysBefore = await countRows(server, 'keys');
     const created = await send(server, 'POST', '/api/crypto/generate-payment', {
       currency: 'BTC',
       minAmountUsd: 75,
+      username: buyerName(),
     });
     expect(created.status).toBe(200);
     const payment = created.body as GeneratePaymentResponse;
     expect(payment.sandbox).toBe(true);
+    const keyFile = await submitBuyerKey(server.baseUrl, payment, new Date(clock));
     const pay = await send(server, 'POST', '/api/crypto/sandbox/pay', {
       paymentId: payment.paymentId,
       amount: payment.amount,
@@ -187,11 +191,7 @@ describe('PAYMENT_PROVIDER=sandbox chosen explicitly on a network address', () =
       paymentId: payment.paymentId,
     });
     expect(key.status).toBe(200);
-    const download = await fetch(`${server.baseUrl}/api/crypto/download/${payment.paymentId}`);
-    expect(download.status).toBe(200);
-    const parsed = parseKeyFileText(await download.text());
-    if (!parsed.ok) throw new Error('the purchased key file does not parse');
-    expect(parsed.keyFile.keyId).toBe((key.body as { keyId: string }).keyId);
+    expect((key.body as { keyId: string }).keyId).toBe(keyFile.keyId);
     expect(await countRows(server, 'payments')).toBe(1);
     expect(await countRows(server, 'keys')).toBe(keysBefore + 1);
   });

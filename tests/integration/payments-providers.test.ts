@@ -10,11 +10,11 @@ import { buildServer } from '../../server/app.js';
 import { openDatabase } from '../../server/db/connect.js';
 import { PriceFeed } from '../../server/features/payments/price-feed.js';
 import { signIpnBody } from '../../server/features/payments/index.js';
-import { parseKeyFileText } from '../../shared/crypto/key-file-schema.js';
 import type { GeneratePaymentResponse } from '../../shared/protocol/http/payments.js';
 import { createThrowawayPostgres } from '../support/database.js';
 import { captureLogs } from '../support/logs.js';
 import { login } from '../support/keys.js';
+import { buyerName, submitBuyerKey } from '../support/purchase.js';
 import { startServer, testConfig, type TestServer } from '../support/server.js';
 import { HAS_POSTGRES } from '../support/services.js';
 
@@ -133,6 +133,7 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
     const created = await post(server.baseUrl, '/api/crypto/generate-payment', {
       currency: 'BTC',
       minAmountUsd: 1000,
+      username: buyerName(),
     });
     expect(created.status).toBe(200);
     const payment = (await created.json()) as GeneratePaymentResponse;
@@ -203,6 +204,8 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
       paymentId: payment.paymentId,
     });
     expect(early.status).toBe(402);
+    // The buyer's browser sends its key's public part while the payment confirms.
+    const keyFile = await submitBuyerKey(server.baseUrl, payment, new Date(clock));
 
     // The genuine one, its keys in any order, confirms the payment.
     const reordered = Object.fromEntries(Object.entries(ipn).reverse());
@@ -218,11 +221,11 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
       paymentId: payment.paymentId,
     });
     expect(key.status).toBe(200);
-    const { downloadUrl } = (await key.json()) as { downloadUrl: string };
-    const file = parseKeyFileText(await (await fetch(`${server.baseUrl}${downloadUrl}`)).text());
-    if (!file.ok) throw new Error('the key file does not parse');
-    expect(file.keyFile.permissions.level).toBe('user');
-    expect((await login(server.baseUrl, file.keyFile)).status).toBe(200);
+    expect(await key.json()).toMatchObject({
+      keyId: keyFile.keyId,
+      receipt: { level: 'user', username: payment.username },
+    });
+    expect((await login(server.baseUrl, keyFile)).status).toBe(200);
 
     // A late notification cannot move the payment backwards.
     const late = { ...ipn, payment_status: 'waiting' };
@@ -281,6 +284,7 @@ describe.runIf(HAS_POSTGRES)('the price feed', () => {
       await post(server.baseUrl, '/api/crypto/generate-payment', {
         currency: 'BTC',
         minAmountUsd: 250,
+        username: buyerName(),
       })
     ).json()) as GeneratePaymentResponse;
     expect(invoice.amount).toBe('0.00250000');
@@ -346,12 +350,17 @@ describe.runIf(HAS_POSTGRES)('two server instances on one PostgreSQL database', 
   it('make one key when generate-key races on both', async () => {
     const [a, b] = instances as [Instance, Instance];
     const payment = (await (
-      await post(a.address, '/api/crypto/generate-payment', { currency: 'USDT', minAmountUsd: 75 })
+      await post(a.address, '/api/crypto/generate-payment', {
+        currency: 'USDT',
+        minAmountUsd: 75,
+        username: buyerName(),
+      })
     ).json()) as GeneratePaymentResponse;
     await post(b.address, '/api/crypto/sandbox/pay', {
       paymentId: payment.paymentId,
       amount: payment.amount,
     });
+    await submitBuyerKey(b.address, payment);
     // Six confirmations, one a second: wait for the state, not for a time.
     for (;;) {
       const state = (await (

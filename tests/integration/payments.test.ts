@@ -1,15 +1,18 @@
 /**
  * Key purchase on the sandbox chain (spec 001 §3, §4, §7, §9; DESIGN.md "Payments"), over real
- * HTTP with an injected clock: from the invoice to a downloaded key file that logs in with its
- * tier's level; the one-time download; underpayment; expiry; bad input and the flood limit.
+ * HTTP with an injected clock: from the invoice to a key made by the buyer (issue 32: only its
+ * public part and a proof of possession reach the server) that is registered once the payment
+ * is confirmed and logs in with its tier's level; the chosen username, unique; underpayment;
+ * expiry; bad input and the flood limit.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseKeyFileText } from '../../shared/crypto/key-file-schema.js';
-import type {
-  GeneratePaymentResponse,
-  PaymentStatusResponse,
+import {
+  PAYMENT_TEXT,
+  type GeneratePaymentResponse,
+  type PaymentStatusResponse,
 } from '../../shared/protocol/http/payments.js';
-import { adminToken, login } from '../support/keys.js';
+import { adminToken, login, makeRegisteredKey } from '../support/keys.js';
+import { buyerName, makeBuyerKey, purchaseKeyBody, submitBuyerKey } from '../support/purchase.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { HAS_POSTGRES } from '../support/services.js';
 
@@ -31,8 +34,13 @@ async function createPayment(
   server: TestServer,
   currency = 'BTC',
   minAmountUsd = 75,
+  username = buyerName(),
 ): Promise<GeneratePaymentResponse> {
-  const response = await post(server, '/api/crypto/generate-payment', { currency, minAmountUsd });
+  const response = await post(server, '/api/crypto/generate-payment', {
+    currency,
+    minAmountUsd,
+    username,
+  });
   expect(response.status, await response.clone().text()).toBe(200);
   return (await response.json()) as GeneratePaymentResponse;
 }
@@ -73,6 +81,18 @@ describe.runIf(HAS_POSTGRES)('key purchase on the sandbox chain', () => {
     tick(11 * 60_000);
   });
 
+  /** A 75 USD USDT payment paid in full and confirmed (six sandbox confirmations). */
+  async function confirmedPayment(): Promise<GeneratePaymentResponse> {
+    const payment = await createPayment(server, 'USDT', 75);
+    await post(server, '/api/crypto/sandbox/pay', {
+      paymentId: payment.paymentId,
+      amount: payment.amount,
+    });
+    tick(60_000);
+    expect((await status(server, payment.paymentId)).status).toBe('confirmed');
+    return payment;
+  }
+
   it('runs the sandbox by default on a loopback HOST, and says so', async () => {
     const response = await fetch(`${server.baseUrl}/api/crypto/availability`);
     expect(await json(response)).toEqual({ available: true, provider: 'sandbox' });
@@ -88,25 +108,30 @@ describe.runIf(HAS_POSTGRES)('key purchase on the sandbox chain', () => {
     });
   });
 
-  it('takes a payment from invoice to a downloaded key that logs in with the tier level, once', async () => {
-    const payment = await createPayment(server, 'BTC', 250);
+  it('takes a payment from invoice to the buyer’s own key, registered once confirmed, that logs in with the tier level', async () => {
+    const username = buyerName('Agent Smith');
+    const payment = await createPayment(server, 'BTC', 250, username);
     expect(payment).toMatchObject({
       currency: 'BTC',
       tier: 'restricted',
       amountUsd: 250,
       requiredConfirmations: 3,
       sandbox: true,
+      username,
       // 250 USD at the fallback's 0.0005 BTC per 75 USD, rounded up to 8 places.
       amount: '0.00166667',
     });
     expect(payment.paymentId).toMatch(/^pay_[0-9a-f]{64}$/);
+    expect(payment.keyChallenge).toMatch(/^securechannel-key-purchase:[0-9a-f]{16}:[0-9a-f]{32}$/);
     expect(Date.parse(payment.expiresAt) - Date.parse(payment.createdAt)).toBe(20 * 60_000);
 
     expect(await status(server, payment.paymentId)).toMatchObject({
       status: 'pending',
       confirmations: 0,
       keyId: null,
-      downloadUrl: null,
+      username,
+      keySubmitted: false,
+      receipt: null,
     });
     const early = await post(server, '/api/crypto/generate-key', { paymentId: payment.paymentId });
     expect(early.status).toBe(402);
@@ -115,6 +140,15 @@ describe.runIf(HAS_POSTGRES)('key purchase on the sandbox chain', () => {
       confirmations: 0,
       requiredConfirmations: 3,
     });
+
+    // The buyer's browser makes the key and sends only its public part with the proof.
+    const keyFile = await submitBuyerKey(server.baseUrl, payment, new Date(clock));
+    expect(await status(server, payment.paymentId)).toMatchObject({
+      keySubmitted: true,
+      keyId: keyFile.keyId,
+    });
+    // Not registered before the payment is confirmed: it cannot log in yet.
+    expect((await login(server.baseUrl, keyFile)).status).not.toBe(200);
 
     const pay = await post(server, '/api/crypto/sandbox/pay', {
       paymentId: payment.paymentId,
@@ -145,49 +179,35 @@ describe.runIf(HAS_POSTGRES)('key purchase on the sandbox chain', () => {
       paymentId: payment.paymentId,
     });
     expect(generated.status).toBe(200);
-    const { keyId, downloadUrl } = (await generated.json()) as {
-      keyId: string;
-      downloadUrl: string;
-    };
-    expect(keyId).toMatch(/^SCK[0-9a-f]{32}$/);
+    const answer = (await generated.json()) as { keyId: string; receipt: Record<string, unknown> };
+    const keyId = answer.keyId;
+    expect(keyId).toBe(keyFile.keyId);
+    expect(answer.receipt).toMatchObject({
+      keyId,
+      username,
+      level: 'observer',
+      tier: 'restricted',
+      fingerprint: keyFile.fingerprint,
+    });
     expect(await status(server, payment.paymentId)).toMatchObject({
       status: 'ready',
       keyId,
-      downloadUrl,
-      keyErased: false,
+      receipt: answer.receipt,
     });
     // Asking again gives the same key, not a second one.
     const again = await post(server, '/api/crypto/generate-key', { paymentId: payment.paymentId });
-    expect(await json(again)).toEqual({ keyId, downloadUrl });
-
-    const download = await fetch(`${server.baseUrl}${downloadUrl}`);
-    expect(download.status).toBe(200);
-    expect(download.headers.get('content-disposition')).toMatch(/attachment; filename=".+\.sck"/);
-    const parsed = parseKeyFileText(await download.text());
-    if (!parsed.ok) throw new Error('the downloaded key file does not parse');
-    expect(parsed.keyFile.keyId).toBe(keyId);
-    expect(parsed.keyFile.permissions.level).toBe('observer');
-    expect(parsed.keyFile.dilithiumPrivateKey).toBeDefined();
-
-    // Erased, not flagged: the row holds no key file any more, and a second download fails.
-    const rows = await server.database.query<{ key_file: unknown }>(
-      'SELECT key_file FROM payments WHERE key_id = $1',
-      [keyId],
+    expect(await json(again)).toEqual(answer);
+    // The old server-made download is gone.
+    expect((await fetch(`${server.baseUrl}/api/crypto/download/${payment.paymentId}`)).status).toBe(
+      404,
     );
-    expect(rows).toEqual([{ key_file: null }]);
-    const second = await fetch(`${server.baseUrl}${downloadUrl}`);
-    expect(second.status).toBe(410);
-    expect((await json(second)).error).toMatch(/already downloaded/);
-    expect(await status(server, payment.paymentId)).toMatchObject({
-      status: 'ready',
-      downloadUrl: null,
-      keyErased: true,
-    });
 
-    // The key logs in with the tier's level, like any admin-issued key.
-    const session = await login(server.baseUrl, parsed.keyFile);
+    // The key logs in with the tier's level and the chosen name, like any admin-issued key.
+    const session = await login(server.baseUrl, keyFile);
     expect(session.status).toBe(200);
-    expect(session.body).toMatchObject({ user: { keyId, permissions: { level: 'observer' } } });
+    expect(session.body).toMatchObject({
+      user: { keyId, username, permissions: { level: 'observer' } },
+    });
 
     // Listed and revocable in the admin key list; the purchase is in the audit log without the
     // payment id or any private key.
@@ -207,12 +227,116 @@ describe.runIf(HAS_POSTGRES)('key purchase on the sandbox chain', () => {
       headers: auth,
     });
     expect(revoke.status).toBe(200);
-    expect((await login(server.baseUrl, parsed.keyFile)).status).toBe(401);
+    expect((await login(server.baseUrl, keyFile)).status).toBe(401);
 
     // Nothing in the log names the payment id or key material.
     const logText = server.logs.text();
     expect(logText).not.toContain(payment.paymentId);
-    expect(logText).not.toContain(JSON.stringify(parsed.keyFile.ecdsaPrivateKey));
+    expect(logText).not.toContain(JSON.stringify(keyFile.ecdsaPrivateKey));
+  });
+
+  it('registers nothing for a confirmed payment whose key was never sent, and says why', async () => {
+    const payment = await confirmedPayment();
+    const generated = await post(server, '/api/crypto/generate-key', {
+      paymentId: payment.paymentId,
+    });
+    expect(generated.status).toBe(409);
+    expect((await json(generated)).error).toMatch(/No key was sent for this payment/);
+    // The key may still be sent after the payment confirmed; then it is registered.
+    const keyFile = await submitBuyerKey(server.baseUrl, payment, new Date(clock));
+    const again = await post(server, '/api/crypto/generate-key', { paymentId: payment.paymentId });
+    expect(again.status).toBe(200);
+    expect((await login(server.baseUrl, keyFile)).status).toBe(200);
+  });
+
+  it('accepts a key only with a proof of possession for this payment and for what was bought', async () => {
+    const payment = await createPayment(server, 'BTC', 75);
+    const other = await createPayment(server, 'BTC', 75);
+    const now = new Date(clock);
+    const send = (body: unknown) => post(server, '/api/crypto/purchase-key', body);
+    const keyFile = await makeBuyerKey(payment.username, 'general', now);
+
+    // Signed over another payment's challenge: no proof for this one.
+    const replayed = await send(
+      await purchaseKeyBody(payment.paymentId, keyFile, other.keyChallenge),
+    );
+    expect(replayed.status).toBe(400);
+    expect((await json(replayed)).error).toMatch(/do not prove possession/);
+    // Another name or a higher level than bought.
+    for (const wrong of [
+      await makeBuyerKey(buyerName(), 'general', now),
+      await makeBuyerKey(payment.username, 'classified', now),
+    ]) {
+      const response = await send(
+        await purchaseKeyBody(payment.paymentId, wrong, payment.keyChallenge),
+      );
+      expect(response.status).toBe(400);
+      expect((await json(response)).error).toMatch(/does not match the order/);
+    }
+    // A private key in the body is refused by the schema.
+    const withPrivate = {
+      ...(await purchaseKeyBody(payment.paymentId, keyFile, payment.keyChallenge)),
+      publicKey: keyFile,
+    };
+    expect((await send(withPrivate)).status).toBe(400);
+    expect((await status(server, payment.paymentId)).keySubmitted).toBe(false);
+
+    // The right key is accepted; sending it again is answered the same; another key is not.
+    const body = await purchaseKeyBody(payment.paymentId, keyFile, payment.keyChallenge);
+    expect((await send(body)).status).toBe(200);
+    expect((await send(body)).status).toBe(200);
+    const second = await makeBuyerKey(payment.username, 'general', now);
+    const swapped = await send(
+      await purchaseKeyBody(payment.paymentId, second, payment.keyChallenge),
+    );
+    expect(swapped.status).toBe(409);
+    expect((await status(server, payment.paymentId)).keyId).toBe(keyFile.keyId);
+  });
+
+  it('lets the buyer name the key: the admin rule, and unique among keys and open orders', async () => {
+    const taken = buyerName('Neo');
+    await makeRegisteredKey(server.baseUrl, { username: taken });
+    const before = await countPayments(server);
+    const cases: [unknown, number, string][] = [
+      [
+        { currency: 'BTC', minAmountUsd: 75, username: taken.toUpperCase() },
+        409,
+        'This username is already taken; choose another',
+      ],
+      [
+        { currency: 'BTC', minAmountUsd: 75, username: ' padded ' },
+        400,
+        PAYMENT_TEXT.invalidUsername,
+      ],
+      [{ currency: 'BTC', minAmountUsd: 75, username: '' }, 400, PAYMENT_TEXT.invalidUsername],
+      [
+        { currency: 'BTC', minAmountUsd: 75, username: 'x'.repeat(65) },
+        400,
+        PAYMENT_TEXT.invalidUsername,
+      ],
+      [
+        { currency: 'BTC', minAmountUsd: 75, username: 'bad\u202ename' },
+        400,
+        PAYMENT_TEXT.invalidUsername,
+      ],
+    ];
+    for (const [body, code, error] of cases) {
+      const response = await post(server, '/api/crypto/generate-payment', body);
+      expect(response.status, JSON.stringify(body)).toBe(code);
+      expect(await json(response)).toEqual({ error });
+    }
+    expect(await countPayments(server)).toBe(before);
+    const open = await createPayment(server, 'BTC', 75, buyerName('Trinity'));
+    const clash = await post(server, '/api/crypto/generate-payment', {
+      currency: 'ETH',
+      minAmountUsd: 75,
+      username: open.username,
+    });
+    expect(clash.status).toBe(409);
+    // Once that order expires, the name is free again.
+    tick(21 * 60_000);
+    await server.payments.sweep();
+    expect((await createPayment(server, 'ETH', 75, open.username)).username).toBe(open.username);
   });
 
   it('never confirms an underpayment, and lets it expire', async () => {
@@ -254,38 +378,20 @@ describe.runIf(HAS_POSTGRES)('key purchase on the sandbox chain', () => {
     expect(pay.status).toBe(410);
   });
 
-  it('erases a key file nobody downloaded after 20 minutes', async () => {
-    const payment = await createPayment(server, 'LTC', 75).catch(() => null);
-    // Without a price feed only BTC, ETH and the stablecoins can be invoiced.
-    expect(payment).toBeNull();
-    const usdc = await createPayment(server, 'USDC', 75);
-    await post(server, '/api/crypto/sandbox/pay', { paymentId: usdc.paymentId, amount: 75 });
-    tick(60_000);
-    const generated = await post(server, '/api/crypto/generate-key', { paymentId: usdc.paymentId });
-    expect(generated.status).toBe(200);
-    const { downloadUrl, keyId } = (await generated.json()) as {
-      downloadUrl: string;
-      keyId: string;
-    };
-    tick(20 * 60_000);
-    await server.payments.sweep();
-    const rows = await server.database.query<{ key_file: unknown; key_erased_at: unknown }>(
-      'SELECT key_file, key_erased_at FROM payments WHERE key_id = $1',
-      [keyId],
-    );
-    expect(rows[0]!.key_file).toBeNull();
-    expect(rows[0]!.key_erased_at).not.toBeNull();
-    expect((await fetch(`${server.baseUrl}${downloadUrl}`)).status).toBe(410);
+  it('says which currencies need a price feed, before anything is stored', async () => {
+    const before = await countPayments(server);
+    const ltc = await post(server, '/api/crypto/generate-payment', {
+      currency: 'LTC',
+      minAmountUsd: 75,
+      username: buyerName(),
+    });
+    expect(ltc.status).toBe(503);
+    expect(await countPayments(server)).toBe(before);
   });
 
   it('takes over a key generation whose process died, and still makes one key', async () => {
-    const payment = await createPayment(server, 'USDT', 75);
-    await post(server, '/api/crypto/sandbox/pay', {
-      paymentId: payment.paymentId,
-      amount: payment.amount,
-    });
-    tick(60_000);
-    expect((await status(server, payment.paymentId)).status).toBe('confirmed');
+    const payment = await confirmedPayment();
+    await submitBuyerKey(server.baseUrl, payment, new Date(clock));
     // A process claimed the generation and died before finishing it.
     await server.database.query(
       `UPDATE payments SET status = 'generating', generation_claim = 'dead-process',
@@ -306,20 +412,21 @@ describe.runIf(HAS_POSTGRES)('key purchase on the sandbox chain', () => {
   it('answers bad input with clear 4xx errors and stores nothing for it', async () => {
     const before = await countPayments(server);
     const cases: [unknown, number, string][] = [
-      [{ currency: 'PEPE', minAmountUsd: 75 }, 400, 'Unknown currency'],
-      [{ currency: 'btc', minAmountUsd: 75 }, 400, 'Unknown currency'],
+      [{ currency: 'PEPE', minAmountUsd: 75, username: 'n' }, 400, 'Unknown currency'],
+      [{ currency: 'btc', minAmountUsd: 75, username: 'n' }, 400, 'Unknown currency'],
       [
-        { currency: 'BTC', minAmountUsd: 80 },
+        { currency: 'BTC', minAmountUsd: 80, username: 'n' },
         400,
         'Unknown tier: the amount must be 75, 250 or 1000 USD',
       ],
-      [{ currency: 'BTC', minAmountUsd: 'seventy-five' }, 400, 'Invalid amount'],
-      [{ currency: 'BTC', minAmountUsd: -75 }, 400, 'Invalid amount'],
+      [{ currency: 'BTC', minAmountUsd: 'seventy-five', username: 'n' }, 400, 'Invalid amount'],
+      [{ currency: 'BTC', minAmountUsd: -75, username: 'n' }, 400, 'Invalid amount'],
       [
-        { currency: 'BTC', minAmountUsd: 75, tier: 'classified' },
+        { currency: 'BTC', minAmountUsd: 75, tier: 'classified', username: 'n' },
         400,
         'The tier does not match the amount',
       ],
+      [{ currency: 'BTC', minAmountUsd: 75 }, 400, PAYMENT_TEXT.invalidUsername],
     ];
     for (const [body, code, error] of cases) {
       const response = await post(server, '/api/crypto/generate-payment', body);
@@ -338,7 +445,11 @@ describe.runIf(HAS_POSTGRES)('key purchase on the sandbox chain', () => {
     expect((await post(server, '/api/crypto/generate-key', { paymentId: unknown })).status).toBe(
       404,
     );
-    expect((await fetch(`${server.baseUrl}/api/crypto/download/${unknown}`)).status).toBe(404);
+    const unknownKey = await post(server, '/api/crypto/purchase-key', { paymentId: unknown });
+    expect(unknownKey.status).toBe(400);
+    expect((await post(server, '/api/crypto/purchase-key', { paymentId: 'nope' })).status).toBe(
+      400,
+    );
 
     const payment = await createPayment(server);
     const badAmounts: unknown[] = ['abc', '1e-3', '', -1, '0'];
@@ -361,6 +472,7 @@ describe.runIf(HAS_POSTGRES)('key purchase on the sandbox chain', () => {
     const flood = await post(server, '/api/crypto/generate-payment', {
       currency: 'BTC',
       minAmountUsd: 75,
+      username: buyerName(),
     });
     expect(flood.status).toBe(429);
     expect(await json(flood)).toEqual({ error: 'Too many payment requests; wait a few minutes' });

@@ -118,7 +118,7 @@ describe('per-visitor limits count the /64', { timeout: 120_000 }, () => {
         await fetch(`${server.baseUrl}/api/crypto/generate-payment`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
-          body: JSON.stringify({ currency: 'BTC', minAmountUsd: 250 }),
+          body: JSON.stringify({ currency: 'BTC', minAmountUsd: 250, username: `buyer ${from}` }),
         })
       ).status;
     const statuses = [];

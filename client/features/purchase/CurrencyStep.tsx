@@ -1,10 +1,14 @@
-/** Step 2: choose a cryptocurrency (spec 001 §2, §9) and open the payment. */
+/**
+ * Step 2: name the key (issue 32: the admin-issued key's username rule, unique on this server),
+ * choose a cryptocurrency (spec 001 §2, §9) and open the payment.
+ */
 import { PAYMENT_CURRENCIES, TIER_MIN_USD } from '../../../shared/constants.js';
 import {
   requiredConfirmations,
   type PaymentCurrency,
   type PricesResponse,
 } from '../../../shared/protocol/http/payments.js';
+import { KEY_USERNAME_MAX_LENGTH } from '../../../shared/crypto/key-file-schema.js';
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, PANEL } from '../../ui/landing-styles.js';
 import { CURRENCY_NAMES, type Tier } from './tiers.js';
 
@@ -14,6 +18,9 @@ interface CurrencyStepProps {
   prices: PricesResponse | undefined;
   isCreating: boolean;
   error: string | null;
+  username: string;
+  usernameError: string | null;
+  onUsername: (username: string) => void;
   onChoose: (currency: PaymentCurrency) => void;
   onBack: () => void;
   onContinue: () => void;
@@ -43,6 +50,28 @@ export function CurrencyStep(props: CurrencyStepProps) {
             : `BTC $${prices.bitcoin.price?.toLocaleString('en-US')} · ETH $${prices.ethereum.price?.toLocaleString('en-US')}`
           : 'loading prices…'}
       </p>
+      <label className="mb-4 block text-xs" htmlFor="purchase-username">
+        <span className="mb-1 block tracking-[0.3em] text-muted">KEY USERNAME</span>
+        <input
+          id="purchase-username"
+          className="w-full max-w-sm border border-border bg-background px-3 py-2 text-sm text-fg"
+          value={props.username}
+          maxLength={KEY_USERNAME_MAX_LENGTH}
+          autoComplete="off"
+          aria-invalid={props.usernameError !== null}
+          aria-describedby="purchase-username-hint"
+          onChange={(event) => props.onUsername(event.target.value)}
+          data-testid="purchase-username"
+        />
+        <span
+          id="purchase-username-hint"
+          className={`mt-1 block ${props.usernameError ? 'text-danger' : 'text-muted'}`}
+          data-testid="purchase-username-hint"
+        >
+          {props.usernameError ??
+            'The name others see in chat. 1 to 64 printable characters; it must be free on this server.'}
+        </span>
+      </label>
       <div
         role="radiogroup"
         aria-label="Cryptocurrency"
@@ -91,7 +120,7 @@ export function CurrencyStep(props: CurrencyStepProps) {
         <button
           type="button"
           className={BUTTON_PRIMARY}
-          disabled={!selected || props.isCreating}
+          disabled={!selected || props.username.trim() === '' || props.isCreating}
           onClick={props.onContinue}
           data-testid="payment-create"
         >

@@ -51,9 +51,12 @@ export function PaymentStep({
         STEP 3 // PAYMENT
       </h2>
       <div className={`${PANEL} p-5`}>
-        <p className="mb-4 text-xs text-muted">
-          {tier?.name} · {CURRENCY_NAMES[payment.currency]} ({payment.currency}) · invoice valid
-          until {new Date(payment.expiresAt).toLocaleTimeString('en-GB')}
+        <p className="mb-4 text-xs text-muted" data-testid="order-summary">
+          {tier?.name} · {CURRENCY_NAMES[payment.currency]} ({payment.currency}) · key name{' '}
+          <span className="text-accent" data-testid="order-username">
+            {payment.username ?? '—'}
+          </span>{' '}
+          · invoice valid until {new Date(payment.expiresAt).toLocaleTimeString('en-GB')}
         </p>
         <div className="flex flex-col gap-5 md:flex-row">
           <div className="min-w-0 flex-1">
@@ -103,18 +106,50 @@ export function PaymentStep({
           </div>
         ) : null}
       </div>
+      {purchase.unreachable ? (
+        <p
+          role="alert"
+          className="border border-warning/60 p-3 text-xs text-warning"
+          data-testid="purchase-unreachable"
+        >
+          {purchase.unreachable}
+        </p>
+      ) : null}
+      {payment.status !== 'ready' && payment.status !== 'expired' && payment.status !== 'failed' ? (
+        <RecoveryCode paymentId={payment.paymentId} />
+      ) : null}
       <StatusCard
         payment={payment}
+        keyPhase={purchase.keyPhase}
+        keyError={purchase.keyError}
+        hasLocalKey={purchase.hasLocalKey}
         keyGenerationFailed={purchase.keyGenerationFailed}
         pollingStopped={purchase.pollingStopped}
-        isDownloading={purchase.isDownloading}
         downloaded={purchase.downloaded}
-        downloadError={purchase.downloadError}
         onRetryKey={purchase.retryKeyGeneration}
         onResume={purchase.resumeMonitoring}
-        onDownload={() => void purchase.download()}
+        onDownload={purchase.download}
+        onReceipt={purchase.downloadReceipt}
         onStartOver={purchase.startOver}
       />
     </section>
+  );
+}
+
+/**
+ * The recovery code: the payment id, the buyer's only credential for the order. Entered under
+ * "resume a purchase" on /get-key it brings the order back on any browser; the key file itself
+ * exists only in the browser that made it (docs/decisions.md "Key purchase").
+ */
+function RecoveryCode({ paymentId }: { paymentId: string }) {
+  return (
+    <div className={`${PANEL} p-4 text-xs`} data-testid="recovery-panel">
+      <p className="mb-2 text-warning">
+        Save this recovery code now. It is the only way back to this order if this page is closed:
+        enter it under RESUME A PURCHASE on this page. Your key is made and kept in this browser;
+        another browser can follow the order but cannot save this browser&apos;s key.
+      </p>
+      <Field label="RECOVERY CODE" value={paymentId} testId="recovery-code" />
+    </div>
   );
 }

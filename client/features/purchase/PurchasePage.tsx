@@ -9,6 +9,7 @@ import { BUTTON_SECONDARY, GLOW_TEXT } from '../../ui/landing-styles.js';
 import { CurrencyStep } from './CurrencyStep.js';
 import { PaymentStep } from './PaymentStep.js';
 import { PurchasesUnavailable } from './PurchasesUnavailable.js';
+import { ResumePurchase } from './ResumePurchase.js';
 import { TierStep } from './TierStep.js';
 import { usePrices } from './use-prices.js';
 import { usePurchase, type PurchaseStep } from './use-purchase.js';
@@ -61,8 +62,9 @@ function PurchaseFlow() {
     <>
       <p className="mb-6 max-w-3xl text-sm text-muted">
         A key file (.sck) holds an ML-DSA-65 and an ECDSA P-256 key pair and logs you in on this
-        server. Pay in cryptocurrency; once the payment is confirmed the key is made for you and can
-        be downloaded exactly once.
+        server. Your browser makes the key pair; the server receives only its public part and
+        registers it once your cryptocurrency payment is confirmed. The server never holds your
+        private key.
       </p>
       <ol className="mb-6 flex flex-wrap gap-2 text-xs" aria-label="Purchase steps">
         {STEPS.map((entry) => (
@@ -92,6 +94,7 @@ function PurchaseFlow() {
         </p>
       ) : null}
       {step === 1 ? <TierStep selected={purchase.tier} onChoose={purchase.chooseTier} /> : null}
+      {step === 1 && !payment ? <ResumePurchase /> : null}
       {step === 2 && purchase.tier ? (
         <CurrencyStep
           tier={purchase.tier}
@@ -99,6 +102,9 @@ function PurchaseFlow() {
           prices={prices.data}
           isCreating={purchase.isCreating}
           error={purchase.paymentError}
+          username={purchase.username}
+          usernameError={purchase.usernameError}
+          onUsername={purchase.chooseUsername}
           onChoose={purchase.chooseCurrency}
           onBack={() => purchase.goToStep(1)}
           onContinue={() => void purchase.createPayment()}

@@ -1,7 +1,8 @@
 /**
  * The payment status card (spec 001 §4): the status, its progress figure (pending 20 %,
  * confirming 40 % plus confirmations over required scaled to 40 %, confirmed 80 %, generating
- * 90 %, ready 100 %), the confirmations, and the one-time key download.
+ * 90 %, ready 100 %), the confirmations, the key made in this browser, and saving it with the
+ * server's registration receipt (issue 32).
  */
 import { Link } from 'wouter';
 import {
@@ -9,25 +10,36 @@ import {
   type PaymentStatusResponse,
 } from '../../../shared/protocol/http/payments.js';
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, PANEL } from '../../ui/landing-styles.js';
+import type { KeyPhase } from './use-purchase.js';
 
 interface StatusCardProps {
   payment: PaymentStatusResponse;
+  keyPhase: KeyPhase;
+  keyError: string | null;
+  hasLocalKey: boolean;
   keyGenerationFailed: boolean;
   pollingStopped: boolean;
-  isDownloading: boolean;
   downloaded: { fileName: string } | null;
-  downloadError: string | null;
   onRetryKey: () => void;
   onResume: () => void;
   onDownload: () => void;
+  onReceipt: () => void;
   onStartOver: () => void;
 }
+
+const KEY_PHASE_TEXT: Record<KeyPhase, string | null> = {
+  idle: null,
+  making: 'Making your key pair in this browser…',
+  sending: 'Sending the public key and its proof to the server…',
+  sent: null,
+  failed: null,
+};
 
 const STATUS_TEXT: Record<PaymentStatusResponse['status'], string> = {
   pending: 'AWAITING PAYMENT',
   confirming: 'CONFIRMING ON CHAIN',
   confirmed: 'PAYMENT CONFIRMED',
-  generating: 'GENERATING YOUR KEY',
+  generating: 'REGISTERING YOUR KEY',
   ready: 'KEY READY',
   expired: 'PAYMENT EXPIRED',
   failed: 'PAYMENT FAILED',
@@ -98,6 +110,23 @@ export function StatusCard(props: StatusCardProps) {
           payment is kept in this browser for 20 minutes and in the page address.
         </p>
       ) : null}
+      {KEY_PHASE_TEXT[props.keyPhase] ? (
+        <p className="mb-3 text-xs text-accent" role="status" data-testid="key-phase">
+          {KEY_PHASE_TEXT[props.keyPhase]}
+        </p>
+      ) : null}
+      {props.keyError ? (
+        <p className="mb-3 text-xs text-danger" role="alert" data-testid="key-error">
+          {props.keyError}
+        </p>
+      ) : null}
+      {payment.keySubmitted && payment.status !== 'ready' ? (
+        <p className="mb-3 text-xs text-muted" data-testid="key-submitted">
+          {props.hasLocalKey
+            ? 'Your key was made in this browser; the server holds only its public part and registers it once the payment is confirmed.'
+            : 'The key of this order was made in another browser: only that browser can save it. This page still follows the payment.'}
+        </p>
+      ) : null}
       {props.keyGenerationFailed ? (
         <div className="mb-3 flex flex-wrap items-center gap-3 text-xs text-danger" role="alert">
           Key generation failed.
@@ -131,50 +160,67 @@ export function StatusCard(props: StatusCardProps) {
 
 function ReadyPanel(props: StatusCardProps) {
   const { payment } = props;
-  if (props.downloaded) {
-    return (
-      <div className="space-y-3 text-xs" data-testid="download-done">
-        <p className="text-primary">
-          Saved {props.downloaded.fileName}. The server has erased its copy: keep this file safe, it
-          is the only one.
-        </p>
-        <Link href="/landing" className={BUTTON_PRIMARY}>
-          USE YOUR KEY
-        </Link>
-      </div>
-    );
-  }
+  const receipt = payment.receipt;
   return (
     <div className="space-y-3 text-xs">
       <p className="text-fg">
-        Key <span className="text-accent">{payment.keyId}</span> is registered.
+        Key <span className="text-accent">{payment.keyId}</span> is registered
+        {receipt ? (
+          <>
+            {' '}
+            for <span className="text-accent">{receipt.username}</span> (level{' '}
+            {receipt.level.toUpperCase()}, fingerprint{' '}
+            <span className="break-all">{receipt.fingerprint.slice(0, 16)}…</span>)
+          </>
+        ) : null}
+        .
       </p>
-      {payment.downloadUrl ? (
+      {props.downloaded ? (
+        <div className="space-y-3" data-testid="download-done">
+          <p className="text-primary">
+            Saved {props.downloaded.fileName}. This browser no longer keeps it and the server never
+            had it: keep this file safe, it is the only one.
+          </p>
+          <div className="flex flex-wrap gap-3">
+            <button type="button" className={BUTTON_SECONDARY} onClick={props.onDownload}>
+              [ SAVE AGAIN ]
+            </button>
+            <Link href="/landing" className={BUTTON_PRIMARY}>
+              USE YOUR KEY
+            </Link>
+          </div>
+        </div>
+      ) : props.hasLocalKey ? (
         <>
           <p className="text-warning">
-            The key file can be downloaded once. The server erases it at the first download, or 20
-            minutes after it was made.
+            The key file was made in this browser and exists nowhere else: save it now. It leaves
+            this browser&apos;s storage once saved.
           </p>
           <button
             type="button"
             className={BUTTON_PRIMARY}
             onClick={props.onDownload}
-            disabled={props.isDownloading}
             data-testid="download-key"
           >
-            {props.isDownloading ? 'DOWNLOADING…' : 'DOWNLOAD KEY FILE'}
+            SAVE KEY FILE
           </button>
         </>
       ) : (
         <p className="text-danger" role="alert" data-testid="key-gone">
-          This key file was already downloaded or has been erased: the server keeps it only until
-          the first download or 20 minutes.
+          This browser does not hold the key file of this order: it was made in the browser where
+          the purchase started, or it was already saved. The server never holds a purchased private
+          key, so it cannot send it again.
         </p>
       )}
-      {props.downloadError ? (
-        <p className="text-danger" role="alert" data-testid="download-error">
-          {props.downloadError}
-        </p>
+      {receipt ? (
+        <button
+          type="button"
+          className={BUTTON_SECONDARY}
+          onClick={props.onReceipt}
+          data-testid="download-receipt"
+        >
+          [ SAVE REGISTRATION RECEIPT ]
+        </button>
       ) : null}
     </div>
   );

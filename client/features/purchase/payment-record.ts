@@ -1,7 +1,7 @@
 /**
  * The local payment record (spec 001 §3 "Local session record"): paymentId, address, amount,
- * currency, createdAt, expiresAt. Kept 20 minutes (spec 001 §9) so a reload finds the payment;
- * the `?payment=` query recovers it too. Read through a schema like everything from storage.
+ * currency, createdAt, expiresAt. Kept until the order ends, so a reload finds the payment; the
+ * `?payment=` query and the recovery code (the payment id) recover it too. Read through a schema like everything from storage.
  */
 import { z } from 'zod';
 import {
@@ -28,8 +28,12 @@ export function savePaymentRecord(record: PaymentRecord): void {
   writeStorage(PAYMENT_RECORD_KEY, JSON.stringify(record));
 }
 
-/** The stored record, or null when there is none, it is damaged, or it has expired. */
-export function readPaymentRecord(now: number = Date.now()): PaymentRecord | null {
+/**
+ * The stored record, or null when there is none or it is damaged. It is kept past the invoice's
+ * expiry: a payment seen on the chain does not expire, and only the server's answer (expired,
+ * failed, not found) or the saved key file ends an order (issue 32).
+ */
+export function readPaymentRecord(): PaymentRecord | null {
   const raw = readStorage(PAYMENT_RECORD_KEY);
   if (raw === null) return null;
   let parsed;
@@ -38,7 +42,7 @@ export function readPaymentRecord(now: number = Date.now()): PaymentRecord | nul
   } catch {
     parsed = null;
   }
-  if (!parsed?.success || Date.parse(parsed.data.expiresAt) <= now) {
+  if (!parsed?.success) {
     clearPaymentRecord();
     return null;
   }

@@ -2,7 +2,6 @@
  * The purchase calls (spec 001 §7 "Cryptocurrency purchase"). Answers are parsed by the shared
  * schemas; failures follow the client's HTTP rule (client/lib/http.ts).
  */
-import { z } from 'zod';
 import {
   GenerateKeyResponseSchema,
   GeneratePaymentResponseSchema,
@@ -10,6 +9,7 @@ import {
   PaymentStatusResponseSchema,
   PricesResponseSchema,
   PurchaseAvailabilitySchema,
+  PurchaseKeyResponseSchema,
   SandboxPayResponseSchema,
   type GenerateKeyResponse,
   type GeneratePaymentResponse,
@@ -18,8 +18,9 @@ import {
   type PaymentStatusResponse,
   type PricesResponse,
   type PurchaseAvailability,
+  type PurchaseKeyRequest,
 } from '../../../shared/protocol/http/payments.js';
-import { HttpError, apiRequest, throwIfNotOk } from '../../lib/http.js';
+import { HttpError, apiRequest } from '../../lib/http.js';
 
 /** Whether this server sells keys at all (issue 31): asked before the flow is shown. */
 export function fetchPurchaseAvailability(): Promise<PurchaseAvailability> {
@@ -33,10 +34,11 @@ export function fetchPrices(): Promise<PricesResponse> {
 export function generatePayment(
   currency: PaymentCurrency,
   minAmountUsd: number,
+  username: string,
 ): Promise<GeneratePaymentResponse> {
   return apiRequest('/api/crypto/generate-payment', GeneratePaymentResponseSchema, {
     method: 'POST',
-    body: { currency, minAmountUsd },
+    body: { currency, minAmountUsd, username },
     auth: false,
   });
 }
@@ -81,19 +83,13 @@ export function sandboxPay(paymentId: string, amount: string) {
   });
 }
 
-/** Downloads the key file (once: the server erases it as it sends it). */
-export async function downloadKeyFile(
-  downloadUrl: string,
-): Promise<{ fileName: string; text: string }> {
-  const response = await fetch(downloadUrl, { cache: 'no-store', credentials: 'same-origin' });
-  await throwIfNotOk(response);
-  const disposition = response.headers.get('content-disposition') ?? '';
-  const fileName = z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}\.sck$/)
-    .catch('securechannel-key.sck')
-    .parse(/filename="([^"]+)"/.exec(disposition)?.[1]);
-  return { fileName, text: await response.text() };
+/** Sends the public part of this browser's key with its proof of possession. */
+export function submitPurchaseKey(body: PurchaseKeyRequest) {
+  return apiRequest('/api/crypto/purchase-key', PurchaseKeyResponseSchema, {
+    method: 'POST',
+    body,
+    auth: false,
+  });
 }
 
 function safeJson(text: string): unknown {

@@ -1,8 +1,8 @@
 /**
  * The purchase routes (spec 001 §7 "Cryptocurrency purchase"; DESIGN.md "Payments"):
- * availability, prices, generate-payment, payment-status, generate-key (402 while unconfirmed),
- * the one-time key download, the sandbox chain's pay route (sandbox mode only) and the
- * NOWPayments IPN callback (nowpayments mode only). When the server sells no keys (provider
+ * availability, prices, generate-payment, payment-status, purchase-key (the public part of the
+ * key the buyer's browser made), generate-key (registers it; 402 while unconfirmed), the sandbox
+ * chain's pay route (sandbox mode only) and the NOWPayments IPN callback (nowpayments mode only). When the server sells no keys (provider
  * `none`), every one of them but availability answers 503 before its input is read.
  */
 import type { FastifyPluginAsync } from 'fastify';
@@ -19,6 +19,7 @@ import {
   PaymentRequiredResponseSchema,
   PaymentStatusResponseSchema,
   PricesResponseSchema,
+  PurchaseKeyResponseSchema,
   PurchaseAvailabilitySchema,
   SandboxPayRequestSchema,
   SandboxPayResponseSchema,
@@ -93,10 +94,11 @@ export function paymentRoutes(options: PaymentRouteOptions): FastifyPluginAsync 
         schema: {
           tags: ['payments'],
           summary:
-            'Open a payment for a tier ({currency, minAmountUsd}); body checked by GeneratePaymentRequestSchema',
+            'Open a payment for a tier ({currency, minAmountUsd, username}); body checked by GeneratePaymentRequestSchema',
           response: {
             200: GeneratePaymentResponseSchema,
             400: ErrorBodySchema,
+            409: ErrorBodySchema,
             429: ErrorBodySchema,
             502: ErrorBodySchema,
             503: ErrorBodySchema,
@@ -128,7 +130,8 @@ export function paymentRoutes(options: PaymentRouteOptions): FastifyPluginAsync 
       {
         schema: {
           tags: ['payments'],
-          summary: 'Make the key of a confirmed payment (once); 402 while it is not confirmed',
+          summary:
+            "Register the buyer's key of a confirmed payment (once) and answer its receipt; 402 while it is not confirmed",
           body: GenerateKeyRequestSchema,
           response: {
             200: GenerateKeyResponseSchema,
@@ -153,25 +156,20 @@ export function paymentRoutes(options: PaymentRouteOptions): FastifyPluginAsync 
       },
     );
 
-    // The answer is the key file's text, not JSON, so this route has no response schema.
-    fastify.get(
-      '/api/crypto/download/:paymentId',
+    app.post(
+      '/api/crypto/purchase-key',
       {
+        // A public part with its proof is about 40 kB of JSON; never a private key.
+        bodyLimit: KEY_FILE_MAX_CHARS,
         schema: {
           tags: ['payments'],
-          summary: 'The purchased key file, once: it is erased from the server as it is sent',
-          params: PaymentIdParamsSchema,
+          summary:
+            "The public part of the key the buyer's browser made, with both keys' signatures over the payment's keyChallenge; registered once the payment is confirmed",
+          response: { 200: PurchaseKeyResponseSchema, ...clientErrors },
         },
       },
-      async (request, reply) => {
-        const { paymentId } = PaymentIdParamsSchema.parse(request.params);
-        const file = await service.download(paymentId);
-        return reply
-          .header('cache-control', 'no-store')
-          .header('content-disposition', `attachment; filename="${file.fileName}"`)
-          .type('application/octet-stream')
-          .send(file.text);
-      },
+      // Parsed by the service, so that each refusal gets its own text.
+      (request) => service.submitKey(request.body),
     );
 
     if (service.isSandbox) {

@@ -8,14 +8,15 @@ import {
   DEFAULT_KEY_VALIDITY_DAYS,
   FALLBACK_MIN_AMOUNT,
   PAYMENT_SESSION_TTL_MS,
-  PURCHASED_KEY_DOWNLOAD_TTL_MS,
   TIER_MIN_USD,
 } from '../../../shared/constants.js';
-import { createKeyFile } from '../../../shared/crypto/key-file.js';
 import {
-  keyFileName,
-  publicPart,
-  serializeKeyFile,
+  verifyChallengeSignatures,
+  verifyKeyFileIntegrity,
+} from '../../../shared/crypto/key-file.js';
+import {
+  KeyPublicPartSchema,
+  KeyUsernameSchema,
   type KeyPublicPart,
 } from '../../../shared/crypto/key-file-schema.js';
 import {
@@ -23,6 +24,8 @@ import {
   PAYMENT_TEXT,
   PaymentCurrencySchema,
   PaymentIdSchema,
+  purchaseKeyChallenge,
+  PurchaseKeyRequestSchema,
   requiredConfirmations,
   TIER_KEY_LEVEL,
   tierForAmount,
@@ -32,13 +35,14 @@ import {
   type PaymentMode,
   type PaymentStatus,
   type PaymentStatusResponse,
+  type PurchaseReceipt,
   type TierId,
 } from '../../../shared/protocol/http/payments.js';
 import type { Db } from '../../db/connect.js';
 import { AppError } from '../../errors.js';
 import type { RateLimiter } from '../../lib/rate-limiter.js';
 import { formatDecimal, numberToDecimal, parseDecimal, quoteAmount } from './decimal.js';
-import { newPaymentId, openKeyFile, paymentIdHash, paymentRef, sealKeyFile } from './key-vault.js';
+import { newKeyChallengeNonce, newPaymentId, paymentIdHash, paymentRef } from './payment-id.js';
 import type { PriceFeed, PriceSnapshot } from './price-feed.js';
 import {
   ProviderError,
@@ -64,6 +68,9 @@ export const GENERATION_STALE_MS = 60_000;
 /** How long a request waits for a generation another request claimed. */
 const GENERATION_WAIT_MS = 15_000;
 const GENERATION_POLL_MS = 100;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** How far a browser's clock may be from the server's when it dates a purchased key. */
+const KEY_CLOCK_SKEW_MS = DAY_MS;
 
 /** The 402 answer of generate-key (spec 001 §4, §7), carried to the route. */
 export class PaymentRequiredError extends AppError {
@@ -146,6 +153,10 @@ export class PaymentService {
     }
     const currency = request.currency;
     const amountUsd = TIER_MIN_USD[tier];
+    const username = request.username;
+    if (await this.deps.store.isUsernameTaken(username)) {
+      throw new AppError('USERNAME_TAKEN', 409, PAYMENT_TEXT.usernameTaken);
+    }
     let quote: string | null = null;
     if (provider.usesPriceFeed) {
       quote = quoteFor(currency, amountUsd, await this.deps.prices.current());
@@ -170,7 +181,8 @@ export class PaymentService {
     const now = this.date();
     const expiresAt = new Date(now.getTime() + PAYMENT_SESSION_TTL_MS);
     const required = requiredConfirmations(currency);
-    await this.deps.store.insert({
+    const nonce = newKeyChallengeNonce();
+    const inserted = await this.deps.store.insert({
       idHash,
       ref,
       provider: provider.name,
@@ -187,7 +199,11 @@ export class PaymentService {
       createdAt: now,
       expiresAt,
       updatedAt: now,
+      username,
+      keyChallenge: nonce,
     });
+    // Another open payment took the name between the check and the insert.
+    if (!inserted) throw new AppError('USERNAME_TAKEN', 409, PAYMENT_TEXT.usernameTaken);
     this.deps.log('payment created', { ref, tier, currency });
     return {
       paymentId,
@@ -201,7 +217,89 @@ export class PaymentService {
       createdAt: now.toISOString(),
       expiresAt: expiresAt.toISOString(),
       sandbox: this.isSandbox,
+      username,
+      keyChallenge: purchaseKeyChallenge(ref, nonce),
     };
+  }
+
+  /**
+   * `POST /api/crypto/purchase-key`: the public part of the key the buyer's browser made, kept
+   * with the payment until it is confirmed. Accepted only with both keys' signatures over the
+   * payment's challenge, for the username, level and validity the buyer paid for, once per
+   * payment (sending the same key again is answered the same).
+   */
+  async submitKey(body: unknown): Promise<{ keyId: string; accepted: true }> {
+    this.activeProvider();
+    const parsed = PurchaseKeyRequestSchema.safeParse(body);
+    if (!parsed.success) {
+      const record =
+        typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+      if (!PaymentIdSchema.safeParse(record.paymentId).success) {
+        throw new AppError('INVALID_PAYMENT_ID', 400, PAYMENT_TEXT.invalidPaymentId);
+      }
+      throw new AppError('INVALID_KEY', 400, PAYMENT_TEXT.keyProofInvalid);
+    }
+    const request = parsed.data;
+    const row = await this.refresh(request.paymentId);
+    const key = request.publicKey;
+    if (row.publicKey !== null) {
+      if (row.keyId === key.keyId) return { keyId: key.keyId, accepted: true };
+      throw new AppError('KEY_ALREADY_SUBMITTED', 409, PAYMENT_TEXT.keyAlreadySubmitted);
+    }
+    if (row.status === 'expired') {
+      throw new AppError('PAYMENT_EXPIRED', 410, PAYMENT_TEXT.paymentExpired);
+    }
+    if (row.status === 'failed') {
+      throw new AppError('PAYMENT_FAILED', 410, PAYMENT_TEXT.paymentFailed);
+    }
+    if (!this.matchesOrder(row, key)) {
+      throw new AppError('KEY_MISMATCH', 400, PAYMENT_TEXT.keyDoesNotMatchOrder);
+    }
+    const challenge = row.keyChallenge ? purchaseKeyChallenge(row.ref, row.keyChallenge) : null;
+    const proven =
+      challenge !== null &&
+      (await verifyKeyFileIntegrity(key)).ok &&
+      (await verifyChallengeSignatures({
+        challenge,
+        dilithiumSignature: request.dilithiumSignature,
+        ecdsaSignature: request.ecdsaSignature,
+        dilithiumPublicKey: key.dilithiumPublicKey,
+        ecdsaPublicKey: key.ecdsaPublicKey,
+      }));
+    if (!proven) throw new AppError('KEY_PROOF_INVALID', 400, PAYMENT_TEXT.keyProofInvalid);
+    if (await this.deps.store.isKeyRegistered(key.keyId, key.fingerprint)) {
+      throw new AppError('KEY_EXISTS', 409, PAYMENT_TEXT.keyAlreadySubmitted);
+    }
+    const stored = KeyPublicPartSchema.parse(key);
+    if (
+      !(await this.deps.store.recordPublicKey(
+        row.idHash,
+        key.keyId,
+        JSON.stringify(stored),
+        this.date(),
+      ))
+    ) {
+      throw new AppError('KEY_ALREADY_SUBMITTED', 409, PAYMENT_TEXT.keyAlreadySubmitted);
+    }
+    this.deps.log('purchased public key received', { ref: row.ref, keyId: key.keyId });
+    return { keyId: key.keyId, accepted: true };
+  }
+
+  /** The key is the one bought: the chosen name, the tier's level, dated now, at most 365 days. */
+  private matchesOrder(row: PaymentRow, key: KeyPublicPart): boolean {
+    if (row.username === null || key.username !== row.username) return false;
+    if (key.permissions.level !== TIER_KEY_LEVEL[row.tier]) return false;
+    if (!key.permissions.rooms.includes('all')) return false;
+    const now = this.deps.now();
+    const issued = Date.parse(key.permissions.issued);
+    const expiresText = key.permissions.expires ?? key.expires ?? null;
+    if (expiresText === null) return false;
+    const expires = Date.parse(expiresText);
+    return (
+      Math.abs(issued - now) <= KEY_CLOCK_SKEW_MS &&
+      expires > issued &&
+      expires - issued <= DEFAULT_KEY_VALIDITY_DAYS * DAY_MS + KEY_CLOCK_SKEW_MS
+    );
   }
 
   /** `GET /api/crypto/payment-status/{paymentId}`. */
@@ -228,9 +326,12 @@ export class PaymentService {
         case 'failed':
           throw new AppError('PAYMENT_FAILED', 410, PAYMENT_TEXT.paymentFailed);
         case 'ready':
-          return { keyId: row.keyId!, downloadUrl: downloadUrl(paymentId) };
+          return { keyId: row.keyId!, receipt: receiptOf(row)! };
         case 'confirmed':
         case 'generating': {
+          if (row.publicKey === null) {
+            throw new AppError('KEY_NOT_SUBMITTED', 409, PAYMENT_TEXT.keyNotSubmitted);
+          }
           const claim = randomBytes(16).toString('hex');
           const now = this.date();
           const staleBefore = new Date(now.getTime() - GENERATION_STALE_MS);
@@ -245,34 +346,6 @@ export class PaymentService {
         }
       }
     }
-  }
-
-  /** `GET /api/crypto/download/{paymentId}`: the key file, once; then it is erased. */
-  async download(paymentId: string): Promise<{ fileName: string; text: string }> {
-    const provider = this.activeProvider();
-    const id = this.parseId(paymentId);
-    const idHash = paymentIdHash(id);
-    const row = await this.deps.store.find(idHash);
-    if (!row || row.provider !== provider.name)
-      throw new AppError('PAYMENT_NOT_FOUND', 404, PAYMENT_TEXT.paymentNotFound);
-    if (row.status !== 'ready') {
-      throw new AppError('KEY_NOT_READY', 409, PAYMENT_TEXT.keyNotReady);
-    }
-    const now = this.date();
-    const taken = await this.deps.store.takeKeyFile(
-      idHash,
-      now,
-      new Date(now.getTime() - PURCHASED_KEY_DOWNLOAD_TTL_MS),
-    );
-    if (!taken) throw new AppError('KEY_GONE', 410, PAYMENT_TEXT.alreadyDownloaded);
-    const text = openKeyFile(id, row.ref, taken.keyFile);
-    this.deps.log('purchased key downloaded and erased', { ref: row.ref, keyId: taken.keyId });
-    const parsed: unknown = JSON.parse(text);
-    const username =
-      typeof parsed === 'object' && parsed !== null && 'username' in parsed
-        ? String(parsed.username)
-        : 'key';
-    return { fileName: keyFileName(username), text };
   }
 
   /** `POST /api/crypto/sandbox/pay`: broadcasts an amount on the sandbox chain. */
@@ -332,15 +405,10 @@ export class PaymentService {
     return true;
   }
 
-  /** Housekeeping: expire unpaid invoices, erase key files nobody downloaded, drop old rows. */
+  /** Housekeeping: expire unpaid invoices, drop old ended rows. */
   async sweep(): Promise<void> {
     const now = this.date();
     await this.deps.store.expireDue(now, now);
-    const erased = await this.deps.store.eraseStaleKeyFiles(
-      new Date(now.getTime() - PURCHASED_KEY_DOWNLOAD_TTL_MS),
-      now,
-    );
-    if (erased > 0) this.deps.log('purchased key files erased unread', { count: erased });
     await this.deps.store.deleteEnded(new Date(now.getTime() - 30 * 24 * 60 * 60 * 1000));
   }
 
@@ -358,6 +426,12 @@ export class PaymentService {
       record.minAmountUsd <= 0
     ) {
       throw new AppError('INVALID_AMOUNT', 400, PAYMENT_TEXT.invalidAmount);
+    }
+    if (tierForAmount(record.minAmountUsd) === null) {
+      throw new AppError('UNKNOWN_TIER', 400, PAYMENT_TEXT.unknownTier);
+    }
+    if (!KeyUsernameSchema.safeParse(record.username).success) {
+      throw new AppError('INVALID_USERNAME', 400, PAYMENT_TEXT.invalidUsername);
     }
     throw new AppError('UNKNOWN_TIER', 400, PAYMENT_TEXT.unknownTier);
   }
@@ -419,11 +493,6 @@ export class PaymentService {
 
   private describe(paymentId: string, row: PaymentRow): PaymentStatusResponse {
     const now = this.deps.now();
-    const isDownloadable =
-      row.status === 'ready' &&
-      row.keyFile !== null &&
-      row.keyReadyAt !== null &&
-      now - row.keyReadyAt.getTime() < PURCHASED_KEY_DOWNLOAD_TTL_MS;
     // A generation whose process died is offered again: the next generate-key takes it over.
     const isStaleGeneration =
       row.status === 'generating' &&
@@ -443,13 +512,15 @@ export class PaymentService {
       tier: row.tier,
       expiresAt: row.expiresAt.toISOString(),
       keyId: row.keyId,
-      downloadUrl: isDownloadable ? downloadUrl(paymentId) : null,
-      keyErased: row.status === 'ready' && !isDownloadable,
+      username: row.username,
+      keyChallenge: row.keyChallenge ? purchaseKeyChallenge(row.ref, row.keyChallenge) : null,
+      keySubmitted: row.publicKey !== null,
+      receipt: receiptOf(row),
       sandbox: row.provider === 'sandbox',
     };
   }
 
-  /** Makes the key for a payment this request has claimed, or hands the claim back. */
+  /** Registers the buyer's key for a payment this request has claimed, or hands the claim back. */
   private async generate(
     paymentId: string,
     row: PaymentRow,
@@ -457,35 +528,26 @@ export class PaymentService {
   ): Promise<GenerateKeyResponse> {
     const level = TIER_KEY_LEVEL[row.tier];
     try {
-      const keyFile = await createKeyFile({
-        username: `${row.tier}-${randomBytes(4).toString('hex')}`,
-        level,
-        validityDays: DEFAULT_KEY_VALIDITY_DAYS,
-        now: this.date(),
-      });
-      const sealed = sealKeyFile(paymentId, row.ref, serializeKeyFile(keyFile));
-      const done = await this.deps.store.completeGeneration(
-        row.idHash,
-        claim,
-        { keyId: keyFile.keyId, keyFile: sealed },
-        this.date(),
-        (db) => this.deps.registerKey(db, publicPart(keyFile)),
+      const key = KeyPublicPartSchema.parse(JSON.parse(row.publicKey ?? 'null'));
+      const done = await this.deps.store.completeGeneration(row.idHash, claim, this.date(), (db) =>
+        this.deps.registerKey(db, key),
       );
       if (!done) return this.generateKey(paymentId);
       await this.deps.onKeyIssued({
         paymentRef: row.ref,
         tier: row.tier,
-        keyId: keyFile.keyId,
+        keyId: key.keyId,
         currency: row.currency,
         amount: row.amount,
         level,
       });
-      this.deps.log('purchased key issued', { ref: row.ref, keyId: keyFile.keyId, level });
-      return { keyId: keyFile.keyId, downloadUrl: downloadUrl(paymentId) };
+      this.deps.log('purchased key registered', { ref: row.ref, keyId: key.keyId, level });
+      const ready = await this.deps.store.find(row.idHash);
+      return { keyId: key.keyId, receipt: receiptOf(ready ?? row)! };
     } catch (error) {
       // Spec 001 §4: a failed generation returns the payment to confirmed.
       await this.deps.store.releaseGeneration(row.idHash, claim, this.date());
-      this.deps.log('key generation failed', {
+      this.deps.log('key registration failed', {
         ref: row.ref,
         error: error instanceof Error ? error.name : 'unknown',
       });
@@ -496,9 +558,22 @@ export class PaymentService {
   }
 }
 
-/** Where a payment's key file is downloaded from. */
-function downloadUrl(paymentId: string): string {
-  return `/api/crypto/download/${paymentId}`;
+/** The registration receipt of a ready payment: what was registered, no key material. */
+function receiptOf(row: PaymentRow): PurchaseReceipt | null {
+  if (row.status !== 'ready' || row.publicKey === null) return null;
+  const key = KeyPublicPartSchema.safeParse(JSON.parse(row.publicKey));
+  if (!key.success) return null;
+  const expires = key.data.permissions.expires ?? key.data.expires ?? null;
+  return {
+    keyId: key.data.keyId,
+    username: KeyUsernameSchema.parse(key.data.username),
+    level: TIER_KEY_LEVEL[row.tier],
+    fingerprint: key.data.fingerprint,
+    tier: row.tier,
+    paymentRef: row.ref,
+    registeredAt: (row.keyReadyAt ?? row.updatedAt).toISOString(),
+    expiresAt: expires ? new Date(expires).toISOString() : null,
+  };
 }
 
 function trimDecimal(text: string): string {

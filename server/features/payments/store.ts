@@ -3,10 +3,10 @@
  * (or a short transaction) whose WHERE clause names the states it may leave, so a transition
  * happens once even when several requests or processes race, and never goes backwards.
  */
-import { and, eq, inArray, isNotNull, isNull, lt, lte, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { PaymentStatus } from '../../../shared/protocol/http/payments.js';
 import type { Db } from '../../db/connect.js';
-import { payments } from '../../db/schema.js';
+import { keys, payments } from '../../db/schema.js';
 import type { ChainObservation } from './providers/provider.js';
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -25,7 +25,17 @@ const OBSERVATION_FROM: Record<ChainObservation['status'], PaymentStatus[]> = {
 };
 
 export interface PaymentStore {
-  insert(row: NewPaymentRow): Promise<void>;
+  /** False when another open payment already holds the username (the unique index). */
+  insert(row: NewPaymentRow): Promise<boolean>;
+  /** True when a registered key or another open payment has this username (any case). */
+  isUsernameTaken(username: string): Promise<boolean>;
+  /** True when a key with this id or fingerprint is registered. */
+  isKeyRegistered(keyId: string, fingerprint: string): Promise<boolean>;
+  /**
+   * Keeps the public part (JSON) of the buyer's key with the payment, once, while the payment has
+   * no key yet; false when the payment already has one or moved past confirmed.
+   */
+  recordPublicKey(idHash: string, keyId: string, publicKey: string, now: Date): Promise<boolean>;
   find(idHash: string): Promise<PaymentRow | null>;
   findByProviderRef(provider: string, providerRef: string): Promise<PaymentRow | null>;
   /** Applies what the chain reports, if the payment may still move there; the row after. */
@@ -57,23 +67,11 @@ export interface PaymentStore {
   completeGeneration(
     idHash: string,
     claim: string,
-    result: { keyId: string; keyFile: Uint8Array },
     now: Date,
     register: (db: Db) => Promise<void>,
   ): Promise<boolean>;
   /** generating → confirmed for the holder of `claim`, after a failed generation. */
   releaseGeneration(idHash: string, claim: string, now: Date): Promise<void>;
-  /**
-   * Takes the sealed key file out of the row and erases it in the same transaction: the first
-   * caller gets it, everyone after gets null. Files ready before `readySince` are not served.
-   */
-  takeKeyFile(
-    idHash: string,
-    now: Date,
-    readySince: Date,
-  ): Promise<{ keyFile: Uint8Array; keyId: string } | null>;
-  /** Erases key files ready before `readyBefore` that nobody downloaded; how many. */
-  eraseStaleKeyFiles(readyBefore: Date, now: Date): Promise<number>;
   /** Expires every pending payment whose `expires_at` is at or before `before`; how many. */
   expireDue(before: Date, now: Date): Promise<number>;
   /** Deletes expired and failed payments created before `before`. */
@@ -83,9 +81,56 @@ export interface PaymentStore {
 export function createPaymentStore(db: Db): PaymentStore {
   const first = (rows: PaymentRow[]) => rows[0] ?? null;
   return {
-    insert: async (row) => {
-      await db.insert(payments).values(row);
+    insert: async (row) =>
+      (
+        await db
+          .insert(payments)
+          .values(row)
+          .onConflictDoNothing()
+          .returning({ idHash: payments.idHash })
+      ).length === 1,
+    isUsernameTaken: async (username) => {
+      const name = username.toLowerCase();
+      const key = await db
+        .select({ keyId: keys.keyId })
+        .from(keys)
+        .where(sql`lower(${keys.username}) = ${name}`)
+        .limit(1);
+      if (key.length > 0) return true;
+      const open = await db
+        .select({ idHash: payments.idHash })
+        .from(payments)
+        .where(
+          and(
+            sql`lower(${payments.username}) = ${name}`,
+            notInArray(payments.status, ['expired', 'failed']),
+          ),
+        )
+        .limit(1);
+      return open.length > 0;
     },
+    isKeyRegistered: async (keyId, fingerprint) =>
+      (
+        await db
+          .select({ keyId: keys.keyId })
+          .from(keys)
+          .where(or(eq(keys.keyId, keyId), eq(keys.fingerprint, fingerprint)))
+          .limit(1)
+      ).length > 0,
+    recordPublicKey: async (idHash, keyId, publicKey, now) =>
+      (
+        await db
+          .update(payments)
+          .set({ keyId, publicKey, updatedAt: now })
+          .where(
+            and(
+              eq(payments.idHash, idHash),
+              isNull(payments.publicKey),
+              inArray(payments.status, ['pending', 'confirming', 'confirmed']),
+            ),
+          )
+          .returning({ idHash: payments.idHash })
+      ).length === 1,
     find: async (idHash) =>
       first(await db.select().from(payments).where(eq(payments.idHash, idHash)).limit(1)),
     findByProviderRef: async (provider, providerRef) =>
@@ -184,14 +229,12 @@ export function createPaymentStore(db: Db): PaymentStore {
         .returning({ idHash: payments.idHash });
       return claimed.length === 1;
     },
-    completeGeneration: async (idHash, claim, result, now, register) =>
+    completeGeneration: async (idHash, claim, now, register) =>
       db.transaction(async (tx) => {
         const done = await tx
           .update(payments)
           .set({
             status: 'ready',
-            keyId: result.keyId,
-            keyFile: result.keyFile,
             keyReadyAt: now,
             generationClaim: null,
             updatedAt: now,
@@ -222,39 +265,6 @@ export function createPaymentStore(db: Db): PaymentStore {
           ),
         );
     },
-    takeKeyFile: async (idHash, now, readySince) =>
-      db.transaction(async (tx) => {
-        const rows = await tx
-          .select({
-            keyFile: payments.keyFile,
-            keyId: payments.keyId,
-            readyAt: payments.keyReadyAt,
-          })
-          .from(payments)
-          .where(and(eq(payments.idHash, idHash), isNotNull(payments.keyFile)))
-          .for('update');
-        const row = rows[0];
-        if (!row?.keyFile || !row.keyId) return null;
-        const isFresh = row.readyAt !== null && row.readyAt > readySince;
-        await tx
-          .update(payments)
-          .set({
-            keyFile: null,
-            keyErasedAt: now,
-            ...(isFresh ? { downloadedAt: now } : {}),
-            updatedAt: now,
-          })
-          .where(eq(payments.idHash, idHash));
-        return isFresh ? { keyFile: row.keyFile, keyId: row.keyId } : null;
-      }),
-    eraseStaleKeyFiles: async (readyBefore, now) =>
-      (
-        await db
-          .update(payments)
-          .set({ keyFile: null, keyErasedAt: now, updatedAt: now })
-          .where(and(isNotNull(payments.keyFile), lte(payments.keyReadyAt, readyBefore)))
-          .returning({ idHash: payments.idHash })
-      ).length,
     expireDue: async (before, now) =>
       (
         await db

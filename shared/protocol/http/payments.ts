@@ -5,12 +5,15 @@
  */
 import { z } from 'zod';
 import {
+  ML_DSA_65_SIGNATURE_BYTES,
   PAYMENT_CURRENCIES,
   PAYMENT_PROGRESS,
   PAYMENT_TIER_IDS,
   REQUIRED_CONFIRMATIONS,
   TIER_MIN_USD,
 } from '../../constants.js';
+import { isByteValue } from '../../crypto/bytes.js';
+import { KeyPublicPartSchema, KeyUsernameSchema } from '../../crypto/key-file-schema.js';
 import { KeyIdSchema } from '../../ids.js';
 
 /** One of the 26 currencies of spec 001 §9, upper-case ticker. */
@@ -129,12 +132,17 @@ export const PricesResponseSchema = z.object({
 });
 export type PricesResponse = z.infer<typeof PricesResponseSchema>;
 
-/** `POST /api/crypto/generate-payment` (spec 001 §7): a tier is named by its USD minimum. */
+/**
+ * `POST /api/crypto/generate-payment` (spec 001 §7): a tier is named by its USD minimum. The
+ * buyer names the key before paying (issue 32): the same rule as an admin-issued key's username,
+ * and no other key or open payment may hold it (compared without case).
+ */
 export const GeneratePaymentRequestSchema = z.strictObject({
   currency: PaymentCurrencySchema,
   minAmountUsd: z.number().finite().positive(),
   /** Optional; when present it must name the tier of `minAmountUsd`. */
   tier: TierIdSchema.optional(),
+  username: KeyUsernameSchema,
 });
 export type GeneratePaymentRequest = z.infer<typeof GeneratePaymentRequestSchema>;
 
@@ -154,10 +162,29 @@ export const GeneratePaymentResponseSchema = z.object({
   expiresAt: z.iso.datetime(),
   /** True on the local sandbox chain: no real money moves. */
   sandbox: z.boolean(),
+  username: KeyUsernameSchema,
+  /** What the buyer's two keys sign to prove they hold them ({@link purchaseKeyChallenge}). */
+  keyChallenge: z.string().max(200),
 });
 export type GeneratePaymentResponse = z.infer<typeof GeneratePaymentResponseSchema>;
 
 export const PaymentIdParamsSchema = z.strictObject({ paymentId: z.string().max(100) });
+
+/**
+ * The server's registration receipt of a purchased key: what it registered and when. It holds
+ * no key material; the browser saves it beside its own key file.
+ */
+export const PurchaseReceiptSchema = z.object({
+  keyId: KeyIdSchema,
+  username: KeyUsernameSchema,
+  level: z.enum(['guest', 'observer', 'user']),
+  fingerprint: z.string().max(64),
+  tier: TierIdSchema,
+  paymentRef: z.string().max(16),
+  registeredAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime().nullable(),
+});
+export type PurchaseReceipt = z.infer<typeof PurchaseReceiptSchema>;
 
 /** `GET /api/crypto/payment-status/{paymentId}` (spec 001 §3, §7). */
 export const PaymentStatusResponseSchema = z.object({
@@ -175,13 +202,47 @@ export const PaymentStatusResponseSchema = z.object({
   tier: TierIdSchema,
   expiresAt: z.iso.datetime(),
   keyId: KeyIdSchema.nullable(),
-  /** Set while the key file can still be downloaded (once, within 20 minutes). */
-  downloadUrl: z.string().nullable(),
-  /** True once the key file was downloaded or erased unread: it is no longer on the server. */
-  keyErased: z.boolean(),
+  /** The name the buyer chose; null only for payments opened before names were chosen. */
+  username: KeyUsernameSchema.nullable(),
+  /** What the buyer's keys sign to prove possession; null for old payments. */
+  keyChallenge: z.string().max(200).nullable(),
+  /** True once the browser's public key and its proof of possession were accepted. */
+  keySubmitted: z.boolean(),
+  /** Set once the key is registered (status `ready`). */
+  receipt: PurchaseReceiptSchema.nullable(),
   sandbox: z.boolean(),
 });
 export type PaymentStatusResponse = z.infer<typeof PaymentStatusResponseSchema>;
+
+/**
+ * What the buyer's two keys sign to prove they hold the private keys of the public part they
+ * send (issue 32): the payment's ref (the first 16 hex digits of SHA-256 of the payment id) and a
+ * random nonce the server drew for this payment, so the proof is good for this payment only.
+ */
+export function purchaseKeyChallenge(ref: string, nonce: string): string {
+  return `securechannel-key-purchase:${ref}:${nonce}`;
+}
+
+const SignatureBytesSchema = (length: number) =>
+  z.array(z.number().refine(isByteValue, 'Expected an integer in 0..255')).length(length);
+
+/**
+ * `POST /api/crypto/purchase-key`: the public part of the key the buyer's browser made, with
+ * both keys' signatures over the payment's `keyChallenge`. Strict: a body that carries a private
+ * key is refused (KeyPublicPartSchema has no private fields).
+ */
+export const PurchaseKeyRequestSchema = z.strictObject({
+  paymentId: z.string().max(100),
+  publicKey: KeyPublicPartSchema,
+  dilithiumSignature: SignatureBytesSchema(ML_DSA_65_SIGNATURE_BYTES),
+  ecdsaSignature: SignatureBytesSchema(64),
+});
+export type PurchaseKeyRequest = z.infer<typeof PurchaseKeyRequestSchema>;
+
+export const PurchaseKeyResponseSchema = z.object({
+  keyId: KeyIdSchema,
+  accepted: z.literal(true),
+});
 
 /** `POST /api/crypto/generate-key` (spec 001 §7). */
 export const GenerateKeyRequestSchema = z.strictObject({
@@ -190,9 +251,10 @@ export const GenerateKeyRequestSchema = z.strictObject({
 });
 export type GenerateKeyRequest = z.infer<typeof GenerateKeyRequestSchema>;
 
+/** The key is registered: its receipt (the browser already holds the key file itself). */
 export const GenerateKeyResponseSchema = z.object({
   keyId: KeyIdSchema,
-  downloadUrl: z.string(),
+  receipt: PurchaseReceiptSchema,
 });
 export type GenerateKeyResponse = z.infer<typeof GenerateKeyResponseSchema>;
 
@@ -270,9 +332,16 @@ export const PAYMENT_TEXT = {
   priceUnavailable: 'No price is available for this currency right now; try again later',
   providerUnavailable: 'The payment processor is not available; try again later',
   tooManyPayments: 'Too many payment requests; wait a few minutes',
-  alreadyDownloaded:
-    'This key file was already downloaded or has been erased: the server keeps it only until the first download or 20 minutes',
-  keyNotReady: 'The key file is not ready',
+  keyNotReady: 'The key is not registered yet',
+  usernameTaken: 'This username is already taken; choose another',
+  invalidUsername:
+    'Username must be 1 to 64 printable characters, without leading or trailing spaces',
+  keyNotSubmitted:
+    'No key was sent for this payment yet: the browser that started the purchase sends it',
+  keyAlreadySubmitted: 'A different key was already sent for this payment',
+  keyProofInvalid: 'The key could not be accepted: its signatures do not prove possession',
+  keyDoesNotMatchOrder:
+    'The key does not match the order (username, level or validity differ from what was bought)',
   sandboxOnly: 'Not found',
   alreadyPaid: 'This payment has already been paid',
   invalidSignature: 'Invalid IPN signature',

@@ -17,6 +17,11 @@ export class PurchasePageObject {
     await this.page.getByRole('heading', { name: /STEP 2/ }).waitFor();
   }
 
+  /** Names the key (issue 32: chosen before payment). */
+  async chooseUsername(username: string): Promise<void> {
+    await this.page.getByTestId('purchase-username').fill(username);
+  }
+
   async chooseCurrency(currency: string): Promise<void> {
     await this.page.getByTestId(`currency-${currency}`).click();
     await this.page.getByTestId('currency-estimate').waitFor();
@@ -38,7 +43,12 @@ export class PurchasePageObject {
       .waitFor({ timeout });
   }
 
-  /** Clicks the download button and returns the saved file's name and text. */
+  /** Waits until this browser's key was made and its public part accepted by the server. */
+  async waitForKeySent(timeout = 60_000): Promise<void> {
+    await this.page.getByTestId('key-submitted').waitFor({ timeout });
+  }
+
+  /** Clicks the save button and returns the saved file's name and text. */
   async downloadKey(): Promise<{ fileName: string; text: string }> {
     const [download] = await Promise.all([
       this.page.waitForEvent('download'),

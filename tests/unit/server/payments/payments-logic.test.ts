@@ -1,7 +1,7 @@
 /**
  * The key purchase's pure parts: progress figures (spec 001 §4), required confirmations and tiers
  * (spec 001 §9), exact amounts, the sandbox chain's confirmations under an injected clock, the
- * sealed key file, and the NOWPayments IPN signature.
+ * purchased key challenge, and the NOWPayments IPN signature.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,11 +11,10 @@ import {
   quoteAmount,
 } from '../../../../server/features/payments/decimal.js';
 import {
-  openKeyFile,
+  newKeyChallengeNonce,
   paymentIdHash,
   paymentRef,
-  sealKeyFile,
-} from '../../../../server/features/payments/key-vault.js';
+} from '../../../../server/features/payments/payment-id.js';
 import {
   isValidIpnSignature,
   observationOf,
@@ -25,6 +24,7 @@ import { SandboxProvider } from '../../../../server/features/payments/providers/
 import { quoteFor } from '../../../../server/features/payments/service.js';
 import { PAYMENT_CURRENCIES } from '../../../../shared/constants.js';
 import {
+  purchaseKeyChallenge,
   paymentProgress,
   paymentUri,
   requiredConfirmations,
@@ -123,18 +123,20 @@ describe('the sandbox chain', () => {
   });
 });
 
-describe('the sealed key file', () => {
+describe('the purchased key challenge', () => {
   const id = `pay_${'1'.repeat(64)}`;
   const ref = paymentRef(paymentIdHash(id));
 
-  it('opens with its payment id only, and not after a flipped bit', () => {
-    const sealed = sealKeyFile(id, ref, '{"keyId":"SCK…"}');
-    expect(openKeyFile(id, ref, sealed)).toBe('{"keyId":"SCK…"}');
-    expect(() => openKeyFile(`pay_${'2'.repeat(64)}`, ref, sealed)).toThrow();
-    const tampered = new Uint8Array(sealed);
-    tampered[20]! ^= 1;
-    expect(() => openKeyFile(id, ref, tampered)).toThrow();
-    expect(Buffer.from(sealed).toString('utf8')).not.toContain('keyId');
+  it('names the payment by its ref and a fresh nonce, never by its id', () => {
+    const nonce = newKeyChallengeNonce();
+    expect(nonce).toMatch(/^[0-9a-f]{32}$/);
+    expect(newKeyChallengeNonce()).not.toBe(nonce);
+    const challenge = purchaseKeyChallenge(ref, nonce);
+    expect(challenge).toBe(`securechannel-key-purchase:${ref}:${nonce}`);
+    expect(challenge).not.toContain(id.slice(4));
+    expect(
+      purchaseKeyChallenge(paymentRef(paymentIdHash(`pay_${'2'.repeat(64)}`)), nonce),
+    ).not.toBe(challenge);
   });
 });
 
