@@ -306,6 +306,7 @@ export async function composeFeatures(deps: ComposeDeps) {
     db: database.db,
     now,
     ...(deps.privacyLookup !== undefined ? { lookup: deps.privacyLookup } : {}),
+    onExitListFailure: (reason) => app.log.warn({ reason }, 'tor exit list fetch failed'),
   });
   const dm = createDmFeature({
     db: database.db,
@@ -465,6 +466,12 @@ export async function composeFeatures(deps: ComposeDeps) {
   await app.register(images.routes);
   await app.register(security.routes);
   await app.register(privacy.routes);
+  // tor's exit list: fetched now and hourly; stopped with the server.
+  privacy.exitList?.start();
+  app.addHook('onClose', () => {
+    privacy.exitList?.stop();
+    return Promise.resolve();
+  });
   await app.register(dm.routes);
   await app.register(payments.routes);
   await app.register(voice.routes);
