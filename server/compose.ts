@@ -77,6 +77,8 @@ export interface ComposeDeps {
   roomCreationsPerTenMinutes: number;
   /** Replaces the configured IP-information lookup (tests); null for none. */
   privacyLookup?: PrivacyLookup | null;
+  /** How often every bridge is tested while tor runs; default 30 s (spec 000 §9). */
+  bridgeTestIntervalMs?: number;
   anonymousRoomCreationsPerTenMinutes?: number;
   paymentCreationsPerTenMinutes: number;
   /** How long an upload may take to arrive before it is cut (default UPLOAD_HOLD_MS). */
@@ -502,7 +504,10 @@ export async function composeFeatures(deps: ComposeDeps) {
   app.addHook('onListen', async () => {
     await tor.tor.resume();
   });
+  // Every stored bridge is tested every 30 s while tor runs (spec 000 §9).
+  tor.bridges.startPeriodicTests(deps.bridgeTestIntervalMs);
   app.addHook('onClose', async () => {
+    tor.bridges.stopPeriodicTests();
     await tor.tor.close();
     await tor.entrance.close();
   });
