@@ -11,7 +11,6 @@
  * to the server. frank picks a tampered key file on the landing card: it is refused at once.
  */
 import { mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -20,18 +19,11 @@ import { TOR_TEXT } from '../../shared/protocol/http/tor.js';
 import { serializeKeyFile } from '../../shared/crypto/key-file-schema.js';
 import { makeRegisteredKey } from '../support/keys.js';
 import { TEST_ADMIN_PASSWORD } from '../support/server.js';
+import { freePort } from '../support/test-services.js';
 import { ChatPageObject } from './pages/chat-page.js';
 import { LandingPageObject } from './pages/landing-page.js';
 import { SecurityStatusObject } from './pages/security-status.js';
 import { browserSuite, newActor } from './support/browser.js';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen({ host: '127.0.0.1', port: 0 }, resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const FAKE_TOR = path.resolve(import.meta.dirname, '../fixtures/fake-tor/fake-tor.mjs');
 const SCREENSHOTS = process.env.TOR_SCREENSHOT_DIR ?? null;
