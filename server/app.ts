@@ -80,6 +80,8 @@ export interface ServerDeps {
   announce?: (message: string) => void;
   /** Replaces the configured IP-information lookup of the privacy check; null for none. */
   privacyLookup?: PrivacyLookup | null;
+  /** How often the server tests every bridge while tor runs (tests); default 30 s. */
+  bridgeTestIntervalMs?: number;
   /**
    * Whether `announce` reaches a person at a terminal; default: stdout is a TTY. Also chooses the
    * log's format when LOG_FORMAT is unset (server/lib/log-output.ts).
@@ -272,6 +274,9 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     keyLoginFailuresPerWindow: deps.keyLoginFailuresPerWindow ?? 10,
     roomCreationsPerTenMinutes: deps.roomCreationsPerTenMinutes ?? 10,
     ...(deps.privacyLookup !== undefined ? { privacyLookup: deps.privacyLookup } : {}),
+    ...(deps.bridgeTestIntervalMs !== undefined
+      ? { bridgeTestIntervalMs: deps.bridgeTestIntervalMs }
+      : {}),
     anonymousRoomCreationsPerTenMinutes: deps.anonymousRoomCreationsPerTenMinutes,
     paymentCreationsPerTenMinutes: deps.paymentCreationsPerTenMinutes ?? 10,
     ...(deps.uploadHoldMs !== undefined ? { uploadHoldMs: deps.uploadHoldMs } : {}),

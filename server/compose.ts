@@ -77,6 +77,8 @@ export interface ComposeDeps {
   roomCreationsPerTenMinutes: number;
   /** Replaces the configured IP-information lookup (tests); null for none. */
   privacyLookup?: PrivacyLookup | null;
+  /** How often every bridge is tested while tor runs; default 30 s (spec 000 §9). */
+  bridgeTestIntervalMs?: number;
   anonymousRoomCreationsPerTenMinutes?: number;
   paymentCreationsPerTenMinutes: number;
   /** How long an upload may take to arrive before it is cut (default UPLOAD_HOLD_MS). */
@@ -306,6 +308,7 @@ export async function composeFeatures(deps: ComposeDeps) {
     db: database.db,
     now,
     ...(deps.privacyLookup !== undefined ? { lookup: deps.privacyLookup } : {}),
+    onExitListFailure: (reason) => app.log.warn({ reason }, 'tor exit list fetch failed'),
   });
   const dm = createDmFeature({
     db: database.db,
@@ -465,6 +468,12 @@ export async function composeFeatures(deps: ComposeDeps) {
   await app.register(images.routes);
   await app.register(security.routes);
   await app.register(privacy.routes);
+  // tor's exit list: fetched now and hourly; stopped with the server.
+  privacy.exitList?.start();
+  app.addHook('onClose', () => {
+    privacy.exitList?.stop();
+    return Promise.resolve();
+  });
   await app.register(dm.routes);
   await app.register(payments.routes);
   await app.register(voice.routes);
@@ -495,7 +504,10 @@ export async function composeFeatures(deps: ComposeDeps) {
   app.addHook('onListen', async () => {
     await tor.tor.resume();
   });
+  // Every stored bridge is tested every 30 s while tor runs (spec 000 §9).
+  tor.bridges.startPeriodicTests(deps.bridgeTestIntervalMs);
   app.addHook('onClose', async () => {
+    tor.bridges.stopPeriodicTests();
     await tor.tor.close();
     await tor.entrance.close();
   });

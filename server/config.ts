@@ -10,6 +10,9 @@ import type { PaymentMode } from '../shared/protocol/http/payments.js';
 import { IceServerListSchema, type IceServer } from '../shared/protocol/http/voice.js';
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
+/** The Tor Project's bulk exit list: what check.torproject.org itself decides by. */
+export const DEFAULT_TOR_EXIT_LIST_URL = 'https://check.torproject.org/torbulkexitlist';
+
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
 const booleanFlag = z.preprocess(
   emptyToUndefined,
@@ -220,6 +223,20 @@ export const ConfigSchema = z.object({
   PRICE_FEED_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
   PRIVACY_LOOKUP_URL: optionalString,
   PRIVACY_LOOKUP_KEY: optionalString,
+  /** Which API PRIVACY_LOOKUP_URL speaks: vpnapi.io's (default) or ipinfo.io's (spec's shape). */
+  PRIVACY_LOOKUP_PROVIDER: z.preprocess(
+    emptyToUndefined,
+    z.enum(['vpnapi', 'ipinfo']).default('vpnapi'),
+  ),
+  /**
+   * tor's published exit list (one address a line, or the `ExitAddress` form); `off` fetches
+   * nothing. Unset: the Tor Project's bulk list when NODE_ENV is production, else nothing.
+   */
+  TOR_EXIT_LIST_URL: z.preprocess(
+    emptyToUndefined,
+    z.union([z.literal('off'), z.url({ protocol: /^https?$/ })]).optional(),
+  ),
+  NODE_ENV: optionalString,
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -307,6 +324,9 @@ export interface Config {
   priceFeedUrl: string | null;
   privacyLookupUrl: string | null;
   privacyLookupKey: string | null;
+  privacyLookupProvider: 'vpnapi' | 'ipinfo';
+  /** Where tor's exit list is fetched from (hourly), or null for none. */
+  torExitListUrl: string | null;
   logLevel: string;
   /** `LOG_FORMAT`; null: text on a terminal, JSON elsewhere (server/lib/log-output.ts). */
   logFormat: 'json' | 'text' | null;
@@ -484,6 +504,11 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     priceFeedUrl: e.PRICE_FEED_URL ?? null,
     privacyLookupUrl: e.PRIVACY_LOOKUP_URL ?? null,
     privacyLookupKey: e.PRIVACY_LOOKUP_KEY ?? null,
+    privacyLookupProvider: e.PRIVACY_LOOKUP_PROVIDER,
+    torExitListUrl:
+      e.TOR_EXIT_LIST_URL === 'off'
+        ? null
+        : (e.TOR_EXIT_LIST_URL ?? (e.NODE_ENV === 'production' ? DEFAULT_TOR_EXIT_LIST_URL : null)),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? null,
     clientDist: path.resolve(cwd, e.CLIENT_DIST ?? 'dist/client'),

@@ -159,6 +159,9 @@ export const UNREAD_TITLE_CAP = 99;
 /** Title blink interval, in ms (spec 000 §2). */
 export const TITLE_BLINK_MS = 1000;
 
+/** How often the Network Monitor measures the round trip to /api/ping (spec 000 §2, §7). */
+export const LATENCY_PROBE_MS = 5_000;
+
 /** Privacy check cache and refresh interval, in ms (spec 000 §9). */
 export const PRIVACY_CHECK_REFRESH_MS = 300_000;
 

@@ -4,7 +4,7 @@
  * shut down every route shows the shutdown notice (ServiceStateGate).
  */
 import { Suspense } from 'react';
-import { Redirect, Route, Switch } from 'wouter';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { LoadingOverlay } from '../ui/LoadingOverlay.js';
 import { useAuth } from '../lib/session/use-auth.js';
 import { TEXT } from '../../shared/protocol/errors.js';
@@ -70,15 +70,22 @@ function UngatedRoutes() {
   );
 }
 
+/** Paths open to everyone in every mode: the landing page and the key purchase (spec 000 §2). */
+const OPEN_PATHS = new Set(['/landing', '/get-key']);
+
 /**
  * In authenticated mode a visitor who is neither authenticated nor authenticating sees the key
- * authentication page, whatever the path (spec 001 §2).
+ * authentication page (spec 001 §2), on every path but /landing and /get-key: a key holder whose
+ * session lapsed can still go back to the landing page or buy a key.
  */
 function GatedRoutes({ mode }: { mode: 'public' | 'authenticated' }) {
   const { isAuthenticated, isAuthenticating, isLoading } = useAuth();
-  if (mode === 'authenticated' && isLoading)
+  const [location] = useLocation();
+  const isOpenPath = OPEN_PATHS.has(location);
+  if (mode === 'authenticated' && isLoading && !isOpenPath)
     return <LoadingOverlay isLoading message={TEXT.loading} />;
-  if (mode === 'authenticated' && !isAuthenticated && !isAuthenticating) return <KeyAuthPage />;
+  if (mode === 'authenticated' && !isAuthenticated && !isAuthenticating && !isOpenPath)
+    return <KeyAuthPage />;
   return (
     <Switch>
       <Route path="/" component={DefaultRoomRoute} />

@@ -23,6 +23,8 @@ import { freshDatabase } from '../support/database.js';
 import { makeSelfSignedCertificate } from '../support/certs.js';
 import { startServer, type TestServer } from '../support/server.js';
 import {
+  ipinfoAnswer,
+  startFakeExitList,
   startFakeLookup,
   vpnApiAnswer,
   type FakeLookupServer,
@@ -61,6 +63,7 @@ const FAILURE = {
   org: 'Unknown',
   ip: 'Unknown',
   source: 'failed',
+  notChecked: ['vpn', 'proxy', 'hosting', 'location', 'tor'],
 };
 
 describe('GET /api/privacy/check with a lookup service', () => {
@@ -92,14 +95,15 @@ describe('GET /api/privacy/check with a lookup service', () => {
     await lookup?.close();
   });
 
-  it('reports a VPN with its operator, and sends the access key only to the lookup service', async () => {
+  it('reports a VPN and its network, never the network as the VPN service, and sends the access key only to the lookup service', async () => {
     const result = await checkAs(server, VPN_IP);
     expect(result).toMatchObject({
       isVPN: true,
       isProxy: false,
       isTor: false,
       isHosting: false,
-      service: 'Mullvad VPN AB',
+      // vpnapi.io names the network's AS organisation, not the VPN service.
+      service: null,
       location: { city: 'Amsterdam', country: 'Netherlands' },
       org: 'Mullvad VPN AB',
       ip: VPN_IP,
@@ -117,7 +121,8 @@ describe('GET /api/privacy/check with a lookup service', () => {
     });
     expect(await checkAs(server, PROXY_IP)).toMatchObject({
       isProxy: true,
-      service: 'Open Proxy Ltd',
+      service: null,
+      org: 'Open Proxy Ltd',
     });
     expect(await checkAs(server, RELAY_IP)).toMatchObject({ isProxy: true });
   });
@@ -132,6 +137,7 @@ describe('GET /api/privacy/check with a lookup service', () => {
       location: { city: 'Lyon', country: 'France' },
       ip: '198.51.100.7',
       source: 'lookup',
+      notChecked: [],
     });
   });
 
@@ -228,8 +234,139 @@ describe('GET /api/privacy/check without a lookup service', () => {
         isTor: false,
         ip: '198.51.100.7',
         source: 'not-configured',
+        notChecked: ['vpn', 'proxy', 'hosting', 'location', 'tor'],
       });
       expect(await checkAs(server, null)).toMatchObject({ ip: '127.0.0.1', source: 'local' });
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('GET /api/privacy/check with PRIVACY_LOOKUP_PROVIDER=ipinfo', () => {
+  it("reads the spec's answer shape, names the VPN service, and sends the key as token", async () => {
+    const lookup = await startFakeLookup((ip) => {
+      if (ip === VPN_IP) {
+        return {
+          kind: 'answer',
+          body: ipinfoAnswer({
+            ip,
+            vpn: true,
+            service: 'Mullvad',
+            org: 'AS39351 31173 Services AB',
+          }),
+        };
+      }
+      if (ip === TOR_IP) return { kind: 'answer', body: ipinfoAnswer({ ip, tor: true }) };
+      if (ip === PROXY_IP) return { kind: 'answer', body: ipinfoAnswer({ ip, hosting: true }) };
+      if (ip === FAIL_IP) return { kind: 'answer', body: '["not", "an", "answer"]' };
+      return { kind: 'answer', body: ipinfoAnswer({ ip, relay: true }) };
+    });
+    const server = await startServer({
+      env: {
+        PRIVACY_LOOKUP_URL: lookup.url,
+        PRIVACY_LOOKUP_KEY: LOOKUP_KEY,
+        PRIVACY_LOOKUP_PROVIDER: 'ipinfo',
+        TRUST_PROXY: 'loopback',
+      },
+    });
+    try {
+      expect(await checkAs(server, VPN_IP)).toMatchObject({
+        isVPN: true,
+        isTor: false,
+        service: 'Mullvad',
+        org: 'AS39351 31173 Services AB',
+        location: { city: 'Zurich', country: 'CH' },
+        ip: VPN_IP,
+        source: 'lookup',
+        notChecked: [],
+      });
+      const sent = lookup.requests.find((request) => request.ip === VPN_IP);
+      expect(sent).toMatchObject({ token: LOOKUP_KEY, key: null });
+      expect(await checkAs(server, TOR_IP)).toMatchObject({ isTor: true, service: null });
+      expect(await checkAs(server, PROXY_IP)).toMatchObject({ isHosting: true, isVPN: false });
+      expect(await checkAs(server, RELAY_IP)).toMatchObject({ isProxy: true });
+      expect(server.logs.text()).not.toContain(LOOKUP_KEY);
+    } finally {
+      await server.stop();
+      await lookup.close();
+    }
+  });
+});
+
+describe("GET /api/privacy/check with tor's exit list and no lookup service", () => {
+  const EXIT_IP = '198.51.100.201';
+  const LATER_EXIT_IP = '198.51.100.202';
+
+  it('recognises Tor from the exit list, says which parts were not checked, and refreshes the list hourly', async () => {
+    const list = await startFakeExitList(`${EXIT_IP}\n203.0.113.9\n`);
+    let offset = 0;
+    const server = await startServer({
+      env: { TRUST_PROXY: 'loopback', TOR_EXIT_LIST_URL: list.url },
+      deps: { now: () => Date.now() + offset },
+    });
+    try {
+      await expect.poll(() => list.fetches, { timeout: 10_000 }).toBe(1);
+      expect(await checkAs(server, EXIT_IP)).toMatchObject({
+        isTor: true,
+        isVPN: false,
+        ip: EXIT_IP,
+        source: 'not-configured',
+        notChecked: ['vpn', 'proxy', 'hosting', 'location'],
+      });
+      expect(await checkAs(server, '198.51.100.7')).toMatchObject({
+        isTor: false,
+        source: 'not-configured',
+        notChecked: ['vpn', 'proxy', 'hosting', 'location'],
+      });
+      expect(await checkAs(server, LATER_EXIT_IP)).toMatchObject({ isTor: false });
+
+      // Within the hour the list is not fetched again; after it, it is.
+      list.body = `ExitNode 0011\nExitAddress ${LATER_EXIT_IP} 2030-01-01 00:00:00\n`;
+      offset = 59 * 60_000;
+      await checkAs(server, LATER_EXIT_IP);
+      expect(list.fetches).toBe(1);
+      offset = 61 * 60_000;
+      await checkAs(server, LATER_EXIT_IP);
+      await expect.poll(() => list.fetches, { timeout: 10_000 }).toBe(2);
+      await expect
+        .poll(async () => (await checkAs(server, LATER_EXIT_IP)).isTor, { timeout: 10_000 })
+        .toBe(true);
+      expect((await checkAs(server, EXIT_IP)).isTor).toBe(false);
+    } finally {
+      await server.stop();
+      await list.close();
+    }
+  });
+
+  it('adds the exit list to a lookup that does not see Tor', async () => {
+    const list = await startFakeExitList(`${EXIT_IP}\n`);
+    const lookup = await startFakeLookup((ip) => ({ kind: 'answer', body: vpnApiAnswer({ ip }) }));
+    const server = await startServer({
+      env: {
+        TRUST_PROXY: 'loopback',
+        TOR_EXIT_LIST_URL: list.url,
+        PRIVACY_LOOKUP_URL: lookup.url,
+        PRIVACY_LOOKUP_KEY: LOOKUP_KEY,
+      },
+    });
+    try {
+      await expect.poll(() => list.fetches, { timeout: 10_000 }).toBe(1);
+      expect(await checkAs(server, EXIT_IP)).toMatchObject({ isTor: true, source: 'lookup' });
+    } finally {
+      await server.stop();
+      await list.close();
+      await lookup.close();
+    }
+  });
+
+  it('fetches no exit list when TOR_EXIT_LIST_URL is unset outside production, and says Tor was not checked', async () => {
+    const server = await startServer({ env: { TRUST_PROXY: 'loopback' } });
+    try {
+      expect(await checkAs(server, EXIT_IP)).toMatchObject({
+        isTor: false,
+        notChecked: ['vpn', 'proxy', 'hosting', 'location', 'tor'],
+      });
     } finally {
       await server.stop();
     }

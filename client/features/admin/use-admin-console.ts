@@ -13,6 +13,7 @@ import {
   connectTor,
   fetchTorAdminStatus,
   fetchTorLogs,
+  formatBytes,
   runTorAction,
   type TorAction,
 } from '../tor/index.js';
@@ -74,6 +75,10 @@ async function runTor(action: TorConsoleAction, credential: AdminCredential): Pr
       { text: `Tor ${status.running ? 'RUNNING' : 'STOPPED'} · ${status.state}`, tone: 'primary' },
       {
         text: `  socks ${status.socksPortOpen ? 'open' : 'closed'} · control ${status.controlPortOpen ? 'open' : 'closed'} · hidden service ${status.hiddenServiceReady ? 'ready' : 'not ready'}`,
+        tone: 'fg',
+      },
+      {
+        text: `  connected ${status.connected ? 'yes' : 'no'} · bandwidth ↓ ${formatBytes(status.bandwidth.read)} ↑ ${formatBytes(status.bandwidth.written)} · hidden service ${status.hiddenServiceReachable ? 'reachable' : 'not reachable'}`,
         tone: 'fg',
       },
       {

@@ -83,7 +83,9 @@ export async function loginWithKeyFile(
     });
     challenge = answer.challenge;
   } catch (error) {
-    throw new LoginError(serverText(error, TEXT.challengeFailed), { cause: error });
+    // Spec 000 §5: a challenge failure reads 'Failed to get authentication challenge', whatever
+    // the server said.
+    throw new LoginError(TEXT.challengeFailed, { cause: error });
   }
   // ML-DSA-65 and ECDSA signing load with the first key login, not with the page.
   const { signChallenge } = await import('../../../shared/crypto/key-file.js');

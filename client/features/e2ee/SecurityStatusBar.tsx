@@ -14,8 +14,11 @@ import { type SecurityLevelLabel } from './security-level.js';
 import { certificateText, unverifiedReadersText } from './security-text.js';
 import { type RoomE2ee } from './use-room-e2ee.js';
 import { useNow } from './use-now.js';
+import { loadTorVisitorStatus } from '../tor/index.js';
 
 // The panels open on demand: their code loads with the first opening.
+/** The onion address for every visitor while this server's onion service is up (issue 37). */
+const TorVisitorStatus = lazyComponent(() => loadTorVisitorStatus(), 'TorVisitorStatus');
 const SecurityDetailsPanel = lazyComponent(
   () => import('./SecurityDetailsPanel.js'),
   'SecurityDetailsPanel',
@@ -132,6 +135,9 @@ export function SecurityStatusBar({ e2ee, identity, keyAuth }: SecurityStatusBar
         >
           {statusMessage?.text ?? ''}
         </span>
+        <Suspense fallback={null}>
+          <TorVisitorStatus variant="bar" />
+        </Suspense>
         <span className="ml-auto flex gap-1.5">
           <button
             type="button"

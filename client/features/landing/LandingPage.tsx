@@ -2,9 +2,11 @@
  * The landing page (spec 001 §2): the two ways in, then what the product does, how it compares
  * and its numbers. Reachable with or without an access mode.
  */
-import { useCallback } from 'react';
+import { Suspense, useCallback } from 'react';
 import { useLocation } from 'wouter';
+import { lazyComponent } from '../../lib/lazy-component.js';
 import { setAccessMode } from '../../lib/session/access-mode.js';
+import { loadTorVisitorStatus } from '../tor/index.js';
 import { AccessSection } from './AccessSection.js';
 import { ComparisonTable } from './ComparisonTable.js';
 import { FeaturesSection } from './FeaturesSection.js';
@@ -13,6 +15,9 @@ import { LandingHero } from './LandingHero.js';
 import { LandingNav } from './LandingNav.js';
 import { SpecsSection } from './SpecsSection.js';
 import { useLandingKeyUpload } from './use-landing-key-upload.js';
+
+/** The onion address for every visitor while this server's onion service is up (issue 37). */
+const TorVisitorStatus = lazyComponent(() => loadTorVisitorStatus(), 'TorVisitorStatus');
 
 export function LandingPage() {
   const [, navigate] = useLocation();
@@ -41,6 +46,9 @@ export function LandingPage() {
         className="focus:outline-none mx-auto flex max-w-6xl flex-col gap-16 sm:gap-20 px-4 pb-20 sm:px-6"
       >
         <LandingHero />
+        <Suspense fallback={null}>
+          <TorVisitorStatus variant="card" />
+        </Suspense>
         <AccessSection onEnterPublic={enterPublic} upload={upload} />
         <FeaturesSection />
         <ComparisonTable />

@@ -76,9 +76,20 @@ export function useLandingKeyUpload(): LandingKeyUpload {
       }
       setIsBusy(true);
       const result = await readAndValidate(chosen);
+      // The integrity check runs at upload, as on the key page (spec 001 §5): a tampered file is
+      // refused now, not when AUTHENTICATE is pressed. Its code loads with the first chosen file.
+      const checked = result.ok
+        ? await import('../../lib/key-file/read-key-file.js')
+            .then(({ readKeyFile }) => readKeyFile(chosen, TEXT.invalidFileTypeLanding))
+            .catch(() => KEY_FILE_UNREADABLE)
+        : null;
       setIsBusy(false);
       if (!result.ok) {
         fail(result.title, result.description);
+        return false;
+      }
+      if (checked && !checked.ok) {
+        fail(checked.title, checked.description);
         return false;
       }
       setFile(chosen);

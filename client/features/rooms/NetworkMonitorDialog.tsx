@@ -1,11 +1,13 @@
 /**
  * The Network Monitor (spec 000 §2): the nodes connected to this room (or to the whole relay
  * when no room is given), from `GET /api/connected-ips`. Despite the route's name it lists
- * nodes, never addresses: a node id is random for each connection.
+ * nodes, never addresses: a node id is random for each connection. It also shows the latency to
+ * this server, the round trip of `GET /api/ping` measured every 5 s while open (spec 000 §7).
  */
 import { useQuery } from '@tanstack/react-query';
 import { connectedNodeKeys, fetchConnectedNodes, serverErrorText } from './channel-api.js';
 import { Bracketed, DIALOG_BUTTON, TerminalDialog } from '../../ui/TerminalDialog.js';
+import { useLatency } from '../../lib/latency/use-latency.js';
 
 export interface NetworkMonitorDialogProps {
   open: boolean;
@@ -31,6 +33,7 @@ export function NetworkMonitorDialog({ open, onOpenChange, roomId }: NetworkMoni
     // Each opening is a fresh scan (the app's default is "never stale").
     staleTime: 0,
   });
+  const latency = useLatency(open);
   const nodes = query.data?.ips ?? [];
   const fetchedAt = query.dataUpdatedAt;
 
@@ -63,6 +66,19 @@ export function NetworkMonitorDialog({ open, onOpenChange, roomId }: NetworkMoni
             {query.isPending
               ? 'Scanning...'
               : `${nodes.length} node${nodes.length === 1 ? '' : 's'} connected`}
+          </p>
+          <p
+            className="text-[0.7rem] tracking-[0.2em] text-muted uppercase"
+            data-testid="network-monitor-latency"
+          >
+            Latency{' '}
+            <span className={latency.isError ? 'text-danger' : 'text-primary'}>
+              {latency.isError
+                ? 'NO ANSWER'
+                : latency.latencyMs === null
+                  ? 'MEASURING...'
+                  : `${latency.latencyMs} ms`}
+            </span>
           </p>
           <button
             type="button"

@@ -4,6 +4,7 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { TOR } from '../../../shared/constants.js';
 import { TOR_TEXT, type Bridge, type BridgeList } from '../../../shared/protocol/http/tor.js';
 import { toast } from '../../ui/use-toast.js';
 import type { AdminCredential } from '../../lib/admin/admin-api.js';
@@ -27,6 +28,8 @@ export function BridgeConfigCard({ credential }: BridgeConfigCardProps) {
   const bridges = useQuery({
     queryKey: [...torQueryKeys.bridges, credential.kind],
     queryFn: () => fetchBridges(credential),
+    // The server tests every bridge every 30 s while tor runs: show each round's results.
+    refetchInterval: TOR.bridgeTestIntervalMs,
     retry: false,
   });
   const [isAddOpen, setAddOpen] = useState(false);
@@ -145,6 +148,16 @@ export function BridgeConfigCard({ credential }: BridgeConfigCardProps) {
                 </span>
                 <span className="ml-2 text-muted">{bridge.country}</span>
                 {bridge.active ? null : <span className="ml-2 text-warning">inactive</span>}
+                {bridge.lastTest ? (
+                  <span
+                    className={`ml-2 ${bridge.lastTest.success ? 'text-primary' : 'text-danger'}`}
+                    title={bridge.lastTest.message}
+                    data-testid="bridge-last-test"
+                  >
+                    {bridge.lastTest.success ? 'test passed' : 'test failed'} at{' '}
+                    {new Date(bridge.lastTest.testedAt).toLocaleTimeString()}
+                  </span>
+                ) : null}
               </div>
               <div className="flex gap-2">
                 <button

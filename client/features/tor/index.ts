@@ -11,8 +11,17 @@ export {
   type TorAction,
 } from './tor-api.js';
 export { TorAdminControls } from './TorAdminControls.js';
+export { formatBytes } from './tor-progress.js';
 
 /** Loads TorAdminOverlay.tsx on demand: it keeps a chunk of its own. */
 export function loadTorAdminOverlay() {
   return import('./TorAdminOverlay.js');
+}
+
+/**
+ * Loads TorVisitorStatus.tsx on demand (the public onion-service line for every visitor): its
+ * schemas stay out of the page's first load.
+ */
+export function loadTorVisitorStatus() {
+  return import('./TorVisitorStatus.js');
 }

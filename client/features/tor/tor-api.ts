@@ -57,14 +57,17 @@ async function call<T>(run: () => Promise<T>, fallback: string): Promise<T> {
   }
 }
 
-/** `GET /api/tor/status`; with an admin credential the admin fields come too. */
+/**
+ * `GET /api/tor/status`; with an admin credential the admin fields come too, without one the
+ * public form is asked for (no session sent).
+ */
 export function fetchTorStatus(credential: AdminCredential | null): Promise<TorStatus> {
   return call(
     () =>
       apiRequest(
         '/api/tor/status',
         TorStatusResponseSchema,
-        credential ? authOptions(credential) : {},
+        credential ? authOptions(credential) : { auth: false },
       ),
     'Failed to fetch Tor status',
   );

@@ -3,7 +3,10 @@
  * the security level is high over Tor, medium behind a VPN, proxy or hosting network, otherwise
  * low; the status text is one of the spec's eight.
  */
-import { type ConnectionPrivacy } from '../../../shared/protocol/http/privacy.js';
+import {
+  type ConnectionPrivacy,
+  type PrivacyCheck,
+} from '../../../shared/protocol/http/privacy.js';
 
 /** The spec's status texts (spec 000 §4). */
 export const PRIVACY_STATUS = {
@@ -77,25 +80,63 @@ export function onionResult(now: number): ConnectionPrivacy {
     org: 'Unknown',
     ip: 'Unknown',
     source: 'onion',
+    notChecked: [],
     checkedAt: new Date(now).toISOString(),
   };
 }
 
-/** One line for the details panel: where the user appears to be, and through whom. */
+const CHECK_NAMES: Record<PrivacyCheck, string> = {
+  vpn: 'VPN',
+  proxy: 'proxy',
+  hosting: 'hosting',
+  location: 'location',
+  tor: 'Tor',
+};
+
+/**
+ * Which parts of the check were not made, and why; null when everything was checked. Shown
+ * instead of a bare UNKNOWN_STATUS (issue 37).
+ */
+export function describeNotChecked(result: ConnectionPrivacy): string | null {
+  if (result.notChecked.length === 0) return null;
+  const names = result.notChecked.map((check) => CHECK_NAMES[check]).join(', ');
+  const why =
+    result.source === 'not-configured'
+      ? 'no lookup service on this server'
+      : result.source === 'failed'
+        ? 'the lookup service did not answer'
+        : null;
+  const tor = result.notChecked.includes('tor')
+    ? null
+    : result.source === 'not-configured' || result.source === 'failed'
+      ? "Tor checked against tor's exit list"
+      : null;
+  return [`not checked: ${names}${why ? ` (${why})` : ''}`, tor]
+    .filter((part): part is string => part !== null)
+    .join(' · ');
+}
+
+/** Through whom the user appears to connect: the named service, or the network's operator. */
+function describeThrough(result: ConnectionPrivacy): string | null {
+  if (result.service) return result.service;
+  const org = result.org !== 'Unknown' ? result.org : null;
+  if (result.isVPN) return org ? `unknown VPN service (network ${org})` : 'unknown VPN service';
+  return org;
+}
+
+/** One line for the details panel: where the user appears to be, through whom, what was not checked. */
 export function describePrivacy(assessment: PrivacyAssessment): string {
   const { result } = assessment;
   if (!result) return assessment.status;
   const where = [result.location.city, result.location.country]
     .filter((part) => part !== 'Unknown')
     .join(', ');
-  const through = result.service ?? (result.org !== 'Unknown' ? result.org : null);
-  const lookup = result.source === 'not-configured' ? 'lookup not configured on this server' : null;
   return [
     assessment.status,
     `level ${assessment.level.toUpperCase()}`,
     where || null,
-    through,
-    lookup,
+    describeThrough(result),
+    describeNotChecked(result),
   ]
     .filter((part): part is string => part !== null)
     .join(' · ');

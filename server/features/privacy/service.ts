@@ -5,7 +5,9 @@
  * - A request that arrives over the server's own onion service (an `.onion` Host, forwarded by
  *   tor from loopback) is Tor, without a lookup.
  * - A loopback or private address has nothing to look up: a direct connection.
- * - Without `PRIVACY_LOOKUP_URL` the answer says the lookup is not configured.
+ * - Without `PRIVACY_LOOKUP_URL` the answer says the lookup is not configured; Tor is still
+ *   recognised from tor's exit list (tor-exit-list.ts) when one is loaded.
+ * - Every answer names the parts that could not be checked (`notChecked`).
  * - Otherwise the lookup's answer, cached per address for PRIVACY_CHECK_REFRESH_MS (bounded
  *   number of entries, oldest dropped first); concurrent checks of one address share one lookup.
  *   A failed lookup gives the spec's failure result (never a 5xx) and is cached for a minute so a
@@ -13,8 +15,13 @@
  */
 import { BlockList, isIP } from 'node:net';
 import { PRIVACY_CHECK_REFRESH_MS } from '../../../shared/constants.js';
-import type { ConnectionPrivacy, PrivacySource } from '../../../shared/protocol/http/privacy.js';
+import type {
+  ConnectionPrivacy,
+  PrivacyCheck,
+  PrivacySource,
+} from '../../../shared/protocol/http/privacy.js';
 import type { LookupAnswer, PrivacyLookup } from './lookup.js';
+import type { TorExitList } from './tor-exit-list.js';
 
 /** How long a failed lookup's answer is reused. */
 export const PRIVACY_FAILURE_CACHE_MS = 60_000;
@@ -73,8 +80,13 @@ export function isOnionRequest(
 
 export interface PrivacyServiceDeps {
   lookup: PrivacyLookup | null;
+  /** tor's published exit list; null when none is configured. */
+  exitList?: TorExitList | null;
   now: () => number;
 }
+
+/** What the lookup service would have told. */
+const LOOKUP_CHECKS: readonly PrivacyCheck[] = ['vpn', 'proxy', 'hosting', 'location'];
 
 interface CacheEntry {
   answer: LookupAnswer | null;
@@ -96,13 +108,24 @@ export class PrivacyService {
   }): Promise<ConnectionPrivacy> {
     const ip = normalizeAddress(input.ip);
     if (isOnionRequest(input.hostname, input.remoteAddress, input.viaOnionEntrance)) {
-      return this.#result('onion', { ...clean(), isTor: true }, UNKNOWN);
+      return this.#result('onion', { ...clean(), isTor: true }, UNKNOWN, []);
     }
-    if (isLocalAddress(ip)) return this.#result('local', clean(), ip);
-    if (!this.deps.lookup) return this.#result('not-configured', clean(), ip);
+    if (isLocalAddress(ip)) return this.#result('local', clean(), ip, []);
+    const exit = this.deps.exitList?.has(ip) ?? null;
+    if (!this.deps.lookup) {
+      return this.#result('not-configured', { ...clean(), isTor: exit === true }, ip, [
+        ...LOOKUP_CHECKS,
+        ...(exit === null ? (['tor'] as const) : []),
+      ]);
+    }
     const answer = await this.#cachedLookup(ip, this.deps.lookup);
-    if (!answer) return this.#result('failed', clean(), UNKNOWN);
-    return this.#result('lookup', answer, ip);
+    if (!answer) {
+      return this.#result('failed', { ...clean(), isTor: exit === true }, UNKNOWN, [
+        ...LOOKUP_CHECKS,
+        ...(exit === null ? (['tor'] as const) : []),
+      ]);
+    }
+    return this.#result('lookup', { ...answer, isTor: answer.isTor || exit === true }, ip, []);
   }
 
   /** Entries held now (for tests and metrics). */
@@ -146,18 +169,23 @@ export class PrivacyService {
     }
   }
 
-  #result(source: PrivacySource, answer: LookupAnswer, ip: string): ConnectionPrivacy {
-    const flagged = answer.isVPN || answer.isProxy || answer.isHosting;
+  #result(
+    source: PrivacySource,
+    answer: LookupAnswer,
+    ip: string,
+    notChecked: PrivacyCheck[],
+  ): ConnectionPrivacy {
     return {
       isVPN: answer.isVPN,
       isProxy: answer.isProxy,
       isTor: answer.isTor,
       isHosting: answer.isHosting,
-      service: flagged && answer.org !== UNKNOWN ? answer.org : null,
+      service: answer.service,
       location: { city: answer.city, country: answer.country },
       org: answer.org,
       ip,
       source,
+      notChecked,
       checkedAt: new Date(this.deps.now()).toISOString(),
     };
   }
@@ -173,5 +201,6 @@ function clean(): LookupAnswer {
     city: UNKNOWN,
     country: UNKNOWN,
     org: UNKNOWN,
+    service: null,
   };
 }

@@ -59,7 +59,7 @@ export function createTorFeature(deps: TorFeatureDeps) {
     now: deps.now,
     log: deps.log,
   });
-  const bridges = new BridgeService({ store, tor, hasBinary: isExecutable });
+  const bridges = new BridgeService({ store, tor, hasBinary: isExecutable, now: deps.now });
   return {
     tor,
     entrance,

@@ -106,6 +106,11 @@ export class TorService {
     return this.deps.bin !== null;
   }
 
+  /** True while the tor child process runs (whether or not its network is enabled). */
+  get isRunning(): boolean {
+    return this.running !== null && !this.running.child.hasExited;
+  }
+
   /** Starts tor when the admin left it running before the last shutdown. */
   async resume(): Promise<void> {
     if (!this.isAvailable || !(await this.deps.desired.get())) return;

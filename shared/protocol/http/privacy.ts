@@ -50,12 +50,21 @@ export type CertificateInfo = z.infer<typeof CertificateInfoSchema>;
  * - `lookup`: the configured IP-information service answered;
  * - `onion`: the request came over an onion host: Tor, without a lookup;
  * - `local`: a loopback or private address: nothing to look up (a direct connection);
- * - `not-configured`: no `PRIVACY_LOOKUP_URL`; only what the server knows;
+ * - `not-configured`: no `PRIVACY_LOOKUP_URL`; only what the server knows (onion host, tor's exit
+ *   list);
  * - `failed`: the lookup failed or timed out (spec 000 §8: no VPN, proxy, Tor or hosting; location,
  *   org and ip Unknown).
  */
 export const PrivacySourceSchema = z.enum(['lookup', 'onion', 'local', 'not-configured', 'failed']);
 export type PrivacySource = z.infer<typeof PrivacySourceSchema>;
+
+/**
+ * The parts of the check that could not be made for this answer, so the screen says which
+ * instead of a bare UNKNOWN: `vpn`, `proxy`, `hosting` and `location` need the lookup service
+ * (not configured, or it failed); `tor` needs the lookup or tor's exit list (neither available).
+ */
+export const PrivacyCheckSchema = z.enum(['vpn', 'proxy', 'hosting', 'location', 'tor']);
+export type PrivacyCheck = z.infer<typeof PrivacyCheckSchema>;
 
 /** `GET /api/privacy/check` answer: the connection privacy result of spec 000 §3. */
 export const ConnectionPrivacySchema = z.strictObject({
@@ -63,13 +72,14 @@ export const ConnectionPrivacySchema = z.strictObject({
   isProxy: z.boolean(),
   isTor: z.boolean(),
   isHosting: z.boolean(),
-  /** The network's operator when a VPN, proxy or hosting network is detected; else null. */
+  /** The VPN or proxy service's name when the lookup names it (ipinfo); else null. */
   service: z.string().max(200).nullable(),
   location: z.strictObject({ city: z.string().max(200), country: z.string().max(200) }),
   org: z.string().max(200),
   /** The caller's own address as the server resolved it, or `Unknown`. */
   ip: z.string().max(64),
   source: PrivacySourceSchema,
+  notChecked: z.array(PrivacyCheckSchema).max(5),
   checkedAt: z.iso.datetime(),
 });
 export type ConnectionPrivacy = z.infer<typeof ConnectionPrivacySchema>;

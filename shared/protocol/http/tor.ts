@@ -136,6 +136,14 @@ export function parseBridgeImport(text: string): BridgeImport {
   return { bridges, rejected };
 }
 
+/** The last test of a bridge: asked for, or the server's own every 30 s while tor runs. */
+export const BridgeTestResultSchema = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  testedAt: z.iso.datetime(),
+});
+export type BridgeTestResult = z.infer<typeof BridgeTestResultSchema>;
+
 /** A stored bridge (spec 000 §3), as the admin screens see it. */
 export const BridgeSchema = z.object({
   id: z.uuid(),
@@ -152,7 +160,7 @@ export type Bridge = z.infer<typeof BridgeSchema>;
 
 /** `GET /api/tor/bridges`: the bridges, and which transports this machine lacks. */
 export const BridgeListSchema = z.object({
-  bridges: z.array(BridgeSchema),
+  bridges: z.array(BridgeSchema.extend({ lastTest: BridgeTestResultSchema.nullable().optional() })),
   /** Transport binaries that are missing, e.g. `/usr/bin/snowflake-client (snowflake)`. */
   missingTransports: z.array(z.string()),
 });

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOR_TEXT } from '../../../shared/protocol/http/tor.js';
 import { login, makeRegisteredKey } from '../../support/keys.js';
 import { startServer, TEST_ADMIN_PASSWORD } from '../../support/server.js';
+import type { ServerDeps } from '../../../server/app.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test walks JSON answers it asserts on field by field
 type JsonObject = Record<string, any>;
@@ -28,7 +29,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function torServer(env: Record<string, string> = {}) {
+async function torServer(env: Record<string, string> = {}, deps: ServerDeps = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sc-tor-routes-'));
   const server = await startServer({
     env: {
@@ -38,6 +39,7 @@ async function torServer(env: Record<string, string> = {}) {
       TOR_CONTROL_PORT: String(await freePort()),
       ...env,
     },
+    deps,
   });
   const adminToken = (
     (await (
@@ -296,6 +298,88 @@ describe('tor routes with a fake tor', () => {
     const restarted = await call('POST', '/api/tor/restart');
     expect(restarted.body).toMatchObject({ success: true, onionAddress: first });
     expect(server.tor.logs.last().join('\n')).toContain('exiting cleanly');
+  });
+});
+
+describe('bridges tested by the server while tor runs', () => {
+  it('tests every bridge on its own every interval while tor runs, never dialling a documentation address', async () => {
+    const ctx = await torServer({}, { bridgeTestIntervalMs: 300 });
+    // A local listener stands in for a reachable bridge.
+    const listener = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => listener.listen({ host: '127.0.0.1', port: 0 }, resolve));
+    try {
+      const openPort = (listener.address() as net.AddressInfo).port;
+      const { call } = ctx;
+      const local = await call('POST', '/api/tor/bridges', {
+        type: 'obfs4',
+        address: `127.0.0.1:${openPort}`,
+        fingerprint: 'e'.repeat(40),
+      });
+      const documentation = await call('POST', '/api/tor/bridges', {
+        type: 'obfs4',
+        address: '192.0.2.44:443',
+        fingerprint: 'f'.repeat(40),
+      });
+      const lastTests = async () =>
+        Object.fromEntries(
+          ((await call('GET', '/api/tor/bridges')).body.bridges as JsonObject[]).map((bridge) => [
+            bridge.id,
+            bridge.lastTest,
+          ]),
+        );
+      // tor stopped: nothing is tested.
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      expect(await lastTests()).toEqual({ [local.body.id]: null, [documentation.body.id]: null });
+
+      expect((await call('POST', '/api/tor/start')).body).toMatchObject({ success: true });
+      await expect
+        .poll(async () => (await lastTests())[local.body.id]?.success, { timeout: 15_000 })
+        .toBe(true);
+      const tests = await lastTests();
+      expect(tests[documentation.body.id]).toMatchObject({
+        success: false,
+        message: expect.stringContaining('documentation address'),
+      });
+      // The next round sees the listener gone.
+      await new Promise((resolve) => listener.close(resolve));
+      await expect
+        .poll(async () => (await lastTests())[local.body.id]?.success, { timeout: 15_000 })
+        .toBe(false);
+    } finally {
+      listener.close();
+      await ctx.call('POST', '/api/tor/stop');
+      await ctx.cleanup();
+    }
+  });
+
+  it('shows every visitor the public status only: connected, bandwidth, reachability and the onion address', async () => {
+    const ctx = await torServer();
+    try {
+      await ctx.call('POST', '/api/tor/connect', {});
+      let visible: JsonObject = {};
+      await expect
+        .poll(
+          async () =>
+            (visible = (await ctx.call('GET', '/api/tor/status', undefined, null)).body).connected,
+          { timeout: 15_000 },
+        )
+        .toBe(true);
+      expect(Object.keys(visible).sort()).toEqual(
+        [
+          'bandwidth',
+          'bootstrapProgress',
+          'circuits',
+          'connected',
+          'hiddenServiceReachable',
+          'onionAddress',
+          'state',
+        ].sort(),
+      );
+      expect(visible.onionAddress).toMatch(/^[a-z2-7]{56}\.onion$/);
+    } finally {
+      await ctx.call('POST', '/api/tor/stop');
+      await ctx.cleanup();
+    }
   });
 });
 

@@ -18,6 +18,7 @@ const base: ConnectionPrivacy = {
   org: 'Example ISP',
   ip: '198.51.100.7',
   source: 'lookup',
+  notChecked: [],
   checkedAt: '2030-01-01T00:00:00.000Z',
 };
 
@@ -58,5 +59,42 @@ describe('assessPrivacy', () => {
     expect(describePrivacy(assessPrivacy({ kind: 'done', result: vpn }))).toBe(
       'VPN_DETECTED · level MEDIUM · Lyon, France · Mullvad VPN AB',
     );
+  });
+
+  it('names a VPN whose service the lookup does not name as an unknown VPN service, never by its network', () => {
+    const vpn = { ...base, isVPN: true, service: null, org: 'M247 Europe SRL' };
+    expect(describePrivacy(assessPrivacy({ kind: 'done', result: vpn }))).toBe(
+      'VPN_DETECTED · level MEDIUM · Lyon, France · unknown VPN service (network M247 Europe SRL)',
+    );
+  });
+
+  it('says which parts were not checked without a lookup service, and that Tor was', () => {
+    const result: ConnectionPrivacy = {
+      ...base,
+      location: { city: 'Unknown', country: 'Unknown' },
+      org: 'Unknown',
+      source: 'not-configured',
+      notChecked: ['vpn', 'proxy', 'hosting', 'location'],
+    };
+    expect(describePrivacy(assessPrivacy({ kind: 'done', result }))).toBe(
+      "UNKNOWN_STATUS · level LOW · not checked: VPN, proxy, hosting, location (no lookup service on this server) · Tor checked against tor's exit list",
+    );
+    const withoutList = { ...result, notChecked: [...result.notChecked, 'tor' as const] };
+    expect(describePrivacy(assessPrivacy({ kind: 'done', result: withoutList }))).toBe(
+      'UNKNOWN_STATUS · level LOW · not checked: VPN, proxy, hosting, location, Tor (no lookup service on this server)',
+    );
+  });
+
+  it('reports Tor found by the exit list even without a lookup service', () => {
+    const result: ConnectionPrivacy = {
+      ...base,
+      isTor: true,
+      source: 'not-configured',
+      notChecked: ['vpn', 'proxy', 'hosting', 'location'],
+    };
+    expect(assessPrivacy({ kind: 'done', result })).toMatchObject({
+      level: 'high',
+      status: 'TOR_DETECTED',
+    });
   });
 });
