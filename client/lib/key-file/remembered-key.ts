@@ -56,11 +56,7 @@ export interface RememberedKeyStorage {
 }
 
 export type RememberedKeyErrorCode =
-  | 'wrong-passphrase'
-  | 'tampered'
-  | 'passphrase-required'
-  | 'passphrase-too-short'
-  | 'unavailable';
+  'wrong-passphrase' | 'tampered' | 'passphrase-required' | 'passphrase-too-short' | 'unavailable';
 
 /** Why a remembered key could not be stored or opened. */
 export class RememberedKeyError extends Error {
@@ -211,7 +207,11 @@ export async function openRememberedKey(
   try {
     plaintext = new Uint8Array(
       await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: record.iv, additionalData: additionalData(record.keyId, record.mode) },
+        {
+          name: 'AES-GCM',
+          iv: record.iv,
+          additionalData: additionalData(record.keyId, record.mode),
+        },
         key,
         record.ciphertext,
       ),

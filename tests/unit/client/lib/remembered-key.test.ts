@@ -9,25 +9,8 @@ import {
   rememberKeyFile,
   rememberedKeySummary,
   type RememberedKeyRecord,
-  type RememberedKeyStorage,
 } from '../../../../client/lib/key-file/remembered-key.js';
-
-/** A storage that keeps one record in memory, as the IndexedDB store does. */
-export function memoryStorage(): RememberedKeyStorage & { record: RememberedKeyRecord | null } {
-  const storage = {
-    record: null as RememberedKeyRecord | null,
-    read: () => Promise.resolve(storage.record),
-    write: (record: RememberedKeyRecord) => {
-      storage.record = record;
-      return Promise.resolve();
-    },
-    erase: () => {
-      storage.record = null;
-      return Promise.resolve();
-    },
-  };
-  return storage;
-}
+import { memoryStorage } from '../../../support/remembered-key-storage.js';
 
 // Tests lower the PBKDF2 cost; the product's figure is checked below.
 const FAST = 1_000;
@@ -136,9 +119,9 @@ describe('the remembered key (passphrase mode)', () => {
 
   it('refuses a passphrase shorter than 8 characters and stores nothing', async () => {
     const storage = memoryStorage();
-    expect(
-      (await errorOf(rememberKeyFile(storage, keyFile, { passphrase: 'short' }))).code,
-    ).toBe('passphrase-too-short');
+    expect((await errorOf(rememberKeyFile(storage, keyFile, { passphrase: 'short' }))).code).toBe(
+      'passphrase-too-short',
+    );
     expect(storage.record).toBeNull();
   });
 });
