@@ -4,3 +4,8 @@
  */
 export { LoginError } from './auth-api.js';
 export { AuthProvider } from './AuthProvider.js';
+
+/** Loads KeyFilePrompt.tsx on demand (it reads and checks key files): a chunk of its own. */
+export function loadKeyFilePrompt() {
+  return import('./KeyFilePrompt.js');
+}

@@ -20,6 +20,7 @@ import {
   ModerationToolbar,
   useModeration,
 } from '../moderation/index.js';
+import { loadKeyFilePrompt } from '../auth/index.js';
 import { loadTorAdminOverlay } from '../tor/index.js';
 import { loadVoiceCallOverlay, useRoomCallSize } from '../voice/index.js';
 import { useAuth } from '../../lib/session/use-auth.js';
@@ -71,6 +72,7 @@ const ChatDialogs = lazyComponent(() => import('./ChatDialogs.js'), 'ChatDialogs
 const ChatAdminTools = lazyComponent(loadChatAdminTools, 'ChatAdminTools');
 const ModerationLogDialog = lazyComponent(loadModerationLogDialog, 'ModerationLogDialog');
 const TorAdminOverlay = lazyComponent(loadTorAdminOverlay, 'TorAdminOverlay');
+const KeyFilePrompt = lazyComponent(loadKeyFilePrompt, 'KeyFilePrompt');
 // So do the parts of the first screen that are not the conversation: the access code terminal,
 // the invite link and self-destruct banners, and the members' menus (Radix dropdown).
 const AccessTerminal = lazyComponent<'AccessTerminal', AccessTerminalProps>(
@@ -98,7 +100,7 @@ export function ChatRoomPage() {
   const { data, isError: isLookupFailed } = useRoomLookup(secureId);
   const room = data ?? null;
   const { callsign, regenerate } = useCallsign();
-  const { user, sessionToken, logout, keyFile } = useAuth();
+  const { user, sessionToken, logout, keyFile, keyFileState } = useAuth();
   const isKeyHolder = user !== null && sessionToken !== null;
   const [cipher] = useState(createMessageCipher);
   const { notifyUnread } = useUnreadTitle(room ? `#${room.name} · SecureChannel` : 'SecureChannel');
@@ -256,6 +258,11 @@ export function ChatRoomPage() {
           </Suspense>
         ) : null}
         {chat.status === 'disconnected' ? <ConnectionBanner onReconnect={chat.reconnect} /> : null}
+        {keyFileState === 'missing' || keyFileState === 'locked' ? (
+          <Suspense fallback={null}>
+            <KeyFilePrompt />
+          </Suspense>
+        ) : null}
         <ChatControls
           room={room}
           isChannelListOpen={isChannelListOpen}

@@ -28,7 +28,7 @@ import { constantTimeEqual, utf8Decode, utf8Encode } from '../../../shared/crypt
 export const PBKDF2_ITERATIONS = 600_000;
 /** Shortest passphrase accepted, in characters. */
 export const REMEMBER_PASSPHRASE_MIN_LENGTH = 8;
-const RECORD_VERSION = 1;
+const RECORD_VERSION = 1 as const;
 
 export type RememberMode = 'device' | 'passphrase';
 
