@@ -52,10 +52,10 @@ describe('the remembered key (device mode)', () => {
   it('refuses a changed ciphertext, iv or key id with a tampered error', async () => {
     for (const change of [
       (record: RememberedKeyRecord) => {
-        record.ciphertext[10] ^= 1;
+        record.ciphertext[10] = record.ciphertext[10]! ^ 1;
       },
       (record: RememberedKeyRecord) => {
-        record.iv[0] ^= 1;
+        record.iv[0] = record.iv[0]! ^ 1;
       },
       (record: RememberedKeyRecord) => {
         record.keyId = 'SCK' + '0'.repeat(32);
@@ -113,7 +113,8 @@ describe('the remembered key (passphrase mode)', () => {
     const storage = memoryStorage();
     await rememberKeyFile(storage, keyFile, { passphrase: 'correct horse', iterations: FAST });
     const record = storage.record!;
-    record.ciphertext[record.ciphertext.length - 1] ^= 1;
+    const last = record.ciphertext.length - 1;
+    record.ciphertext[last] = record.ciphertext[last]! ^ 1;
     expect((await errorOf(openRememberedKey(storage, 'correct horse'))).code).toBe('tampered');
   });
 
