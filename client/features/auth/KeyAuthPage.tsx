@@ -4,7 +4,7 @@
  * this device" (off by default) seals the key file into this browser so a reload keeps the
  * identity (docs/crypto.md "Remembered key"), optionally under a passphrase.
  */
-import { useId, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { KeyFile } from '../../../shared/crypto/key-file-schema.js';
 import { ML_DSA_65_SIGNATURE_BYTES } from '../../../shared/constants.js';
@@ -12,9 +12,9 @@ import { TEXT } from '../../../shared/protocol/errors.js';
 import { clearAccessMode } from '../../lib/session/access-mode.js';
 import { toast } from '../../ui/use-toast.js';
 import { readKeyFile } from '../../lib/key-file/read-key-file.js';
-import { REMEMBER_PASSPHRASE_MIN_LENGTH } from '../../lib/key-file/remembered-key.js';
 import { useAuth } from '../../lib/session/use-auth.js';
 import { LoginError } from './auth-api.js';
+import { RememberKeyOption, useRememberKey } from './RememberKeyOption.js';
 
 const FEATURES = [
   `ML-DSA-65 post-quantum signature (FIPS 204, ${ML_DSA_65_SIGNATURE_BYTES}-byte signatures)`,
@@ -29,12 +29,7 @@ export function KeyAuthPage() {
   const [keyFile, setKeyFile] = useState<KeyFile | null>(null);
   const [isReading, setReading] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
-  const ids = useId();
-  const [isRemembering, setRemembering] = useState(false);
-  const [passphrase, setPassphrase] = useState('');
-  // Under 8 characters the passphrase is refused before the login starts.
-  const isPassphraseTooShort =
-    passphrase !== '' && passphrase.length < REMEMBER_PASSPHRASE_MIN_LENGTH;
+  const remember = useRememberKey();
 
   const choose = async (file: File | undefined) => {
     if (!file) return;
@@ -57,9 +52,8 @@ export function KeyAuthPage() {
   const enter = async () => {
     if (!keyFile) return;
     try {
-      const remember = isRemembering ? (passphrase === '' ? {} : { passphrase }) : undefined;
-      const user = await authenticate(keyFile, remember);
-      setPassphrase('');
+      const user = await authenticate(keyFile, remember.choice);
+      remember.setPassphrase('');
       toast({
         title: TEXT.authenticationSuccessful,
         description: `Welcome back, ${user.username}`,
@@ -151,54 +145,15 @@ export function KeyAuthPage() {
           </dl>
         )}
 
-        <div className="mb-5 space-y-2 text-xs" data-testid="remember-key">
-          <label className="flex items-start gap-2">
-            <input
-              type="checkbox"
-              checked={isRemembering}
-              onChange={(event) => setRemembering(event.target.checked)}
-              className="mt-0.5 size-4 shrink-0 accent-primary"
-              data-testid="remember-key-checkbox"
-              aria-describedby={`${ids}-remember-hint`}
-            />
-            <span>
-              <span className="tracking-widest text-primary">Remember this key on this device</span>
-              <span id={`${ids}-remember-hint`} className="block text-muted">
-                A reload or a new tab keeps you verified and your direct messages open. Don&apos;t
-                use on shared machines: anyone using this browser profile can act as you, unless you
-                set a passphrase. Forget Key (or logging out) erases it.
-              </span>
-            </span>
-          </label>
-          {isRemembering ? (
-            <div className="pl-6">
-              <label htmlFor={`${ids}-passphrase`} className="block tracking-widest text-muted">
-                PASSPHRASE (OPTIONAL, ASKED AFTER EACH RELOAD)
-              </label>
-              <input
-                id={`${ids}-passphrase`}
-                type="password"
-                autoComplete="new-password"
-                value={passphrase}
-                onChange={(event) => setPassphrase(event.target.value)}
-                className="mt-1 w-full max-w-xs border border-border bg-background px-2 py-1 text-fg"
-                data-testid="remember-key-passphrase"
-                aria-invalid={isPassphraseTooShort}
-              />
-              {isPassphraseTooShort ? (
-                <p className="mt-1 text-danger">
-                  At least {REMEMBER_PASSPHRASE_MIN_LENGTH} characters, or leave it empty.
-                </p>
-              ) : null}
-            </div>
-          ) : null}
+        <div className="mb-5">
+          <RememberKeyOption state={remember} />
         </div>
 
         <div className="flex flex-wrap gap-2">
           <button
             type="button"
             className={`${buttonClass} border-primary text-primary hover:bg-primary/10`}
-            disabled={!keyFile || isAuthenticating || (isRemembering && isPassphraseTooShort)}
+            disabled={!keyFile || isAuthenticating || remember.isInvalid}
             onClick={() => void enter()}
           >
             {isAuthenticating ? 'AUTHENTICATING...' : 'Authenticate & Enter'}

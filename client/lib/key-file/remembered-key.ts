@@ -22,12 +22,12 @@ import {
   serializeKeyFile,
   type KeyFile,
 } from '../../../shared/crypto/key-file-schema.js';
+import { REMEMBER_PASSPHRASE_MIN_LENGTH } from './remember-policy.js';
 import { constantTimeEqual, utf8Decode, utf8Encode } from '../../../shared/crypto/bytes.js';
 
 /** PBKDF2-SHA-256 iterations of the passphrase mode (OWASP's 2023 figure for PBKDF2-SHA-256). */
 export const PBKDF2_ITERATIONS = 600_000;
-/** Shortest passphrase accepted, in characters. */
-export const REMEMBER_PASSPHRASE_MIN_LENGTH = 8;
+export { REMEMBER_PASSPHRASE_MIN_LENGTH };
 const RECORD_VERSION = 1 as const;
 
 export type RememberMode = 'device' | 'passphrase';
