@@ -146,9 +146,14 @@ describe('a key remembered on this device', () => {
     await alice.page.getByTestId('menu-forget-key').click();
     await alice.page.waitForURL(/\/landing$/);
     expect(await rememberedRecords(alice.page)).toEqual([]);
+    // Nothing is left to restore: a new visit lands signed out, the key card empty.
     await alice.page.goto(`${suite.server.baseUrl}/`);
-    await alice.page.getByTestId('key-auth-file').waitFor();
-  });
+    await alice.page.waitForURL(/\/landing$/);
+    await alice.page.getByTestId('landing-key-file-input').waitFor();
+    expect(
+      await alice.page.evaluate(() => localStorage.getItem('securechannel_session')),
+    ).toBeNull();
+  }, 120_000);
 
   it('shows one LOAD KEY FILE prompt after a reload without remembering, and verifies again once loaded', async () => {
     const bob = await logIn('bob', bobKey, false);
