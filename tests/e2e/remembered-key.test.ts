@@ -92,6 +92,7 @@ describe('a key remembered on this device', () => {
       await shoot(actor.page, `remember-key-checkbox-${theme ?? 'default'}`);
     } else {
       expect(await actor.page.getByTestId('remember-key-checkbox').isChecked()).toBe(false);
+      if (theme) await shoot(actor.page, `remember-key-unticked-${theme}`);
     }
     await landing.authenticateButton().click();
     const chat = new ChatPageObject(actor.page);
