@@ -35,63 +35,8 @@ const SIGNED_OUT: AuthState = {
   isAuthenticating: false,
 };
 
-// The sealed store (and zod with it) loads only for a key holder's session, not with the entry.
-const loadRememberedKey = () => import('../../lib/key-file/remembered-key.js');
-
-type Remembered = { mode: 'device' | 'passphrase'; keyFile: KeyFile | null } | null;
-
-/** The remembered copy of `keyId`'s key file: opened when sealed under the device key. */
-async function restoreRemembered(keyId: string): Promise<Remembered> {
-  const store = await loadRememberedKey();
-  const storage = store.indexedDbRememberedKeyStorage;
-  const summary = await store.rememberedKeySummary(storage);
-  if (!summary) return null;
-  if (summary.keyId !== keyId) {
-    // Remembered for another key than the signed-in one: it has no use here.
-    await store.forgetRememberedKey(storage);
-    return null;
-  }
-  if (summary.mode === 'passphrase') return { mode: 'passphrase', keyFile: null };
-  try {
-    return { mode: 'device', keyFile: await store.openRememberedKey(storage) };
-  } catch {
-    // Damaged or unreadable: forgotten, and the key file is asked for.
-    await store.forgetRememberedKey(storage).catch(() => undefined);
-    return null;
-  }
-}
-
-async function forgetRemembered(): Promise<void> {
-  const store = await loadRememberedKey();
-  await store.forgetRememberedKey(store.indexedDbRememberedKeyStorage);
-}
-
-/** Seals `file` into this device's storage when asked to, else erases any earlier copy. */
-async function rememberOrForget(
-  file: KeyFile,
-  remember: RememberChoice | undefined,
-): Promise<'device' | 'passphrase' | null> {
-  try {
-    const store = await loadRememberedKey();
-    const storage = store.indexedDbRememberedKeyStorage;
-    if (!remember) {
-      await store.forgetRememberedKey(storage);
-      return null;
-    }
-    await store.rememberKeyFile(storage, file, remember);
-    return remember.passphrase === undefined ? 'device' : 'passphrase';
-  } catch (error) {
-    toast({
-      title: 'Key not remembered',
-      description:
-        error instanceof Error && error.name === 'RememberedKeyError'
-          ? error.message
-          : 'This browser could not store the key: load the key file after a reload',
-      variant: 'destructive',
-    });
-    return null;
-  }
-}
+// The remembered key's code (and zod with it) loads only when needed, not with the entry.
+const loadRemembered = () => import('./remembered-session.js');
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [, navigate] = useLocation();
@@ -112,7 +57,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       .then(async (user) => {
         if (cancelled) return;
         if (user) {
-          const remembered = await restoreRemembered(user.keyId).catch(() => null);
+          const remembered = await loadRemembered()
+            .then((module) => module.restoreRemembered(user.keyId))
+            .catch(() => null);
           if (cancelled) return;
           setRememberedMode(remembered?.mode ?? null);
           if (remembered?.keyFile) setKeyFile(remembered.keyFile);
@@ -156,9 +103,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         writeStorage(STORAGE_KEYS.session, sessionToken);
         setAccessMode('authenticated');
         setKeyFile(file);
-        setRememberedMode(null);
         // A login replaces whatever this device remembered; it remembers again only when asked.
-        await rememberOrForget(file, remember);
+        const remembered = await loadRemembered().then(
+          (module) => module.rememberOrForget(file, remember),
+          () => null,
+        );
+        setRememberedMode(remembered);
         setState({
           isAuthenticated: true,
           sessionToken,
@@ -187,7 +137,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setKeyFile(null);
     setRememberedMode(null);
     // Logging out also forgets the key on this device (a shared machine is left clean).
-    await forgetRemembered().catch(() => undefined);
+    await loadRemembered()
+      .then((module) => module.forgetRemembered())
+      .catch(() => undefined);
     setState(SIGNED_OUT);
     document.body.style.transition = `opacity ${LOGOUT_FADE_MS}ms`;
     document.body.style.opacity = '0';
@@ -208,8 +160,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const unlockRememberedKey = useCallback(
     async (passphrase: string) => {
-      const store = await loadRememberedKey();
-      const opened = await store.openRememberedKey(store.indexedDbRememberedKeyStorage, passphrase);
+      const opened = await (await loadRemembered()).openWithPassphrase(passphrase);
       if (!opened || opened.keyId !== state.user?.keyId) {
         setRememberedMode(null);
         return;
@@ -220,7 +171,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const forgetKey = useCallback(async () => {
-    await forgetRemembered();
+    await (await loadRemembered()).forgetRemembered();
     setRememberedMode(null);
     setKeyFile(null);
   }, []);

@@ -14,7 +14,7 @@ import { toast } from '../../ui/use-toast.js';
 import { readKeyFile } from '../../lib/key-file/read-key-file.js';
 import { useAuth } from '../../lib/session/use-auth.js';
 import { LoginError } from './auth-api.js';
-import { RememberKeyOption, useRememberKey } from './RememberKeyOption.js';
+import { RememberKeyOption, useRememberKey } from '../../ui/RememberKeyOption.js';
 
 const FEATURES = [
   `ML-DSA-65 post-quantum signature (FIPS 204, ${ML_DSA_65_SIGNATURE_BYTES}-byte signatures)`,
@@ -145,9 +145,11 @@ export function KeyAuthPage() {
           </dl>
         )}
 
-        <div className="mb-5">
-          <RememberKeyOption state={remember} />
-        </div>
+        {keyFile ? (
+          <div className="mb-5">
+            <RememberKeyOption state={remember} />
+          </div>
+        ) : null}
 
         <div className="flex flex-wrap gap-2">
           <button

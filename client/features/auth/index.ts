@@ -4,9 +4,3 @@
  */
 export { LoginError } from './auth-api.js';
 export { AuthProvider } from './AuthProvider.js';
-export { RememberKeyOption, useRememberKey, type RememberKeyState } from './RememberKeyOption.js';
-
-/** Loads KeyFilePrompt.tsx on demand (it reads and checks key files): a chunk of its own. */
-export function loadKeyFilePrompt() {
-  return import('./KeyFilePrompt.js');
-}

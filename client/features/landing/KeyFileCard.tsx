@@ -7,7 +7,7 @@ import { FeatureBullet } from './FeatureBullet.js';
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, PANEL } from '../../ui/landing-styles.js';
 import { type LandingKeyUpload } from './use-landing-key-upload.js';
 import { KEY_FILE_ACCEPT } from '../../lib/key-file/key-file-name.js';
-import { RememberKeyOption, useRememberKey } from '../auth/index.js';
+import { RememberKeyOption, useRememberKey } from '../../ui/RememberKeyOption.js';
 
 /** The AUTHENTICATED ACCESS card (spec 001 §2): key-file input, AUTHENTICATE, GET A KEY. */
 export function KeyFileCard({ upload }: { upload: LandingKeyUpload }) {
@@ -69,7 +69,7 @@ export function KeyFileCard({ upload }: { upload: LandingKeyUpload }) {
           <KeyStatus id={statusId} upload={upload} />
         </div>
 
-        <RememberKeyOption state={remember} />
+        {keyData !== null ? <RememberKeyOption state={remember} /> : null}
 
         <div className="flex flex-col gap-3 sm:flex-row">
           <button

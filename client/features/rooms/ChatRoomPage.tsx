@@ -20,7 +20,6 @@ import {
   ModerationToolbar,
   useModeration,
 } from '../moderation/index.js';
-import { loadKeyFilePrompt } from '../auth/index.js';
 import { loadTorAdminOverlay } from '../tor/index.js';
 import { loadVoiceCallOverlay, useRoomCallSize } from '../voice/index.js';
 import { useAuth } from '../../lib/session/use-auth.js';
@@ -72,7 +71,8 @@ const ChatDialogs = lazyComponent(() => import('./ChatDialogs.js'), 'ChatDialogs
 const ChatAdminTools = lazyComponent(loadChatAdminTools, 'ChatAdminTools');
 const ModerationLogDialog = lazyComponent(loadModerationLogDialog, 'ModerationLogDialog');
 const TorAdminOverlay = lazyComponent(loadTorAdminOverlay, 'TorAdminOverlay');
-const KeyFilePrompt = lazyComponent(loadKeyFilePrompt, 'KeyFilePrompt');
+// Read and check a key file only when this tab lacks it (a reload without a remembered key).
+const KeyFilePrompt = lazyComponent(() => import('./KeyFilePrompt.js'), 'KeyFilePrompt');
 // So do the parts of the first screen that are not the conversation: the access code terminal,
 // the invite link and self-destruct banners, and the members' menus (Radix dropdown).
 const AccessTerminal = lazyComponent<'AccessTerminal', AccessTerminalProps>(

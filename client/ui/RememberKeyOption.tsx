@@ -1,10 +1,11 @@
 /**
  * "Remember this key on this device" at key login (docs/crypto.md "Remembered key"): off by
- * default, with the warning about shared machines and an optional passphrase.
+ * default, with the warning about shared machines and an optional passphrase. Shown once a key
+ * file is chosen, on the landing page's key card and on the key page.
  */
 import { useId, useState } from 'react';
-import { REMEMBER_PASSPHRASE_MIN_LENGTH } from '../../lib/key-file/remember-policy.js';
-import type { RememberChoice } from '../../lib/session/auth-context.js';
+import { REMEMBER_PASSPHRASE_MIN_LENGTH } from '../lib/key-file/remember-policy.js';
+import type { RememberChoice } from '../lib/session/auth-context.js';
 
 export interface RememberKeyState {
   isRemembering: boolean;
