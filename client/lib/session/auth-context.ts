@@ -41,7 +41,10 @@ export interface AuthContextValue extends AuthState {
   rememberedMode: 'device' | 'passphrase' | null;
   /** Server logout, cleared session, access mode and remembered key, a brief fade, then /landing. */
   logout(): Promise<void>;
-  /** The key file of this tab's login, kept in memory only; null after a reload. */
+  /**
+   * The key file of this tab's login, held in memory; after a reload null unless it was remembered
+   * on this device (and unlocked) or loaded again.
+   */
   keyFile: KeyFile | null;
 }
 
