@@ -1,6 +1,11 @@
 /**
  * The auth state machine (spec 000 §4 "Auth"): loading → the stored session is checked with the
  * server → authenticated, or unauthenticated with the stored session removed.
+ *
+ * A key holder's key file is held in this tab's memory. When the key was remembered on this
+ * device (docs/crypto.md "Remembered key"), a reload opens the sealed copy before the session
+ * counts as loaded, so the room identity and direct messages come back without asking; a copy
+ * sealed under a passphrase waits for it (`locked`).
  */
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
@@ -14,6 +19,8 @@ import {
   AuthContext,
   type AuthContextValue,
   type AuthState,
+  type KeyFileState,
+  type RememberChoice,
 } from '../../lib/session/auth-context.js';
 import { fetchSessionUser, loginWithKeyFile, logoutOnServer } from './auth-api.js';
 
@@ -28,13 +35,18 @@ const SIGNED_OUT: AuthState = {
   isAuthenticating: false,
 };
 
+// The remembered key's code (and zod with it) loads only when needed, not with the entry.
+const loadRemembered = () => import('./remembered-session.js');
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [, navigate] = useLocation();
+
   const [state, setState] = useState<AuthState>(() => ({
     ...SIGNED_OUT,
     isLoading: readStorage(STORAGE_KEYS.session) !== null,
   }));
   const [keyFile, setKeyFile] = useState<KeyFile | null>(null);
+  const [rememberedMode, setRememberedMode] = useState<'device' | 'passphrase' | null>(null);
 
   useEffect(() => {
     const token = readStorage(STORAGE_KEYS.session);
@@ -42,8 +54,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     let cancelled = false;
     fetchSessionUser(token)
       .catch(() => undefined)
-      .then((user) => {
+      .then(async (user) => {
         if (cancelled) return;
+        if (user) {
+          const remembered = await loadRemembered()
+            .then((module) => module.restoreRemembered(user.keyId))
+            .catch(() => null);
+          if (cancelled) return;
+          setRememberedMode(remembered?.mode ?? null);
+          if (remembered?.keyFile) setKeyFile(remembered.keyFile);
+        }
         if (user === undefined) {
           // The server could not answer (down, or shut down): signed out for now, the stored
           // session kept for the next load.
@@ -68,44 +88,58 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     };
   }, []);
 
-  const authenticate = useCallback(async (file: KeyFile): Promise<SessionUser> => {
-    setState((previous) => ({ ...previous, isAuthenticating: true }));
-    try {
-      const { sessionToken, user } = await loginWithKeyFile(file, {
-        // The server's login queue is full (503): say so, and that the login goes on by itself.
-        onBusy: (seconds) =>
-          toast({
-            title: TEXT.loginBusy,
-            description: `Retrying in ${seconds} s…`,
-          }),
-      });
-      writeStorage(STORAGE_KEYS.session, sessionToken);
-      setAccessMode('authenticated');
-      setKeyFile(file);
-      setState({
-        isAuthenticated: true,
-        sessionToken,
-        user,
-        isLoading: false,
-        isAuthenticating: false,
-      });
-      // The login sound (spec 000 §3 "Sound settings" authSound): plays only when its toggle is on.
-      // Loaded here: the settings' schema (zod) is not in the entry (issue 22, target 5).
-      void import('../../lib/sounds.js').then(({ playSound }) => playSound('auth'));
-      return user;
-    } catch (error) {
-      // Spec 000 §4: the access mode is removed on failed authentication.
-      clearAccessMode();
-      setState(SIGNED_OUT);
-      throw error;
-    }
-  }, []);
+  const authenticate = useCallback(
+    async (file: KeyFile, remember?: RememberChoice): Promise<SessionUser> => {
+      setState((previous) => ({ ...previous, isAuthenticating: true }));
+      try {
+        const { sessionToken, user } = await loginWithKeyFile(file, {
+          // The server's login queue is full (503): say so, and that the login goes on by itself.
+          onBusy: (seconds) =>
+            toast({
+              title: TEXT.loginBusy,
+              description: `Retrying in ${seconds} s…`,
+            }),
+        });
+        writeStorage(STORAGE_KEYS.session, sessionToken);
+        setAccessMode('authenticated');
+        setKeyFile(file);
+        // A login replaces whatever this device remembered; it remembers again only when asked.
+        const remembered = await loadRemembered().then(
+          (module) => module.rememberOrForget(file, remember),
+          () => null,
+        );
+        setRememberedMode(remembered);
+        setState({
+          isAuthenticated: true,
+          sessionToken,
+          user,
+          isLoading: false,
+          isAuthenticating: false,
+        });
+        // The login sound (spec 000 §3 "Sound settings" authSound): plays only when its toggle is on.
+        // Loaded here: the settings' schema (zod) is not in the entry (issue 22, target 5).
+        void import('../../lib/sounds.js').then(({ playSound }) => playSound('auth'));
+        return user;
+      } catch (error) {
+        // Spec 000 §4: the access mode is removed on failed authentication.
+        clearAccessMode();
+        setState(SIGNED_OUT);
+        throw error;
+      }
+    },
+    [],
+  );
 
   const logout = useCallback(async () => {
     const token = readStorage(STORAGE_KEYS.session);
     if (token) await logoutOnServer(token);
     removeStorage(STORAGE_KEYS.session);
     setKeyFile(null);
+    setRememberedMode(null);
+    // Logging out also forgets the key on this device (a shared machine is left clean).
+    await loadRemembered()
+      .then((module) => module.forgetRemembered())
+      .catch(() => undefined);
     setState(SIGNED_OUT);
     document.body.style.transition = `opacity ${LOGOUT_FADE_MS}ms`;
     document.body.style.opacity = '0';
@@ -116,9 +150,65 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     document.body.style.transition = '';
   }, [navigate]);
 
+  const loadKeyFile = useCallback(
+    (file: KeyFile) => {
+      if (!state.user || file.keyId !== state.user.keyId) throw new Error(TEXT.dmWrongKeyFile);
+      setKeyFile(file);
+    },
+    [state.user],
+  );
+
+  const unlockRememberedKey = useCallback(
+    async (passphrase: string) => {
+      const opened = await (await loadRemembered()).openWithPassphrase(passphrase);
+      if (!opened || opened.keyId !== state.user?.keyId) {
+        setRememberedMode(null);
+        return;
+      }
+      setKeyFile(opened);
+    },
+    [state.user],
+  );
+
+  const forgetKey = useCallback(async () => {
+    await (await loadRemembered()).forgetRemembered();
+    setRememberedMode(null);
+    setKeyFile(null);
+  }, []);
+
+  const keyFileState: KeyFileState | null = !state.user
+    ? null
+    : keyFile
+      ? 'loaded'
+      : state.isLoading
+        ? 'restoring'
+        : rememberedMode === 'passphrase'
+          ? 'locked'
+          : 'missing';
+
   const value = useMemo<AuthContextValue>(
-    () => ({ ...state, authenticate, logout, keyFile }),
-    [state, authenticate, logout, keyFile],
+    () => ({
+      ...state,
+      authenticate,
+      logout,
+      keyFile,
+      loadKeyFile,
+      unlockRememberedKey,
+      forgetKey,
+      keyFileState,
+      rememberedMode,
+    }),
+    [
+      state,
+      authenticate,
+      logout,
+      keyFile,
+      loadKeyFile,
+      unlockRememberedKey,
+      forgetKey,
+      keyFileState,
+      rememberedMode,
+    ],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

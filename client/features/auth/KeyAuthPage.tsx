@@ -1,6 +1,8 @@
 /**
  * The key authentication page (spec 001 §2): upload a .sck/.bin key, see its username, level,
- * key id, fingerprint and security features, then 'Authenticate & Enter'.
+ * key id, fingerprint and security features, then 'Authenticate & Enter'. "Remember this key on
+ * this device" (off by default) seals the key file into this browser so a reload keeps the
+ * identity (docs/crypto.md "Remembered key"), optionally under a passphrase.
  */
 import { useRef, useState } from 'react';
 import { useLocation } from 'wouter';
@@ -12,6 +14,7 @@ import { toast } from '../../ui/use-toast.js';
 import { readKeyFile } from '../../lib/key-file/read-key-file.js';
 import { useAuth } from '../../lib/session/use-auth.js';
 import { LoginError } from './auth-api.js';
+import { RememberKeyOption, useRememberKey } from '../../ui/RememberKeyOption.js';
 
 const FEATURES = [
   `ML-DSA-65 post-quantum signature (FIPS 204, ${ML_DSA_65_SIGNATURE_BYTES}-byte signatures)`,
@@ -26,6 +29,7 @@ export function KeyAuthPage() {
   const [keyFile, setKeyFile] = useState<KeyFile | null>(null);
   const [isReading, setReading] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
+  const remember = useRememberKey();
 
   const choose = async (file: File | undefined) => {
     if (!file) return;
@@ -48,7 +52,8 @@ export function KeyAuthPage() {
   const enter = async () => {
     if (!keyFile) return;
     try {
-      const user = await authenticate(keyFile);
+      const user = await authenticate(keyFile, remember.choice);
+      remember.setPassphrase('');
       toast({
         title: TEXT.authenticationSuccessful,
         description: `Welcome back, ${user.username}`,
@@ -140,11 +145,17 @@ export function KeyAuthPage() {
           </dl>
         )}
 
+        {keyFile ? (
+          <div className="mb-5">
+            <RememberKeyOption state={remember} />
+          </div>
+        ) : null}
+
         <div className="flex flex-wrap gap-2">
           <button
             type="button"
             className={`${buttonClass} border-primary text-primary hover:bg-primary/10`}
-            disabled={!keyFile || isAuthenticating}
+            disabled={!keyFile || isAuthenticating || remember.isInvalid}
             onClick={() => void enter()}
           >
             {isAuthenticating ? 'AUTHENTICATING...' : 'Authenticate & Enter'}

@@ -2,12 +2,14 @@
  * 'UNLOCK YOUR CONVERSATIONS': after a reload this tab no longer holds the key file, and
  * end-to-end threads cannot be opened without its private encryption key. The key file is read
  * and checked here (readKeyFile), must belong to the signed-in key, and is then held in this
- * tab's memory only (dm-key-store.ts).
+ * tab's memory only (dm-key-store.ts), and handed to the auth context, so the room identity is
+ * signed again as well.
  */
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { readKeyFile } from '../../lib/key-file/read-key-file.js';
 import { KEY_FILE_ACCEPT } from '../../lib/key-file/validate-key-upload.js';
+import { useAuth } from '../../lib/session/use-auth.js';
 import { holdDmKeyFile } from './dm-key-store.js';
 
 export interface UnlockConversationsProps {
@@ -17,6 +19,7 @@ export interface UnlockConversationsProps {
 
 export function UnlockConversations({ keyId, sessionToken }: UnlockConversationsProps) {
   const ids = useId();
+  const { loadKeyFile } = useAuth();
   const inputRef = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<{ title: string; description: string } | null>(null);
   const [isReading, setIsReading] = useState(false);
@@ -34,6 +37,11 @@ export function UnlockConversations({ keyId, sessionToken }: UnlockConversations
       setError({ title: TEXT.uploadFailed, description: TEXT.dmWrongKeyFile });
     } else {
       holdDmKeyFile(result.keyFile, sessionToken);
+      try {
+        loadKeyFile(result.keyFile);
+      } catch {
+        // The session changed meanwhile: the DM screen holds it for its own session only.
+      }
       return;
     }
     // A refused file is cleared so that choosing it again fires a change.

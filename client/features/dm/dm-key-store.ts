@@ -2,7 +2,8 @@
  * The key file loaded on the direct-messages screen after a reload ("UNLOCK YOUR
  * CONVERSATIONS"). It lives in this module's memory for the tab's life, tied to the session token
  * it was loaded under, and is never written to localStorage, sessionStorage or IndexedDB: the
- * private keys never leave the tab.
+ * private keys never leave the tab. (A key the user chose to remember on this device is sealed and
+ * kept by the auth context instead: docs/crypto.md "Remembered key".)
  */
 import { type KeyFile } from '../../../shared/crypto/key-file-schema.js';
 

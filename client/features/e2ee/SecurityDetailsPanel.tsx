@@ -168,7 +168,8 @@ export function SecurityDetailsPanel({ id, e2ee, identity, keyAuth }: SecurityDe
             </span>
           ) : e2ee.isKeyFileMissing ? (
             <span className="text-warning">
-              key file not loaded in this tab: others see you as unverified. Reload your key file.
+              key file not loaded in this tab: others see you as unverified. Reload your key file
+              with LOAD KEY FILE above the conversation.
             </span>
           ) : (
             <span className="text-muted">anonymous: your messages show as unverified</span>

@@ -468,7 +468,7 @@ export class RoomKeyManager extends SerialObservable {
     this.log.info(
       this.#identity
         ? `Key bundle announced, signed with key ${secureIdOf(this.#identity.fields.keyId)}`
-        : 'Key bundle announced (no identity signature: anonymous session)',
+        : 'Key bundle announced without an identity signature (no key file loaded): others see it as unverified',
     );
   }
 

@@ -42,7 +42,7 @@ export interface UseRoomE2eeOptions {
   cipher: LazyRoomCipher;
   socket: ChatSocket;
   room: Room | null;
-  /** The key file of this tab's login (null for visitors, and for key holders after a reload). */
+  /** The key file of this tab's login (null for visitors, and after a reload unless remembered). */
   keyFile: KeyFile | null;
   /** A key holder's session token: lets this browser ask the key registry. */
   sessionToken: string | null;

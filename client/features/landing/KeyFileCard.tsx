@@ -7,6 +7,7 @@ import { FeatureBullet } from './FeatureBullet.js';
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, PANEL } from '../../ui/landing-styles.js';
 import { type LandingKeyUpload } from './use-landing-key-upload.js';
 import { KEY_FILE_ACCEPT } from '../../lib/key-file/key-file-name.js';
+import { RememberKeyOption, useRememberKey } from '../../ui/RememberKeyOption.js';
 
 /** The AUTHENTICATED ACCESS card (spec 001 §2): key-file input, AUTHENTICATE, GET A KEY. */
 export function KeyFileCard({ upload }: { upload: LandingKeyUpload }) {
@@ -14,6 +15,7 @@ export function KeyFileCard({ upload }: { upload: LandingKeyUpload }) {
   const statusId = useId();
   const headingId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
+  const remember = useRememberKey();
   const { keyData, error, isBusy, selectFile, authenticate } = upload;
 
   const onFileChange = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -24,7 +26,8 @@ export function KeyFileCard({ upload }: { upload: LandingKeyUpload }) {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    void authenticate();
+    if (remember.isInvalid) return;
+    void authenticate(remember.choice);
   };
 
   return (
@@ -66,10 +69,12 @@ export function KeyFileCard({ upload }: { upload: LandingKeyUpload }) {
           <KeyStatus id={statusId} upload={upload} />
         </div>
 
+        {keyData !== null ? <RememberKeyOption state={remember} /> : null}
+
         <div className="flex flex-col gap-3 sm:flex-row">
           <button
             type="submit"
-            disabled={keyData === null || isBusy}
+            disabled={keyData === null || isBusy || remember.isInvalid}
             data-testid="landing-authenticate"
             className={`${BUTTON_PRIMARY} sm:flex-1`}
           >

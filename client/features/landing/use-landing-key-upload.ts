@@ -8,6 +8,7 @@ import { useLocation } from 'wouter';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { clearAccessMode, readAccessMode } from '../../lib/session/access-mode.js';
 import { LoginError } from '../auth/index.js';
+import type { RememberChoice } from '../../lib/session/auth-context.js';
 import { useAuth } from '../../lib/session/use-auth.js';
 import { toast } from '../../ui/use-toast.js';
 import {
@@ -28,8 +29,11 @@ export interface LandingKeyUpload {
   isBusy: boolean;
   /** Checks a file; resolves to true when it was accepted. Null clears the choice. */
   selectFile: (file: File | null) => Promise<boolean>;
-  /** Checks the key's integrity, logs in with it and enters the public channel. */
-  authenticate: () => Promise<void>;
+  /**
+   * Checks the key's integrity, logs in with it and enters the public channel; `remember` seals
+   * it into this browser (docs/crypto.md "Remembered key").
+   */
+  authenticate: (remember?: RememberChoice) => Promise<void>;
 }
 
 /** Spec 001 §4: a landing failure removes the stored access mode and the temporary key data. */
@@ -99,35 +103,38 @@ export function useLandingKeyUpload(): LandingKeyUpload {
     [fail],
   );
 
-  const authenticate = useCallback(async () => {
-    if (file === null || keyData === null || isBusy) return;
-    setIsBusy(true);
-    try {
-      // The full parse and integrity check run here, in the browser; the private keys sign the
-      // server's challenge and never leave this tab. Their code (the key file's schema, ML-DSA-65)
-      // loads with the first upload, not with the landing page.
-      const { readKeyFile } = await import('../../lib/key-file/read-key-file.js');
-      const checked = await readKeyFile(file, TEXT.invalidFileTypeLanding);
-      if (!checked.ok) {
-        fail(checked.title, checked.description);
-        return;
+  const authenticate = useCallback(
+    async (remember?: RememberChoice) => {
+      if (file === null || keyData === null || isBusy) return;
+      setIsBusy(true);
+      try {
+        // The full parse and integrity check run here, in the browser; the private keys sign the
+        // server's challenge and never leave this tab. Their code (the key file's schema, ML-DSA-65)
+        // loads with the first upload, not with the landing page.
+        const { readKeyFile } = await import('../../lib/key-file/read-key-file.js');
+        const checked = await readKeyFile(file, TEXT.invalidFileTypeLanding);
+        if (!checked.ok) {
+          fail(checked.title, checked.description);
+          return;
+        }
+        const user = await login(checked.keyFile, remember);
+        toast({
+          title: TEXT.authenticationSuccessful,
+          description: `Welcome back, ${user.username}`,
+          variant: 'success',
+        });
+        navigate('/');
+      } catch (caught) {
+        fail(
+          TEXT.authenticationFailed,
+          caught instanceof LoginError ? caught.message : TEXT.authenticationFailedDefault,
+        );
+      } finally {
+        setIsBusy(false);
       }
-      const user = await login(checked.keyFile);
-      toast({
-        title: TEXT.authenticationSuccessful,
-        description: `Welcome back, ${user.username}`,
-        variant: 'success',
-      });
-      navigate('/');
-    } catch (caught) {
-      fail(
-        TEXT.authenticationFailed,
-        caught instanceof LoginError ? caught.message : TEXT.authenticationFailedDefault,
-      );
-    } finally {
-      setIsBusy(false);
-    }
-  }, [fail, file, isBusy, keyData, login, navigate]);
+    },
+    [fail, file, isBusy, keyData, login, navigate],
+  );
 
   return { file, keyData, error, isBusy, selectFile, authenticate };
 }

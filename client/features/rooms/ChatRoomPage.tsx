@@ -77,6 +77,8 @@ const ChatDialogs = lazyComponent(() => import('./ChatDialogs.js'), 'ChatDialogs
 const ChatAdminTools = lazyComponent(loadChatAdminTools, 'ChatAdminTools');
 const ModerationLogDialog = lazyComponent(loadModerationLogDialog, 'ModerationLogDialog');
 const TorAdminOverlay = lazyComponent(loadTorAdminOverlay, 'TorAdminOverlay');
+// Read and check a key file only when this tab lacks it (a reload without a remembered key).
+const KeyFilePrompt = lazyComponent(() => import('./KeyFilePrompt.js'), 'KeyFilePrompt');
 // So do the parts of the first screen that are not the conversation: the access code terminal,
 // the invite link and self-destruct banners, and the members' menus (Radix dropdown).
 const AccessTerminal = lazyComponent<'AccessTerminal', AccessTerminalProps>(
@@ -111,7 +113,7 @@ export function ChatRoomPage() {
   useEffect(() => clearInviteFragment(), []);
   const inviteCode = invite.secureId === secureId ? invite.code : null;
   const { callsign, regenerate } = useCallsign();
-  const { user, sessionToken, logout, keyFile } = useAuth();
+  const { user, sessionToken, logout, keyFile, keyFileState } = useAuth();
   const isKeyHolder = user !== null && sessionToken !== null;
   const [cipher] = useState(createMessageCipher);
   const { notifyUnread } = useUnreadTitle(room ? `#${room.name} · SecureChannel` : 'SecureChannel');
@@ -297,6 +299,11 @@ export function ChatRoomPage() {
             onReconnect={chat.reconnect}
             reconnecting={linkDown === 'reconnecting' ? linkText(chat.link, chat.now) : null}
           />
+        ) : null}
+        {keyFileState === 'missing' || keyFileState === 'locked' ? (
+          <Suspense fallback={null}>
+            <KeyFilePrompt />
+          </Suspense>
         ) : null}
         <ChatControls
           room={room}
