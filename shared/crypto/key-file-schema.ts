@@ -39,7 +39,10 @@ import { KeyIdSchema, UserIdSchema } from '../ids.js';
 import { TEXT } from '../protocol/errors.js';
 import { isSafeSingleLineText, TEXT_RULE_PARAMS, unsafeTextMessage } from '../protocol/text.js';
 import { isByteValue } from './bytes.js';
-import { EncryptionPrivateKeySchema, EncryptionPublicKeySchema } from './dm/encryption-keys.js';
+import {
+  EncryptionPrivateKeySchema,
+  EncryptionPublicKeySchema,
+} from './dm/encryption-key-schema.js';
 import { FINGERPRINT_PATTERN } from './fingerprint.js';
 import { type KeyFileErrorCode } from './key-file-error.js';
 

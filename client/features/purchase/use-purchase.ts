@@ -18,7 +18,6 @@ import {
   serializeKeyFile,
   KeyUsernameSchema,
 } from '../../../shared/crypto/key-file-schema.js';
-import { makePurchaseKey, purchaseKeyProof } from '../../../shared/crypto/purchase-key.js';
 import {
   PAYMENT_TEXT,
   PaymentIdSchema,
@@ -249,6 +248,10 @@ export function usePurchase(): Purchase {
     keyStarted.current.add(id);
     void (async () => {
       try {
+        // The key generator (ML-DSA-65, ECDSA, DM keys) loads only when a key is to be made, so
+        // the page's first load stays within its budget (client/bundle-budget.json).
+        const { makePurchaseKey, purchaseKeyProof } =
+          await import('../../../shared/crypto/purchase-key.js');
         let keyFile = readPurchaseKey(id);
         if (!keyFile) {
           setKeyPhase('making');

@@ -6,11 +6,9 @@
  * The public half is registered with the key; the private half stays in the key file.
  */
 import { x25519 } from '@noble/curves/ed25519.js';
-import { z } from 'zod';
 import { randomBytes } from '../../ids.js';
 import {
   bytesToBase64,
-  isByteValue,
   numbersToBytes,
   bytesToNumbers,
   utf8Encode,
@@ -18,27 +16,16 @@ import {
 } from '../bytes.js';
 import { canonicalJson } from '../canonical-json.js';
 import { signMlDsa, verifyMlDsa } from '../ml-dsa.js';
-import {
-  ML_KEM_768_PUBLIC_KEY_BYTES,
-  ML_KEM_768_SECRET_KEY_BYTES,
-  generateMlKemKeyPair,
-} from '../room/ml-kem.js';
+import { generateMlKemKeyPair } from '../room/ml-kem.js';
+import { ML_KEM_768_PUBLIC_KEY_BYTES } from '../room/ml-kem-sizes.js';
+import type { EncryptionPrivateKey, EncryptionPublicKey } from './encryption-key-schema.js';
 
-const bytes = (length: number) => z.array(z.number().refine(isByteValue)).length(length);
-
-/** The public half, as it travels in key files and registration bodies (number arrays). */
-export const EncryptionPublicKeySchema = z.strictObject({
-  kem: bytes(ML_KEM_768_PUBLIC_KEY_BYTES),
-  x25519: bytes(32),
-});
-export type EncryptionPublicKey = z.infer<typeof EncryptionPublicKeySchema>;
-
-/** The private half, kept only in the key file. */
-export const EncryptionPrivateKeySchema = z.strictObject({
-  kem: bytes(ML_KEM_768_SECRET_KEY_BYTES),
-  x25519: bytes(32),
-});
-export type EncryptionPrivateKey = z.infer<typeof EncryptionPrivateKeySchema>;
+export {
+  EncryptionPrivateKeySchema,
+  EncryptionPublicKeySchema,
+  type EncryptionPrivateKey,
+  type EncryptionPublicKey,
+} from './encryption-key-schema.js';
 
 /** A new encryption key pair; `random` is injectable for reproducible fixtures. */
 export function generateEncryptionKeyPair(random: RandomBytesSource = randomBytes): {

@@ -19,11 +19,9 @@ import { randomBytes } from '../../ids.js';
 import { type RandomBytesSource } from '../bytes.js';
 import { wipe } from './kdf.js';
 import { EncryptError } from './room-crypto-error.js';
+import { ML_KEM_768_PUBLIC_KEY_BYTES, ML_KEM_768_SECRET_KEY_BYTES } from './ml-kem-sizes.js';
 
-/** ML-KEM-768 encapsulation (public) key length. */
-export const ML_KEM_768_PUBLIC_KEY_BYTES = 1184;
-/** ML-KEM-768 decapsulation (secret) key length. */
-export const ML_KEM_768_SECRET_KEY_BYTES = 2400;
+export { ML_KEM_768_PUBLIC_KEY_BYTES, ML_KEM_768_SECRET_KEY_BYTES } from './ml-kem-sizes.js';
 /** ML-KEM-768 ciphertext length. */
 export const ML_KEM_768_CIPHERTEXT_BYTES = 1088;
 /** ML-KEM shared secret length. */
