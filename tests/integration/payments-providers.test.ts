@@ -10,7 +10,14 @@ import { buildServer } from '../../server/app.js';
 import { openDatabase } from '../../server/db/connect.js';
 import { PriceFeed } from '../../server/features/payments/price-feed.js';
 import { signIpnBody } from '../../server/features/payments/index.js';
-import type { GeneratePaymentResponse } from '../../shared/protocol/http/payments.js';
+import { PAYMENT_CURRENCIES, PRICE_REFRESH_MS } from '../../shared/constants.js';
+import {
+  currencyOffer,
+  PAYMENT_TEXT,
+  PricesResponseSchema,
+  type GeneratePaymentResponse,
+  type PaymentCurrency,
+} from '../../shared/protocol/http/payments.js';
 import { createThrowawayPostgres } from '../support/database.js';
 import { captureLogs } from '../support/logs.js';
 import { login } from '../support/keys.js';
@@ -76,6 +83,13 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
   let clock = Date.parse('2026-03-01T12:00:00.000Z');
   /** What the fake reports for its one payment. */
   const remote = { status: 'waiting', actuallyPaid: 0, payinHash: null as string | null };
+  /** The fake's quotes: USD per coin, minimums in coins, a currency it refuses, an outage. */
+  const market = {
+    prices: { btc: 100_000, xrp: 0.5 } as Record<string, number>,
+    minimums: { xrp: 300 } as Record<string, number>,
+    refused: new Set(['zec']),
+    down: false,
+  };
 
   beforeAll(async () => {
     fake = await fakeServer((request, response) => {
@@ -98,6 +112,30 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
           created_at: '2026-03-01T12:00:00.000Z',
         });
         return;
+      }
+      const url = new URL(request.path, 'http://fake');
+      if (request.method === 'GET' && url.pathname === '/v1/estimate') {
+        const code = url.searchParams.get('currency_to') ?? '';
+        if (market.down) return sendJson(response, 503, { message: 'maintenance' });
+        if (url.searchParams.get('currency_from') !== 'usd' || market.refused.has(code)) {
+          return sendJson(response, 400, { message: 'Currency not supported' });
+        }
+        const amount = Number(url.searchParams.get('amount'));
+        return sendJson(response, 200, {
+          currency_from: 'usd',
+          amount_from: amount,
+          currency_to: code,
+          estimated_amount: String(amount / (market.prices[code] ?? 2)),
+        });
+      }
+      if (request.method === 'GET' && url.pathname === '/v1/min-amount') {
+        const code = url.searchParams.get('currency_from') ?? '';
+        if (market.down) return sendJson(response, 503, { message: 'maintenance' });
+        return sendJson(response, 200, {
+          currency_from: code,
+          currency_to: url.searchParams.get('currency_to'),
+          min_amount: market.minimums[code] ?? 0.0001,
+        });
       }
       if (request.method === 'GET' && request.path === '/v1/payment/5077125051') {
         sendJson(response, 200, {
@@ -143,7 +181,9 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
       tier: 'classified',
       sandbox: false,
     });
-    const sent = JSON.parse(fake.requests[0]!.body) as Record<string, unknown>;
+    const sent = JSON.parse(
+      fake.requests.find((request) => request.path === '/v1/payment')!.body,
+    ) as Record<string, unknown>;
     expect(sent).toMatchObject({
       price_amount: 1000,
       price_currency: 'usd',
@@ -237,6 +277,87 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
     // Our API key travelled only in its header.
     expect(fake.requests.every((request) => request.headers['x-api-key'] === API_KEY)).toBe(true);
     expect(server.logs.text()).not.toContain(API_KEY);
+  });
+
+  it('quotes every listed currency from the processor’s estimate and minimum, and disables what it cannot invoice, with the reason', async () => {
+    clock += PRICE_REFRESH_MS;
+    const prices = PricesResponseSchema.parse(
+      await (await fetch(`${server.baseUrl}/api/crypto/prices`)).json(),
+    );
+    expect(prices.currencies.map((entry) => entry.currency)).toEqual([...PAYMENT_CURRENCIES]);
+    expect(prices.simulated).toBe(false);
+    const entry = (currency: PaymentCurrency) =>
+      prices.currencies.find((candidate) => candidate.currency === currency);
+    expect(entry('BTC')).toMatchObject({
+      available: true,
+      source: 'processor',
+      priceUsd: 100_000,
+      minAmount: 0.0001,
+    });
+    // XRP: the processor's minimum (300 XRP, 150 USD) is above the cheapest tier only.
+    expect(entry('XRP')).toMatchObject({ available: true, minUsd: 150 });
+    expect(currencyOffer(entry('XRP'), 75)).toEqual({
+      available: false,
+      reason: "Below the payment processor's minimum for XRP (about 150 USD)",
+    });
+    expect(currencyOffer(entry('XRP'), 250).available).toBe(true);
+    expect(entry('ZEC')).toMatchObject({
+      available: false,
+      reason: PAYMENT_TEXT.processorCannotQuote,
+    });
+    const asked = fake.requests.filter((request) => request.path.startsWith('/v1/estimate'));
+    expect(asked.some((request) => request.path.includes('currency_to=xmr'))).toBe(true);
+    expect(asked.every((request) => request.path.includes('amount=75'))).toBe(true);
+    expect(
+      fake.requests.some((request) => request.path.startsWith('/v1/min-amount?currency_from=sol')),
+    ).toBe(true);
+
+    // What the picker disables is refused with the same reason, before the processor is asked.
+    const invoices = () => fake.requests.filter((request) => request.path === '/v1/payment').length;
+    const before = invoices();
+    const below = await post(server.baseUrl, '/api/crypto/generate-payment', {
+      currency: 'XRP',
+      minAmountUsd: 75,
+      username: buyerName(),
+    });
+    expect(below.status).toBe(409);
+    expect(await below.json()).toEqual({
+      error: "Below the payment processor's minimum for XRP (about 150 USD)",
+    });
+    const refused = await post(server.baseUrl, '/api/crypto/generate-payment', {
+      currency: 'ZEC',
+      minAmountUsd: 250,
+      username: buyerName(),
+    });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ error: PAYMENT_TEXT.processorCannotQuote });
+    expect(invoices()).toBe(before);
+
+    // The processor down: every currency disabled with the reason, asked again 10 s later.
+    market.down = true;
+    clock += PRICE_REFRESH_MS;
+    const down = PricesResponseSchema.parse(
+      await (await fetch(`${server.baseUrl}/api/crypto/prices`)).json(),
+    );
+    expect(
+      down.currencies.every(
+        (candidate) =>
+          !candidate.available && candidate.reason === PAYMENT_TEXT.providerUnavailable,
+      ),
+    ).toBe(true);
+    const whileDown = await post(server.baseUrl, '/api/crypto/generate-payment', {
+      currency: 'BTC',
+      minAmountUsd: 75,
+      username: buyerName(),
+    });
+    expect(whileDown.status).toBe(409);
+    expect(await whileDown.json()).toEqual({ error: PAYMENT_TEXT.providerUnavailable });
+    market.down = false;
+    clock += 10_000;
+    const back = PricesResponseSchema.parse(
+      await (await fetch(`${server.baseUrl}/api/crypto/prices`)).json(),
+    );
+    expect(back.currencies.find((candidate) => candidate.currency === 'BTC')?.available).toBe(true);
   });
 });
 

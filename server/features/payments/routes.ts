@@ -81,11 +81,12 @@ export function paymentRoutes(options: PaymentRouteOptions): FastifyPluginAsync 
       {
         schema: {
           tags: ['payments'],
-          summary: 'BTC and ETH prices and minimum amounts, refreshed every 60 s',
+          summary:
+            'BTC and ETH prices and minimum amounts, and every listed currency with whether it can be invoiced now and why not; refreshed every 60 s',
           response: { 200: PricesResponseSchema, 503: ErrorBodySchema },
         },
       },
-      () => options.prices.prices(),
+      () => service.prices(),
     );
 
     app.post(

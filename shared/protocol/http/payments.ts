@@ -122,15 +122,68 @@ export const CoinPriceSchema = z.object({
   minAmount: z.number().positive(),
 });
 
-/** `GET /api/crypto/prices` (spec 001 §3, §7). */
+/**
+ * Where a currency's amounts come from (issue 32): `feed`, this server's price feed; `par`, a
+ * stablecoin at one USD; `fallback`, the spec's BTC and ETH fallback minimums; `sandbox`, the
+ * sandbox's simulated price table (no real price); `processor`, the processor's own estimate.
+ */
+export const PriceSourceSchema = z.enum(['feed', 'par', 'fallback', 'sandbox', 'processor']);
+export type PriceSource = z.infer<typeof PriceSourceSchema>;
+
+/**
+ * Whether a currency can be invoiced right now, and why not (issue 32), so that the picker
+ * disables it before the buyer presses anything.
+ */
+export const CurrencyAvailabilitySchema = z.object({
+  currency: PaymentCurrencySchema,
+  /** False when no tier can be invoiced in this currency now; `reason` says why. */
+  available: z.boolean(),
+  reason: z.string().max(200).nullable(),
+  /** USD per coin the amounts are worked out from, or null when none is known. */
+  priceUsd: z.number().positive().nullable(),
+  source: PriceSourceSchema.nullable(),
+  /** True when `priceUsd` is a simulated sandbox price, not a market price. */
+  simulated: z.boolean(),
+  /** The processor's minimum, in coins and its USD worth; null when there is none. */
+  minAmount: z.number().positive().nullable(),
+  minUsd: z.number().positive().nullable(),
+});
+export type CurrencyAvailability = z.infer<typeof CurrencyAvailabilitySchema>;
+
+/** `GET /api/crypto/prices` (spec 001 §3, §7; every listed currency: issue 32). */
 export const PricesResponseSchema = z.object({
   bitcoin: CoinPriceSchema,
   ethereum: CoinPriceSchema,
   lastUpdated: z.iso.datetime(),
   /** True when the feed failed or timed out and the spec's fallback minimums are served. */
   fallback: z.boolean(),
+  /** Every listed currency, in the spec's order, with whether it can be invoiced now. */
+  currencies: z.array(CurrencyAvailabilitySchema),
+  /** True when any amount shown comes from the sandbox's simulated price table. */
+  simulated: z.boolean(),
 });
 export type PricesResponse = z.infer<typeof PricesResponseSchema>;
+
+/**
+ * Whether `usd` can be invoiced in a currency (issue 32): the currency is available and the
+ * amount is not below the processor's minimum. The picker and the server decide alike.
+ */
+export function currencyOffer(
+  entry: CurrencyAvailability | undefined,
+  usd: number,
+): { available: boolean; reason: string | null } {
+  if (!entry) return { available: false, reason: PAYMENT_TEXT.priceUnavailable };
+  if (!entry.available) return { available: false, reason: entry.reason };
+  if (entry.minUsd !== null && usd < entry.minUsd) {
+    return { available: false, reason: belowMinimumText(entry.currency, entry.minUsd) };
+  }
+  return { available: true, reason: null };
+}
+
+/** The reason a tier is below the processor's minimum in a currency. */
+export function belowMinimumText(currency: PaymentCurrency, minUsd: number): string {
+  return `Below the payment processor's minimum for ${currency} (about ${Math.ceil(minUsd)} USD)`;
+}
 
 /**
  * `POST /api/crypto/generate-payment` (spec 001 §7): a tier is named by its USD minimum. The
@@ -330,6 +383,8 @@ export const PAYMENT_TEXT = {
   paymentFailed: 'Payment failed',
   paymentNotConfirmed: 'Payment not confirmed',
   priceUnavailable: 'No price is available for this currency right now; try again later',
+  processorCannotQuote: 'The payment processor does not quote this currency right now',
+  aboveEveryTier: "The payment processor's minimum for this currency is above every tier",
   providerUnavailable: 'The payment processor is not available; try again later',
   tooManyPayments: 'Too many payment requests; wait a few minutes',
   keyNotReady: 'The key is not registered yet',

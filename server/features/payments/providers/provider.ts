@@ -54,9 +54,27 @@ export interface PaymentProvider {
    * processor was asked less than a polling interval ago).
    */
   observe(payment: ObservedPayment, now: number): Promise<ChainObservation | null>;
+  /**
+   * The processor's own estimate of `usd` in `currency` and its minimum amount (issue 32);
+   * absent when amounts come from this server's prices (the sandbox).
+   */
+  quote?(currency: PaymentCurrency, usd: number): Promise<ProcessorQuote>;
+}
+
+/** A processor's estimate: coins for the USD amount asked, and the smallest payable amount. */
+export interface ProcessorQuote {
+  amount: number;
+  minAmount: number | null;
 }
 
 /** A processor that could not be reached or answered nonsense. */
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
+  /** True when the processor could not be reached or failed (network, timeout, 5xx). */
+  readonly unreachable: boolean;
+
+  constructor(message: string, options: { cause?: unknown; unreachable?: boolean } = {}) {
+    super(message, { cause: options.cause });
+    this.unreachable = options.unreachable ?? false;
+  }
 }

@@ -87,9 +87,11 @@ describe('exact amounts', () => {
     expect(quoteFor('USDT', 250, empty)).toBe('250.00');
     expect(quoteFor('BTC', 75, empty)).toBe('0.00050000');
     expect(quoteFor('ETH', 75, empty)).toBe('0.01430000');
-    expect(quoteFor('SOL', 75, empty)).toBeNull();
-    const fed = { prices: new Map([['SOL' as const, 150]]), lastUpdated: 0, fallback: false };
-    expect(quoteFor('SOL', 75, fed)).toBe('0.50000000');
+    // Without a feed the sandbox invoices the rest from its simulated table (issue 32).
+    expect(quoteFor('SOL', 75, empty)).toBe('0.50000000');
+    expect(quoteFor('XMR', 75, empty)).toBe('0.50000000');
+    const fed = { prices: new Map([['SOL' as const, 300]]), lastUpdated: 0, fallback: false };
+    expect(quoteFor('SOL', 75, fed)).toBe('0.25000000');
   });
 });
 
