@@ -210,11 +210,14 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
     remote.status = 'confirming';
     remote.actuallyPaid = 0.00123456;
     remote.payinHash = 'f'.repeat(64);
-    expect(await statusOf()).toMatchObject({ status: 'pending' });
+    expect(await statusOf()).toMatchObject({ status: 'pending', processorStatus: 'waiting' });
     clock += 10_000;
+    // The processor counts no confirmations: its own state is what the page shows.
     expect(await statusOf()).toMatchObject({
       status: 'confirming',
       transactionHash: 'f'.repeat(64),
+      confirmations: 0,
+      processorStatus: 'confirming',
     });
 
     // A forged notification (wrong secret, or the body altered after signing) changes nothing.
@@ -253,10 +256,22 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
       'x-nowpayments-sig': signIpnBody(ipn, IPN_SECRET),
     });
     expect(genuine.status).toBe(200);
+    expect(await genuine.json()).toEqual({ ok: true });
     expect(await statusOf()).toMatchObject({
       status: 'confirmed',
       confirmations: 3, // BTC needs 3; the processor counts them
+      processorStatus: 'finished',
     });
+    // The same notification again changes nothing and says so.
+    const replay = await post(server.baseUrl, '/api/crypto/ipn', ipn, {
+      'x-nowpayments-sig': signIpnBody(ipn, IPN_SECRET),
+    });
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toEqual({
+      ok: true,
+      note: 'The payment already reached this state; nothing changed',
+    });
+    expect(await statusOf()).toMatchObject({ status: 'confirmed', processorStatus: 'finished' });
     const key = await post(server.baseUrl, '/api/crypto/generate-key', {
       paymentId: payment.paymentId,
     });
@@ -273,7 +288,8 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
       'x-nowpayments-sig': signIpnBody(late, IPN_SECRET),
     });
     expect(lateResponse.status).toBe(200);
-    expect(await statusOf()).toMatchObject({ status: 'ready' });
+    expect(await lateResponse.json()).toMatchObject({ note: PAYMENT_TEXT.ipnNothingChanged });
+    expect(await statusOf()).toMatchObject({ status: 'ready', processorStatus: 'finished' });
     // Our API key travelled only in its header.
     expect(fake.requests.every((request) => request.headers['x-api-key'] === API_KEY)).toBe(true);
     expect(server.logs.text()).not.toContain(API_KEY);

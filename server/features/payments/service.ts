@@ -26,8 +26,11 @@ import {
   purchaseKeyChallenge,
   PurchaseKeyRequestSchema,
   requiredConfirmations,
+  processorStatusRank,
+  ProcessorStatusSchema,
   TIER_KEY_LEVEL,
   tierForAmount,
+  type ProcessorStatus,
   currencyOffer,
   type CurrencyAvailability,
   type PricesResponse,
@@ -425,21 +428,43 @@ export class PaymentService {
     return { transactionHash, paidAmount, status: updated.status };
   }
 
-  /** A processor's notification (already authenticated by the route): applied forward only. */
-  async applyProviderUpdate(providerRef: string, observation: ChainObservation): Promise<boolean> {
+  /**
+   * A processor's notification (already authenticated by the route): applied forward only.
+   * `unchanged` when the payment already reached that state (a replayed or late notification):
+   * nothing is written then. Null for a payment this server does not know.
+   */
+  async applyProviderUpdate(
+    providerRef: string,
+    observation: ChainObservation,
+  ): Promise<'applied' | 'unchanged' | null> {
     const row = await this.deps.store.findByProviderRef(this.activeProvider().name, providerRef);
-    if (!row) return false;
-    const applied = await this.deps.store.applyObservation(
-      row.idHash,
-      this.complete(row, observation),
-      this.date(),
-    );
-    this.deps.log('payment notification', {
-      ref: row.ref,
-      status: observation.status,
-      applied: applied !== null,
-    });
-    return true;
+    if (!row) return null;
+    const now = this.date();
+    const isNews =
+      observation.status !== row.status ||
+      (observation.paidAmount !== null && observation.paidAmount !== row.paidAmount) ||
+      (observation.transactionHash !== null && observation.transactionHash !== row.transactionHash);
+    let applied =
+      isNews &&
+      (await this.deps.store.applyObservation(row.idHash, this.complete(row, observation), now)) !==
+        null;
+    // Our status no longer follows the processor once confirmed; its own word still moves on.
+    const word = observation.providerStatus;
+    if (!applied && word && this.isLaterProcessorStatus(row.providerStatus, word)) {
+      applied = await this.deps.store.recordProviderStatus(
+        row.idHash,
+        row.providerStatus,
+        word,
+        now,
+      );
+    }
+    this.deps.log('payment notification', { ref: row.ref, status: observation.status, applied });
+    return applied ? 'applied' : 'unchanged';
+  }
+
+  private isLaterProcessorStatus(previous: string | null, next: ProcessorStatus): boolean {
+    const known = ProcessorStatusSchema.safeParse(previous);
+    return !known.success || processorStatusRank(next) > processorStatusRank(known.data);
   }
 
   /** Housekeeping: expire unpaid invoices, drop old ended rows. */
@@ -554,6 +579,7 @@ export class PaymentService {
       keySubmitted: row.publicKey !== null,
       receipt: receiptOf(row),
       sandbox: row.provider === 'sandbox',
+      processorStatus: ProcessorStatusSchema.safeParse(row.providerStatus).data ?? null,
     };
   }
 

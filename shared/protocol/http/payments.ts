@@ -239,6 +239,53 @@ export const PurchaseReceiptSchema = z.object({
 });
 export type PurchaseReceipt = z.infer<typeof PurchaseReceiptSchema>;
 
+/** A payment processor's own statuses (NOWPayments' `payment_status`). */
+export const PROCESSOR_STATUSES = [
+  'waiting',
+  'confirming',
+  'confirmed',
+  'sending',
+  'partially_paid',
+  'finished',
+  'failed',
+  'refunded',
+  'expired',
+] as const;
+export const ProcessorStatusSchema = z.enum(PROCESSOR_STATUSES);
+export type ProcessorStatus = z.infer<typeof ProcessorStatusSchema>;
+
+/** What the page says for each processor status (issue 32), instead of a confirmation count. */
+export const PROCESSOR_STATUS_TEXT: Record<ProcessorStatus, string> = {
+  waiting: 'waiting for the payment',
+  confirming: 'confirming on the network',
+  confirmed: 'confirmed',
+  sending: 'sending',
+  partially_paid: 'partially paid',
+  finished: 'finished',
+  failed: 'failed',
+  refunded: 'refunded',
+  expired: 'expired',
+};
+
+/**
+ * How far along a processor status is, so that a late or replayed notification never moves the
+ * processor's word backwards; the ends (failed, refunded, expired) rank last.
+ */
+export function processorStatusRank(status: ProcessorStatus): number {
+  const order: Record<ProcessorStatus, number> = {
+    waiting: 0,
+    partially_paid: 1,
+    confirming: 2,
+    confirmed: 3,
+    sending: 4,
+    finished: 5,
+    failed: 6,
+    refunded: 6,
+    expired: 6,
+  };
+  return order[status];
+}
+
 /** `GET /api/crypto/payment-status/{paymentId}` (spec 001 §3, §7). */
 export const PaymentStatusResponseSchema = z.object({
   paymentId: PaymentIdSchema,
@@ -264,6 +311,12 @@ export const PaymentStatusResponseSchema = z.object({
   /** Set once the key is registered (status `ready`). */
   receipt: PurchaseReceiptSchema.nullable(),
   sandbox: z.boolean(),
+  /**
+   * The processor's own status (issue 32), shown in words: NOWPayments does not count
+   * confirmations, so `confirmations` stays 0 until it confirms. Null on the sandbox and before
+   * the processor said anything.
+   */
+  processorStatus: ProcessorStatusSchema.nullable(),
 });
 export type PaymentStatusResponse = z.infer<typeof PaymentStatusResponseSchema>;
 
@@ -365,8 +418,11 @@ export const PurchaseAvailabilitySchema = z.object({
 });
 export type PurchaseAvailability = z.infer<typeof PurchaseAvailabilitySchema>;
 
-/** Answer of the NOWPayments IPN callback. */
-export const IpnResponseSchema = z.object({ ok: z.literal(true) });
+/**
+ * Answer of the NOWPayments IPN callback. A notification of a state the payment already reached
+ * (a replay, or a late one) changes nothing and says so in `note`.
+ */
+export const IpnResponseSchema = z.object({ ok: z.literal(true), note: z.string().optional() });
 
 /** Texts of the purchase flow: the spec's own (§8) and this product's answers. */
 export const PAYMENT_TEXT = {
@@ -401,6 +457,7 @@ export const PAYMENT_TEXT = {
   alreadyPaid: 'This payment has already been paid',
   invalidSignature: 'Invalid IPN signature',
   unknownProviderPayment: 'Unknown payment',
+  ipnNothingChanged: 'The payment already reached this state; nothing changed',
   /** The 503 of every purchase route when the server sells no keys (PAYMENT_PROVIDER none). */
   purchasesUnavailable: 'Key purchases are not available on this server',
 } as const;

@@ -10,7 +10,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { PAYMENT_POLL_INTERVAL_MS } from '../../../../shared/constants.js';
-import type { PaymentCurrency } from '../../../../shared/protocol/http/payments.js';
+import {
+  ProcessorStatusSchema,
+  type PaymentCurrency,
+} from '../../../../shared/protocol/http/payments.js';
 import { numberToDecimal } from '../decimal.js';
 import {
   ProviderError,
@@ -57,17 +60,7 @@ export const NOWPAYMENTS_CODES: Record<PaymentCurrency, string> = {
 };
 
 /** NOWPayments' payment statuses. */
-const NowStatusSchema = z.enum([
-  'waiting',
-  'confirming',
-  'confirmed',
-  'sending',
-  'partially_paid',
-  'finished',
-  'failed',
-  'refunded',
-  'expired',
-]);
+const NowStatusSchema = ProcessorStatusSchema;
 type NowStatus = z.infer<typeof NowStatusSchema>;
 
 const amountField = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/)]);
@@ -161,6 +154,7 @@ export function observationOf(state: NowPaymentState): ChainObservation {
     confirmations: 0,
     transactionHash,
     paidAmount,
+    providerStatus: state.payment_status,
   };
 }
 

@@ -3,7 +3,11 @@
  * (an address and the exact amount) and reports what the chain has seen of it. Two
  * implementations: the local sandbox chain and the NOWPayments adapter.
  */
-import type { PaymentCurrency, TierId } from '../../../../shared/protocol/http/payments.js';
+import type {
+  PaymentCurrency,
+  ProcessorStatus,
+  TierId,
+} from '../../../../shared/protocol/http/payments.js';
 
 export interface InvoiceRequest {
   /** The payment's public reference (never the payment id itself). */
@@ -31,6 +35,8 @@ export interface ChainObservation {
   confirmations: number;
   transactionHash: string | null;
   paidAmount: string | null;
+  /** The processor's own word for the payment; absent on the sandbox. */
+  providerStatus?: ProcessorStatus;
 }
 
 /** What the service knows of a payment when it asks the provider. */

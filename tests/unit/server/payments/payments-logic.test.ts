@@ -24,6 +24,8 @@ import { SandboxProvider } from '../../../../server/features/payments/providers/
 import { quoteFor } from '../../../../server/features/payments/service.js';
 import { PAYMENT_CURRENCIES } from '../../../../shared/constants.js';
 import {
+  PROCESSOR_STATUS_TEXT,
+  processorStatusRank,
   purchaseKeyChallenge,
   paymentProgress,
   paymentUri,
@@ -171,5 +173,28 @@ describe('NOWPayments IPN signatures', () => {
     expect(of('finished')).toBe('confirmed');
     expect(of('refunded')).toBe('failed');
     expect(of('expired')).toBe('expired');
+  });
+
+  it('keeps the processor’s own word, says it in words, and never ranks it backwards', () => {
+    expect(observationOf({ payment_id: 1, payment_status: 'sending' }).providerStatus).toBe(
+      'sending',
+    );
+    expect(PROCESSOR_STATUS_TEXT).toMatchObject({
+      waiting: 'waiting for the payment',
+      confirming: 'confirming on the network',
+      confirmed: 'confirmed',
+      sending: 'sending',
+      finished: 'finished',
+      partially_paid: 'partially paid',
+      failed: 'failed',
+      expired: 'expired',
+    });
+    const order = ['waiting', 'partially_paid', 'confirming', 'confirmed', 'sending', 'finished'];
+    for (let index = 1; index < order.length; index += 1) {
+      expect(processorStatusRank(order[index] as 'waiting')).toBeGreaterThan(
+        processorStatusRank(order[index - 1] as 'waiting'),
+      );
+    }
+    expect(processorStatusRank('expired')).toBeGreaterThan(processorStatusRank('finished'));
   });
 });
