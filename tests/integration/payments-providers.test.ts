@@ -3,8 +3,6 @@
  * HTTP (DESIGN.md "Payments"): the NOWPayments API and its signed IPN callbacks, and the price
  * feed. Also: two server instances on one PostgreSQL database racing to generate a key.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../server/app.js';
 import { openDatabase } from '../../server/db/connect.js';
@@ -18,53 +16,19 @@ import {
   type GeneratePaymentResponse,
   type PaymentCurrency,
 } from '../../shared/protocol/http/payments.js';
+import {
+  answerQuote,
+  fakeServer,
+  sendJson,
+  testMarket,
+  type FakeServer,
+} from '../fixtures/fakes/nowpayments.js';
 import { createThrowawayPostgres } from '../support/database.js';
 import { captureLogs } from '../support/logs.js';
 import { login } from '../support/keys.js';
 import { buyerName, submitBuyerKey } from '../support/purchase.js';
 import { startServer, testConfig, type TestServer } from '../support/server.js';
 import { HAS_POSTGRES } from '../support/services.js';
-
-interface FakeServer {
-  url: string;
-  requests: { method: string; path: string; headers: IncomingMessage['headers']; body: string }[];
-  close(): Promise<void>;
-}
-
-/** A small HTTP server on 127.0.0.1 answering with `handle`. */
-async function fakeServer(
-  handle: (
-    request: { method: string; path: string; body: string; headers: IncomingMessage['headers'] },
-    response: ServerResponse,
-  ) => void,
-): Promise<FakeServer> {
-  const requests: FakeServer['requests'] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      const entry = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
-      requests.push(entry);
-      handle(entry, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown) {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(body));
-}
 
 function post(baseUrl: string, path: string, body: unknown, headers: Record<string, string> = {}) {
   return fetch(`${baseUrl}${path}`, {
@@ -84,12 +48,7 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
   /** What the fake reports for its one payment. */
   const remote = { status: 'waiting', actuallyPaid: 0, payinHash: null as string | null };
   /** The fake's quotes: USD per coin, minimums in coins, a currency it refuses, an outage. */
-  const market = {
-    prices: { btc: 100_000, xrp: 0.5 } as Record<string, number>,
-    minimums: { xrp: 300 } as Record<string, number>,
-    refused: new Set(['zec']),
-    down: false,
-  };
+  const market = testMarket();
 
   beforeAll(async () => {
     fake = await fakeServer((request, response) => {
@@ -113,30 +72,7 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
         });
         return;
       }
-      const url = new URL(request.path, 'http://fake');
-      if (request.method === 'GET' && url.pathname === '/v1/estimate') {
-        const code = url.searchParams.get('currency_to') ?? '';
-        if (market.down) return sendJson(response, 503, { message: 'maintenance' });
-        if (url.searchParams.get('currency_from') !== 'usd' || market.refused.has(code)) {
-          return sendJson(response, 400, { message: 'Currency not supported' });
-        }
-        const amount = Number(url.searchParams.get('amount'));
-        return sendJson(response, 200, {
-          currency_from: 'usd',
-          amount_from: amount,
-          currency_to: code,
-          estimated_amount: String(amount / (market.prices[code] ?? 2)),
-        });
-      }
-      if (request.method === 'GET' && url.pathname === '/v1/min-amount') {
-        const code = url.searchParams.get('currency_from') ?? '';
-        if (market.down) return sendJson(response, 503, { message: 'maintenance' });
-        return sendJson(response, 200, {
-          currency_from: code,
-          currency_to: url.searchParams.get('currency_to'),
-          min_amount: market.minimums[code] ?? 0.0001,
-        });
-      }
+      if (answerQuote(market, request, response)) return;
       if (request.method === 'GET' && request.path === '/v1/payment/5077125051') {
         sendJson(response, 200, {
           payment_id: 5077125051,
