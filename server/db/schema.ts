@@ -149,6 +149,8 @@ export const payments = pgTable('payments', {
   paidAmount: text('paid_amount'),
   broadcastAt: timestamp('broadcast_at', { withTimezone: true, mode: 'date' }),
   providerCheckedAt: timestamp('provider_checked_at', { withTimezone: true, mode: 'date' }),
+  /** The processor's own status of the payment, as last learnt (migration 0014). */
+  providerStatus: text('provider_status'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),

@@ -15,6 +15,11 @@
  * service is unreachable, and once the service is restored and the network is back he pays,
  * saves the key and logs in: his chosen name is his callsign in chat.
  *
+ * Scenario (issue 32): dave opens /get-key on a server selling through NOWPayments (a local fake
+ * of its API). Before he presses anything the picker disables ZEC, which the processor does not
+ * quote, and XRP, whose minimum is above the 75 USD tier, each with its reason; clicking ZEC
+ * chooses nothing. BTC is quoted from the processor's estimate.
+ *
  * Scenario (issue 31): erin opens /get-key on a fresh install that listens on a network address
  * with PAYMENT_PROVIDER unset, so it sells no keys. The page says "Key purchases are not
  * available on this server" and sends her to the administrator; no tier, currency or GENERATE
@@ -22,9 +27,16 @@
  * from earlier is left alone.
  */
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseKeyFileText } from '../../shared/crypto/key-file-schema.js';
 import { PAYMENT_TEXT } from '../../shared/protocol/http/payments.js';
+import {
+  answerQuote,
+  fakeServer,
+  sendJson,
+  testMarket,
+  type FakeServer,
+} from '../fixtures/fakes/nowpayments.js';
 import { TEST_ADMIN_PASSWORD } from '../support/server.js';
 import { browserSuite, newActor, seriousAxeViolations } from './support/browser.js';
 import { ChatPageObject } from './pages/chat-page.js';
@@ -60,8 +72,15 @@ describe('key purchase in the browser', () => {
     expect(await page.getByTestId('tier-restricted').innerText()).toContain('$250');
     expect(await page.getByTestId('tier-classified').innerText()).toContain('$1000');
 
+    // The cards say what differs between the tiers: only the recorded level.
+    expect(await purchase.text('tiers-note')).toContain('same features');
+    expect(await purchase.text('tier-restricted-difference')).toContain('OBSERVER level');
+
     await purchase.chooseTier('classified');
     expect(await page.getByRole('radio').count()).toBe(26);
+    // The sandbox invoices every currency from a price table it labels as simulated.
+    await page.getByTestId('prices-simulated').waitFor();
+    expect(await page.locator('[role="radio"][disabled]').count()).toBe(0);
     await purchase.chooseUsername('Carol Classified');
     await purchase.chooseCurrency('BTC');
     await purchase.generatePayment();
@@ -231,6 +250,55 @@ describe('key purchase in the browser', () => {
     await purchase.chooseTier('general');
     await purchase.chooseCurrency('XMR');
     expect(await seriousAxeViolations(dave.page)).toEqual([]);
+  });
+});
+
+describe('the currency picker with NOWPayments', () => {
+  // The processor refuses to quote ZEC, and its XRP minimum (300 XRP, 150 USD) is above 75 USD.
+  const market = testMarket();
+  const env: Record<string, string> = {
+    PAYMENT_PROVIDER: 'nowpayments',
+    PAYMENT_API_KEY: 'np-e2e-api-key',
+    PAYMENT_IPN_SECRET: 'np-e2e-ipn-secret',
+  };
+  let fake: FakeServer | undefined;
+  beforeAll(async () => {
+    fake = await fakeServer((request, response) => {
+      if (!answerQuote(market, request, response)) sendJson(response, 404, { message: 'no' });
+    });
+    env.PAYMENT_API_URL = `${fake.url}/v1`;
+  });
+  afterAll(async () => {
+    await fake?.close();
+  });
+  const suite = browserSuite({ env });
+
+  it('disables a currency the processor cannot invoice, shows the reason, and it cannot be chosen', async () => {
+    const dave = await newActor(suite.browser, 'dave');
+    suite.actors.push(dave);
+    const { page } = dave;
+    const purchase = new PurchasePageObject(page, suite.server.baseUrl);
+    await purchase.open();
+    await purchase.chooseTier('general');
+    await purchase.chooseUsername('Dave Picker');
+    const zec = page.getByTestId('currency-ZEC');
+    await page.getByTestId('currency-ZEC-reason').waitFor();
+    expect(await purchase.text('currency-ZEC-reason')).toBe(PAYMENT_TEXT.processorCannotQuote);
+    expect(await zec.isDisabled()).toBe(true);
+    expect(await purchase.text('currency-XRP-reason')).toBe(
+      "Below the payment processor's minimum for XRP (about 150 USD)",
+    );
+    // A click on a disabled currency chooses nothing, and nothing can be generated.
+    await zec.click({ force: true });
+    expect(await zec.getAttribute('aria-checked')).toBe('false');
+    expect(await page.getByTestId('currency-estimate').count()).toBe(0);
+    expect(await page.getByTestId('payment-create').isDisabled()).toBe(true);
+    // No simulated prices with a real processor; BTC is quoted from its estimate.
+    expect(await page.getByTestId('prices-simulated').count()).toBe(0);
+    await purchase.chooseCurrency('BTC');
+    expect(await purchase.text('currency-estimate')).toContain('≈ 0.00075000 BTC');
+    expect(await page.getByTestId('payment-create').isDisabled()).toBe(false);
+    expect(dave.errors).toEqual([]);
   });
 });
 

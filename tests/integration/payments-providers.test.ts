@@ -3,61 +3,32 @@
  * HTTP (DESIGN.md "Payments"): the NOWPayments API and its signed IPN callbacks, and the price
  * feed. Also: two server instances on one PostgreSQL database racing to generate a key.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../server/app.js';
 import { openDatabase } from '../../server/db/connect.js';
 import { PriceFeed } from '../../server/features/payments/price-feed.js';
 import { signIpnBody } from '../../server/features/payments/index.js';
-import type { GeneratePaymentResponse } from '../../shared/protocol/http/payments.js';
+import { PAYMENT_CURRENCIES, PRICE_REFRESH_MS } from '../../shared/constants.js';
+import {
+  currencyOffer,
+  PAYMENT_TEXT,
+  PricesResponseSchema,
+  type GeneratePaymentResponse,
+  type PaymentCurrency,
+} from '../../shared/protocol/http/payments.js';
+import {
+  answerQuote,
+  fakeServer,
+  sendJson,
+  testMarket,
+  type FakeServer,
+} from '../fixtures/fakes/nowpayments.js';
 import { createThrowawayPostgres } from '../support/database.js';
 import { captureLogs } from '../support/logs.js';
 import { login } from '../support/keys.js';
 import { buyerName, submitBuyerKey } from '../support/purchase.js';
 import { startServer, testConfig, type TestServer } from '../support/server.js';
 import { HAS_POSTGRES } from '../support/services.js';
-
-interface FakeServer {
-  url: string;
-  requests: { method: string; path: string; headers: IncomingMessage['headers']; body: string }[];
-  close(): Promise<void>;
-}
-
-/** A small HTTP server on 127.0.0.1 answering with `handle`. */
-async function fakeServer(
-  handle: (
-    request: { method: string; path: string; body: string; headers: IncomingMessage['headers'] },
-    response: ServerResponse,
-  ) => void,
-): Promise<FakeServer> {
-  const requests: FakeServer['requests'] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      const entry = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
-      requests.push(entry);
-      handle(entry, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown) {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(body));
-}
 
 function post(baseUrl: string, path: string, body: unknown, headers: Record<string, string> = {}) {
   return fetch(`${baseUrl}${path}`, {
@@ -76,6 +47,8 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
   let clock = Date.parse('2026-03-01T12:00:00.000Z');
   /** What the fake reports for its one payment. */
   const remote = { status: 'waiting', actuallyPaid: 0, payinHash: null as string | null };
+  /** The fake's quotes: USD per coin, minimums in coins, a currency it refuses, an outage. */
+  const market = testMarket();
 
   beforeAll(async () => {
     fake = await fakeServer((request, response) => {
@@ -99,6 +72,7 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
         });
         return;
       }
+      if (answerQuote(market, request, response)) return;
       if (request.method === 'GET' && request.path === '/v1/payment/5077125051') {
         sendJson(response, 200, {
           payment_id: 5077125051,
@@ -143,7 +117,9 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
       tier: 'classified',
       sandbox: false,
     });
-    const sent = JSON.parse(fake.requests[0]!.body) as Record<string, unknown>;
+    const sent = JSON.parse(
+      fake.requests.find((request) => request.path === '/v1/payment')!.body,
+    ) as Record<string, unknown>;
     expect(sent).toMatchObject({
       price_amount: 1000,
       price_currency: 'usd',
@@ -170,11 +146,14 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
     remote.status = 'confirming';
     remote.actuallyPaid = 0.00123456;
     remote.payinHash = 'f'.repeat(64);
-    expect(await statusOf()).toMatchObject({ status: 'pending' });
+    expect(await statusOf()).toMatchObject({ status: 'pending', processorStatus: 'waiting' });
     clock += 10_000;
+    // The processor counts no confirmations: its own state is what the page shows.
     expect(await statusOf()).toMatchObject({
       status: 'confirming',
       transactionHash: 'f'.repeat(64),
+      confirmations: 0,
+      processorStatus: 'confirming',
     });
 
     // A forged notification (wrong secret, or the body altered after signing) changes nothing.
@@ -213,10 +192,22 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
       'x-nowpayments-sig': signIpnBody(ipn, IPN_SECRET),
     });
     expect(genuine.status).toBe(200);
+    expect(await genuine.json()).toEqual({ ok: true });
     expect(await statusOf()).toMatchObject({
       status: 'confirmed',
       confirmations: 3, // BTC needs 3; the processor counts them
+      processorStatus: 'finished',
     });
+    // The same notification again changes nothing and says so.
+    const replay = await post(server.baseUrl, '/api/crypto/ipn', ipn, {
+      'x-nowpayments-sig': signIpnBody(ipn, IPN_SECRET),
+    });
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toEqual({
+      ok: true,
+      note: 'The payment already reached this state; nothing changed',
+    });
+    expect(await statusOf()).toMatchObject({ status: 'confirmed', processorStatus: 'finished' });
     const key = await post(server.baseUrl, '/api/crypto/generate-key', {
       paymentId: payment.paymentId,
     });
@@ -233,10 +224,92 @@ describe('the NOWPayments adapter against a local fake of its API', () => {
       'x-nowpayments-sig': signIpnBody(late, IPN_SECRET),
     });
     expect(lateResponse.status).toBe(200);
-    expect(await statusOf()).toMatchObject({ status: 'ready' });
+    expect(await lateResponse.json()).toMatchObject({ note: PAYMENT_TEXT.ipnNothingChanged });
+    expect(await statusOf()).toMatchObject({ status: 'ready', processorStatus: 'finished' });
     // Our API key travelled only in its header.
     expect(fake.requests.every((request) => request.headers['x-api-key'] === API_KEY)).toBe(true);
     expect(server.logs.text()).not.toContain(API_KEY);
+  });
+
+  it('quotes every listed currency from the processor’s estimate and minimum, and disables what it cannot invoice, with the reason', async () => {
+    clock += PRICE_REFRESH_MS;
+    const prices = PricesResponseSchema.parse(
+      await (await fetch(`${server.baseUrl}/api/crypto/prices`)).json(),
+    );
+    expect(prices.currencies.map((entry) => entry.currency)).toEqual([...PAYMENT_CURRENCIES]);
+    expect(prices.simulated).toBe(false);
+    const entry = (currency: PaymentCurrency) =>
+      prices.currencies.find((candidate) => candidate.currency === currency);
+    expect(entry('BTC')).toMatchObject({
+      available: true,
+      source: 'processor',
+      priceUsd: 100_000,
+      minAmount: 0.0001,
+    });
+    // XRP: the processor's minimum (300 XRP, 150 USD) is above the cheapest tier only.
+    expect(entry('XRP')).toMatchObject({ available: true, minUsd: 150 });
+    expect(currencyOffer(entry('XRP'), 75)).toEqual({
+      available: false,
+      reason: "Below the payment processor's minimum for XRP (about 150 USD)",
+    });
+    expect(currencyOffer(entry('XRP'), 250).available).toBe(true);
+    expect(entry('ZEC')).toMatchObject({
+      available: false,
+      reason: PAYMENT_TEXT.processorCannotQuote,
+    });
+    const asked = fake.requests.filter((request) => request.path.startsWith('/v1/estimate'));
+    expect(asked.some((request) => request.path.includes('currency_to=xmr'))).toBe(true);
+    expect(asked.every((request) => request.path.includes('amount=75'))).toBe(true);
+    expect(
+      fake.requests.some((request) => request.path.startsWith('/v1/min-amount?currency_from=sol')),
+    ).toBe(true);
+
+    // What the picker disables is refused with the same reason, before the processor is asked.
+    const invoices = () => fake.requests.filter((request) => request.path === '/v1/payment').length;
+    const before = invoices();
+    const below = await post(server.baseUrl, '/api/crypto/generate-payment', {
+      currency: 'XRP',
+      minAmountUsd: 75,
+      username: buyerName(),
+    });
+    expect(below.status).toBe(409);
+    expect(await below.json()).toEqual({
+      error: "Below the payment processor's minimum for XRP (about 150 USD)",
+    });
+    const refused = await post(server.baseUrl, '/api/crypto/generate-payment', {
+      currency: 'ZEC',
+      minAmountUsd: 250,
+      username: buyerName(),
+    });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ error: PAYMENT_TEXT.processorCannotQuote });
+    expect(invoices()).toBe(before);
+
+    // The processor down: every currency disabled with the reason, asked again 10 s later.
+    market.down = true;
+    clock += PRICE_REFRESH_MS;
+    const down = PricesResponseSchema.parse(
+      await (await fetch(`${server.baseUrl}/api/crypto/prices`)).json(),
+    );
+    expect(
+      down.currencies.every(
+        (candidate) =>
+          !candidate.available && candidate.reason === PAYMENT_TEXT.providerUnavailable,
+      ),
+    ).toBe(true);
+    const whileDown = await post(server.baseUrl, '/api/crypto/generate-payment', {
+      currency: 'BTC',
+      minAmountUsd: 75,
+      username: buyerName(),
+    });
+    expect(whileDown.status).toBe(409);
+    expect(await whileDown.json()).toEqual({ error: PAYMENT_TEXT.providerUnavailable });
+    market.down = false;
+    clock += 10_000;
+    const back = PricesResponseSchema.parse(
+      await (await fetch(`${server.baseUrl}/api/crypto/prices`)).json(),
+    );
+    expect(back.currencies.find((candidate) => candidate.currency === 'BTC')?.available).toBe(true);
   });
 });
 

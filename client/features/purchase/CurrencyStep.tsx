@@ -2,9 +2,11 @@
  * Step 2: name the key (issue 32: the admin-issued key's username rule, unique on this server),
  * choose a cryptocurrency (spec 001 §2, §9) and open the payment.
  */
-import { PAYMENT_CURRENCIES, TIER_MIN_USD } from '../../../shared/constants.js';
+import { PAYMENT_CURRENCIES } from '../../../shared/constants.js';
 import {
+  currencyOffer,
   requiredConfirmations,
+  type CurrencyAvailability,
   type PaymentCurrency,
   type PricesResponse,
 } from '../../../shared/protocol/http/payments.js';
@@ -26,17 +28,20 @@ interface CurrencyStepProps {
   onContinue: () => void;
 }
 
-/** An estimate for BTC and ETH from the server's prices; others are quoted on the invoice. */
-function estimate(currency: PaymentCurrency, usd: number, prices: PricesResponse | undefined) {
-  if (!prices) return null;
-  const coin = currency === 'BTC' ? prices.bitcoin : currency === 'ETH' ? prices.ethereum : null;
-  if (!coin) return currency === 'USDT' ? `${usd.toFixed(2)} USDT` : null;
-  const amount = coin.price ? usd / coin.price : (coin.minAmount * usd) / TIER_MIN_USD.general;
-  return `≈ ${amount.toFixed(8)} ${currency}`;
+/** An estimate from the server's price of the currency (the invoice holds the exact amount). */
+function estimate(entry: CurrencyAvailability | undefined, usd: number) {
+  if (!entry?.priceUsd) return null;
+  const amount = usd / entry.priceUsd;
+  const digits = amount >= 1000 ? 2 : 8;
+  return `≈ ${amount.toFixed(digits)} ${entry.currency}${entry.simulated ? ' (simulated sandbox price)' : ''}`;
 }
 
 export function CurrencyStep(props: CurrencyStepProps) {
   const { tier, selected, prices } = props;
+  const entryOf = (currency: PaymentCurrency) =>
+    prices?.currencies.find((entry) => entry.currency === currency);
+  const selectedAvailable =
+    selected !== null && currencyOffer(entryOf(selected), tier.minAmountUsd).available;
   return (
     <section aria-labelledby="currency-heading">
       <h2 id="currency-heading" className="mb-1 text-sm font-bold tracking-[0.25em] text-primary">
@@ -50,6 +55,15 @@ export function CurrencyStep(props: CurrencyStepProps) {
             : `BTC $${prices.bitcoin.price?.toLocaleString('en-US')} · ETH $${prices.ethereum.price?.toLocaleString('en-US')}`
           : 'loading prices…'}
       </p>
+      {prices?.simulated ? (
+        <p
+          className="mb-4 border border-accent/60 p-3 text-xs text-accent"
+          data-testid="prices-simulated"
+        >
+          SANDBOX: the amounts below come from a simulated price table, not market prices. No real
+          money moves on this server.
+        </p>
+      ) : null}
       <label className="mb-4 block text-xs" htmlFor="purchase-username">
         <span className="mb-1 block tracking-[0.3em] text-muted">KEY USERNAME</span>
         <input
@@ -77,29 +91,48 @@ export function CurrencyStep(props: CurrencyStepProps) {
         aria-label="Cryptocurrency"
         className="mb-4 grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-6"
       >
-        {PAYMENT_CURRENCIES.map((currency) => (
-          <button
-            key={currency}
-            type="button"
-            role="radio"
-            aria-checked={selected === currency}
-            onClick={() => props.onChoose(currency)}
-            data-testid={`currency-${currency}`}
-            className={`border px-3 py-2 text-left text-xs transition-colors ${
-              selected === currency
-                ? 'border-primary bg-primary/15 text-primary'
-                : 'border-border bg-surface text-fg hover:border-primary'
-            }`}
-          >
-            <span className="block font-bold tracking-[0.15em]">{currency}</span>
-            <span className="block text-[0.65rem] text-muted">{CURRENCY_NAMES[currency]}</span>
-          </button>
-        ))}
+        {PAYMENT_CURRENCIES.map((currency) => {
+          // Unknown until the prices answer: nothing can be chosen before the server says so.
+          const offer = prices
+            ? currencyOffer(entryOf(currency), tier.minAmountUsd)
+            : { available: false, reason: null };
+          return (
+            <button
+              key={currency}
+              type="button"
+              role="radio"
+              aria-checked={selected === currency}
+              aria-disabled={!offer.available}
+              disabled={!offer.available}
+              title={offer.reason ?? undefined}
+              onClick={() => props.onChoose(currency)}
+              data-testid={`currency-${currency}`}
+              className={`border px-3 py-2 text-left text-xs transition-colors ${
+                !offer.available
+                  ? 'cursor-not-allowed border-border bg-surface text-muted opacity-60'
+                  : selected === currency
+                    ? 'border-primary bg-primary/15 text-primary'
+                    : 'border-border bg-surface text-fg hover:border-primary'
+              }`}
+            >
+              <span className="block font-bold tracking-[0.15em]">{currency}</span>
+              <span className="block text-[0.65rem] text-muted">{CURRENCY_NAMES[currency]}</span>
+              {offer.reason ? (
+                <span
+                  className="block text-[0.65rem] text-danger"
+                  data-testid={`currency-${currency}-reason`}
+                >
+                  {offer.reason}
+                </span>
+              ) : null}
+            </button>
+          );
+        })}
       </div>
       {selected ? (
         <p className={`${PANEL} mb-4 p-3 text-xs`} data-testid="currency-estimate">
           Pay with {CURRENCY_NAMES[selected]} ({selected}).{' '}
-          {estimate(selected, tier.minAmountUsd, prices) ??
+          {estimate(entryOf(selected), tier.minAmountUsd) ??
             'The exact amount is quoted on the invoice'}
           . Needs {requiredConfirmations(selected)} confirmations.
         </p>
@@ -120,7 +153,7 @@ export function CurrencyStep(props: CurrencyStepProps) {
         <button
           type="button"
           className={BUTTON_PRIMARY}
-          disabled={!selected || props.username.trim() === '' || props.isCreating}
+          disabled={!selectedAvailable || props.username.trim() === '' || props.isCreating}
           onClick={props.onContinue}
           data-testid="payment-create"
         >

@@ -1,12 +1,14 @@
 /**
  * The payment status card (spec 001 §4): the status, its progress figure (pending 20 %,
  * confirming 40 % plus confirmations over required scaled to 40 %, confirmed 80 %, generating
- * 90 %, ready 100 %), the confirmations, the key made in this browser, and saving it with the
+ * 90 %, ready 100 %), the confirmations on the sandbox chain or, with a real processor that
+ * does not count them, the processor's own state in words (issue 32), the key made in this browser, and saving it with the
  * server's registration receipt (issue 32).
  */
 import { Link } from 'wouter';
 import {
   paymentProgress,
+  PROCESSOR_STATUS_TEXT,
   type PaymentStatusResponse,
 } from '../../../shared/protocol/http/payments.js';
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, PANEL } from '../../ui/landing-styles.js';
@@ -85,9 +87,19 @@ export function StatusCard(props: StatusCardProps) {
       </div>
       <div className="mb-4 flex justify-between text-xs text-muted">
         <span data-testid="payment-progress">{progress}%</span>
-        <span data-testid="payment-confirmations">
-          CONFIRMATIONS {payment.confirmations}/{payment.requiredConfirmations}
-        </span>
+        {payment.sandbox ? (
+          <span data-testid="payment-confirmations">
+            CONFIRMATIONS {payment.confirmations}/{payment.requiredConfirmations}
+          </span>
+        ) : (
+          // The processor does not count confirmations: its own state, in words (issue 32).
+          <span data-testid="payment-processor-status">
+            PROCESSOR:{' '}
+            {payment.processorStatus
+              ? PROCESSOR_STATUS_TEXT[payment.processorStatus]
+              : 'waiting for the payment'}
+          </span>
+        )}
       </div>
       {payment.transactionHash ? (
         <p className="mb-3 break-all text-[0.7rem] text-muted">

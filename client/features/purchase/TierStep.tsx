@@ -1,6 +1,6 @@
 /** Step 1: choose a tier (spec 001 §2, §3). */
 import { BUTTON_PRIMARY, PANEL } from '../../ui/landing-styles.js';
-import { TIERS, type Tier } from './tiers.js';
+import { TIERS, TIERS_NOTE, type Tier } from './tiers.js';
 
 export function TierStep({
   selected,
@@ -14,6 +14,9 @@ export function TierStep({
       <h2 id="tier-heading" className="mb-4 text-sm font-bold tracking-[0.25em] text-primary">
         STEP 1 // CHOOSE A TIER
       </h2>
+      <p className="mb-4 text-xs text-muted" data-testid="tiers-note">
+        {TIERS_NOTE}
+      </p>
       <ul className="grid gap-4 md:grid-cols-3">
         {TIERS.map((tier) => (
           <li
@@ -22,7 +25,7 @@ export function TierStep({
             data-testid={`tier-${tier.id}`}
           >
             <p className="mb-1 text-[0.65rem] tracking-[0.3em] text-muted">
-              CLEARANCE: {tier.securityLevel}
+              RECORDED LEVEL: {tier.securityLevel}
             </p>
             <h3 className="mb-2 text-base font-bold tracking-[0.2em] text-primary">{tier.name}</h3>
             <p className="mb-3 text-3xl text-accent">
@@ -38,6 +41,9 @@ export function TierStep({
                 </li>
               ))}
             </ul>
+            <p className="mb-4 text-xs text-accent" data-testid={`tier-${tier.id}-difference`}>
+              {tier.difference}
+            </p>
             <button
               type="button"
               className={BUTTON_PRIMARY}

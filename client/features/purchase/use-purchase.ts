@@ -348,6 +348,7 @@ export function usePurchase(): Purchase {
         keySubmitted: false,
         receipt: null,
         sandbox: created.sandbox,
+        processorStatus: null,
       });
       setStep(3);
       navigate(`/get-key?payment=${created.paymentId}`, { replace: true });

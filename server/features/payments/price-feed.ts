@@ -7,7 +7,11 @@
  */
 import { z } from 'zod';
 import { FALLBACK_MIN_AMOUNT, PRICE_REFRESH_MS, TIER_MIN_USD } from '../../../shared/constants.js';
-import type { PaymentCurrency, PricesResponse } from '../../../shared/protocol/http/payments.js';
+import type {
+  PaymentCurrency,
+  PriceSource,
+  PricesResponse,
+} from '../../../shared/protocol/http/payments.js';
 
 /** The feed's id of each currency (CoinGecko's ids). */
 export const PRICE_FEED_IDS: Record<PaymentCurrency, string> = {
@@ -38,6 +42,63 @@ export const PRICE_FEED_IDS: Record<PaymentCurrency, string> = {
   XRP: 'ripple',
   ZEC: 'zcash',
 };
+
+/**
+ * The sandbox's price table (issue 32): simulated USD prices, so that every listed currency can
+ * be invoiced on the local chain without a price feed. Not market prices: the prices answer marks
+ * them `source: 'sandbox'`, `simulated: true`, and the picker says so. BTC and ETH are the spec's
+ * fallback minimums (0.0005 BTC, 0.0143 ETH for 75 USD), stablecoins are at par.
+ */
+export const SANDBOX_PRICES_USD: Record<PaymentCurrency, number> = {
+  BTC: TIER_MIN_USD.general / FALLBACK_MIN_AMOUNT.BTC,
+  ETH: TIER_MIN_USD.general / FALLBACK_MIN_AMOUNT.ETH,
+  USDT: 1,
+  ADA: 0.5,
+  ATOM: 8,
+  AVAX: 30,
+  BCH: 400,
+  BNB: 600,
+  DASH: 30,
+  DOGE: 0.15,
+  DOT: 6,
+  ETC: 25,
+  FIL: 5,
+  LINK: 15,
+  LTC: 80,
+  MATIC: 0.5,
+  NEAR: 5,
+  SHIB: 0.00002,
+  SOL: 150,
+  TRX: 0.12,
+  UNI: 8,
+  USDC: 1,
+  XLM: 0.1,
+  XMR: 150,
+  XRP: 0.5,
+  ZEC: 40,
+};
+
+/** Stablecoins priced at one USD: the USDT minimum equals the USD amount (spec 001 §9). */
+const USD_STABLECOINS = new Set<PaymentCurrency>(['USDT', 'USDC']);
+
+/**
+ * The USD price a currency's amounts are worked out from, and where it comes from: the feed,
+ * par for stablecoins, the spec's fallback minimums for BTC and ETH, and, when `sandbox` is
+ * true, the simulated table for the rest; null when none is known.
+ */
+export function priceFor(
+  currency: PaymentCurrency,
+  snapshot: PriceSnapshot,
+  sandbox: boolean,
+): { priceUsd: number; source: PriceSource } | null {
+  if (USD_STABLECOINS.has(currency)) return { priceUsd: 1, source: 'par' };
+  const fed = snapshot.prices.get(currency);
+  if (fed !== undefined) return { priceUsd: fed, source: 'feed' };
+  if (currency === 'BTC' || currency === 'ETH') {
+    return { priceUsd: TIER_MIN_USD.general / FALLBACK_MIN_AMOUNT[currency], source: 'fallback' };
+  }
+  return sandbox ? { priceUsd: SANDBOX_PRICES_USD[currency], source: 'sandbox' } : null;
+}
 
 const FeedAnswerSchema = z.record(
   z.string(),
@@ -77,8 +138,8 @@ export class PriceFeed {
     return this.inFlight;
   }
 
-  /** `GET /api/crypto/prices` (spec 001 §3, §7). */
-  async prices(): Promise<PricesResponse> {
+  /** The spec's BTC and ETH part of `GET /api/crypto/prices` (spec 001 §3, §7). */
+  async prices(): Promise<Omit<PricesResponse, 'currencies' | 'simulated'>> {
     const snapshot = await this.current();
     const coin = (currency: 'BTC' | 'ETH') => {
       const price = snapshot.prices.get(currency);

@@ -81,11 +81,12 @@ export function paymentRoutes(options: PaymentRouteOptions): FastifyPluginAsync 
       {
         schema: {
           tags: ['payments'],
-          summary: 'BTC and ETH prices and minimum amounts, refreshed every 60 s',
+          summary:
+            'BTC and ETH prices and minimum amounts, and every listed currency with whether it can be invoiced now and why not; refreshed every 60 s',
           response: { 200: PricesResponseSchema, 503: ErrorBodySchema },
         },
       },
-      () => options.prices.prices(),
+      () => service.prices(),
     );
 
     app.post(
@@ -216,12 +217,17 @@ export function paymentRoutes(options: PaymentRouteOptions): FastifyPluginAsync 
           const parsed = NowPaymentStateSchema.safeParse(request.body);
           if (!parsed.success)
             throw new AppError('IPN_BODY', 400, PAYMENT_TEXT.unknownProviderPayment);
-          const known = await service.applyProviderUpdate(
+          const outcome = await service.applyProviderUpdate(
             String(parsed.data.payment_id),
             observationOf(parsed.data),
           );
-          if (!known) throw new AppError('IPN_UNKNOWN', 400, PAYMENT_TEXT.unknownProviderPayment);
-          return { ok: true as const };
+          if (outcome === null) {
+            throw new AppError('IPN_UNKNOWN', 400, PAYMENT_TEXT.unknownProviderPayment);
+          }
+          // A replayed or late notification changes nothing; the processor still gets its 200.
+          return outcome === 'unchanged'
+            ? { ok: true as const, note: PAYMENT_TEXT.ipnNothingChanged }
+            : { ok: true as const };
         },
       );
     }

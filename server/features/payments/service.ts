@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import {
   DEFAULT_KEY_VALIDITY_DAYS,
-  FALLBACK_MIN_AMOUNT,
   PAYMENT_SESSION_TTL_MS,
   TIER_MIN_USD,
 } from '../../../shared/constants.js';
@@ -27,8 +26,14 @@ import {
   purchaseKeyChallenge,
   PurchaseKeyRequestSchema,
   requiredConfirmations,
+  processorStatusRank,
+  ProcessorStatusSchema,
   TIER_KEY_LEVEL,
   tierForAmount,
+  type ProcessorStatus,
+  currencyOffer,
+  type CurrencyAvailability,
+  type PricesResponse,
   type GenerateKeyResponse,
   type GeneratePaymentResponse,
   type PaymentCurrency,
@@ -43,7 +48,8 @@ import { AppError } from '../../errors.js';
 import type { RateLimiter } from '../../lib/rate-limiter.js';
 import { formatDecimal, numberToDecimal, parseDecimal, quoteAmount } from './decimal.js';
 import { newKeyChallengeNonce, newPaymentId, paymentIdHash, paymentRef } from './payment-id.js';
-import type { PriceFeed, PriceSnapshot } from './price-feed.js';
+import { ProcessorQuotes, sandboxAvailability } from './currencies.js';
+import { priceFor, type PriceFeed, type PriceSnapshot } from './price-feed.js';
 import {
   ProviderError,
   type ChainObservation,
@@ -61,8 +67,6 @@ const INVOICE_DECIMALS: Partial<Record<PaymentCurrency, number>> = {
   XRP: 6,
   XLM: 7,
 };
-/** Stablecoins priced at one USD: the USDT minimum equals the USD amount (spec 001 §9). */
-const USD_STABLECOINS = new Set<PaymentCurrency>(['USDT', 'USDC']);
 /** A generation claim older than this is taken over (its process died mid-generation). */
 export const GENERATION_STALE_MS = 60_000;
 /** How long a request waits for a generation another request claimed. */
@@ -111,7 +115,31 @@ export interface PaymentServiceDeps {
 }
 
 export class PaymentService {
-  constructor(private readonly deps: PaymentServiceDeps) {}
+  /** The processor's quotes of every currency; null when amounts come from the price feed. */
+  private readonly quotes: ProcessorQuotes | null;
+
+  constructor(private readonly deps: PaymentServiceDeps) {
+    const provider = deps.provider;
+    this.quotes = provider?.quote
+      ? new ProcessorQuotes(provider.quote.bind(provider), deps.now)
+      : null;
+  }
+
+  /**
+   * `GET /api/crypto/prices`: the spec's BTC and ETH prices, and every listed currency with
+   * whether it can be invoiced now and why not (issue 32).
+   */
+  async prices(): Promise<PricesResponse> {
+    this.activeProvider();
+    const spec = await this.deps.prices.prices();
+    const currencies = await this.currencies();
+    return { ...spec, currencies, simulated: currencies.some((entry) => entry.simulated) };
+  }
+
+  private async currencies(): Promise<CurrencyAvailability[]> {
+    if (this.quotes) return this.quotes.list();
+    return sandboxAvailability(await this.deps.prices.current());
+  }
 
   get isSandbox(): boolean {
     return this.deps.provider?.name === 'sandbox';
@@ -156,6 +184,18 @@ export class PaymentService {
     const username = request.username;
     if (await this.deps.store.isUsernameTaken(username)) {
       throw new AppError('USERNAME_TAKEN', 409, PAYMENT_TEXT.usernameTaken);
+    }
+    // What the picker disables is refused here too, with the same reason.
+    const offer = currencyOffer(
+      (await this.currencies()).find((entry) => entry.currency === currency),
+      amountUsd,
+    );
+    if (!offer.available) {
+      throw new AppError(
+        'CURRENCY_UNAVAILABLE',
+        409,
+        offer.reason ?? PAYMENT_TEXT.priceUnavailable,
+      );
     }
     let quote: string | null = null;
     if (provider.usesPriceFeed) {
@@ -388,21 +428,43 @@ export class PaymentService {
     return { transactionHash, paidAmount, status: updated.status };
   }
 
-  /** A processor's notification (already authenticated by the route): applied forward only. */
-  async applyProviderUpdate(providerRef: string, observation: ChainObservation): Promise<boolean> {
+  /**
+   * A processor's notification (already authenticated by the route): applied forward only.
+   * `unchanged` when the payment already reached that state (a replayed or late notification):
+   * nothing is written then. Null for a payment this server does not know.
+   */
+  async applyProviderUpdate(
+    providerRef: string,
+    observation: ChainObservation,
+  ): Promise<'applied' | 'unchanged' | null> {
     const row = await this.deps.store.findByProviderRef(this.activeProvider().name, providerRef);
-    if (!row) return false;
-    const applied = await this.deps.store.applyObservation(
-      row.idHash,
-      this.complete(row, observation),
-      this.date(),
-    );
-    this.deps.log('payment notification', {
-      ref: row.ref,
-      status: observation.status,
-      applied: applied !== null,
-    });
-    return true;
+    if (!row) return null;
+    const now = this.date();
+    const isNews =
+      observation.status !== row.status ||
+      (observation.paidAmount !== null && observation.paidAmount !== row.paidAmount) ||
+      (observation.transactionHash !== null && observation.transactionHash !== row.transactionHash);
+    let applied =
+      isNews &&
+      (await this.deps.store.applyObservation(row.idHash, this.complete(row, observation), now)) !==
+        null;
+    // Our status no longer follows the processor once confirmed; its own word still moves on.
+    const word = observation.providerStatus;
+    if (!applied && word && this.isLaterProcessorStatus(row.providerStatus, word)) {
+      applied = await this.deps.store.recordProviderStatus(
+        row.idHash,
+        row.providerStatus,
+        word,
+        now,
+      );
+    }
+    this.deps.log('payment notification', { ref: row.ref, status: observation.status, applied });
+    return applied ? 'applied' : 'unchanged';
+  }
+
+  private isLaterProcessorStatus(previous: string | null, next: ProcessorStatus): boolean {
+    const known = ProcessorStatusSchema.safeParse(previous);
+    return !known.success || processorStatusRank(next) > processorStatusRank(known.data);
   }
 
   /** Housekeeping: expire unpaid invoices, drop old ended rows. */
@@ -517,6 +579,7 @@ export class PaymentService {
       keySubmitted: row.publicKey !== null,
       receipt: receiptOf(row),
       sandbox: row.provider === 'sandbox',
+      processorStatus: ProcessorStatusSchema.safeParse(row.providerStatus).data ?? null,
     };
   }
 
@@ -581,21 +644,15 @@ function trimDecimal(text: string): string {
 }
 
 /**
- * The amount to invoice for `usd` in `currency` from a price snapshot: stablecoins at par, a fed
- * price rounded up, BTC and ETH at the spec's fallback minimums scaled from the cheapest tier;
- * null when no price is known.
+ * The amount to invoice for `usd` in `currency` on the sandbox chain: from the feed's price,
+ * stablecoins at par, BTC and ETH at the spec's fallback minimums scaled from the cheapest tier,
+ * the rest from the sandbox's simulated table (issue 32); rounded up.
  */
 export function quoteFor(
   currency: PaymentCurrency,
   usd: number,
   snapshot: PriceSnapshot,
 ): string | null {
-  const decimals = INVOICE_DECIMALS[currency] ?? 8;
-  if (USD_STABLECOINS.has(currency)) return quoteAmount(usd, 1, decimals);
-  const price = snapshot.prices.get(currency);
-  if (price !== undefined) return quoteAmount(usd, price, decimals);
-  if (currency === 'BTC' || currency === 'ETH') {
-    return quoteAmount(usd, TIER_MIN_USD.general / FALLBACK_MIN_AMOUNT[currency], decimals);
-  }
-  return null;
+  const price = priceFor(currency, snapshot, true);
+  return price === null ? null : quoteAmount(usd, price.priceUsd, INVOICE_DECIMALS[currency] ?? 8);
 }

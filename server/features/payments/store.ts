@@ -44,6 +44,16 @@ export interface PaymentStore {
     observation: ChainObservation,
     now: Date,
   ): Promise<PaymentRow | null>;
+  /**
+   * The processor's word alone moves on (confirmed → sending → finished, after our status
+   * stopped following it): only while it is still `previous`.
+   */
+  recordProviderStatus(
+    idHash: string,
+    previous: string | null,
+    next: string,
+    now: Date,
+  ): Promise<boolean>;
   /** pending → expired once `expires_at` has passed. */
   expireIfDue(idHash: string, now: Date): Promise<PaymentRow | null>;
   /** A sandbox broadcast: only when the paid amount is still `previousPaid` (no lost update). */
@@ -157,6 +167,7 @@ export function createPaymentStore(db: Db): PaymentStore {
               ? { transactionHash: observation.transactionHash }
               : {}),
             ...(observation.paidAmount !== null ? { paidAmount: observation.paidAmount } : {}),
+            ...(observation.providerStatus ? { providerStatus: observation.providerStatus } : {}),
             providerCheckedAt: now,
             updatedAt: now,
           })
@@ -168,6 +179,21 @@ export function createPaymentStore(db: Db): PaymentStore {
           )
           .returning(),
       ),
+    recordProviderStatus: async (idHash, previous, next, now) =>
+      (
+        await db
+          .update(payments)
+          .set({ providerStatus: next, updatedAt: now })
+          .where(
+            and(
+              eq(payments.idHash, idHash),
+              previous === null
+                ? isNull(payments.providerStatus)
+                : eq(payments.providerStatus, previous),
+            ),
+          )
+          .returning({ idHash: payments.idHash })
+      ).length === 1,
     expireIfDue: async (idHash, now) =>
       first(
         await db

@@ -122,15 +122,68 @@ export const CoinPriceSchema = z.object({
   minAmount: z.number().positive(),
 });
 
-/** `GET /api/crypto/prices` (spec 001 §3, §7). */
+/**
+ * Where a currency's amounts come from (issue 32): `feed`, this server's price feed; `par`, a
+ * stablecoin at one USD; `fallback`, the spec's BTC and ETH fallback minimums; `sandbox`, the
+ * sandbox's simulated price table (no real price); `processor`, the processor's own estimate.
+ */
+export const PriceSourceSchema = z.enum(['feed', 'par', 'fallback', 'sandbox', 'processor']);
+export type PriceSource = z.infer<typeof PriceSourceSchema>;
+
+/**
+ * Whether a currency can be invoiced right now, and why not (issue 32), so that the picker
+ * disables it before the buyer presses anything.
+ */
+export const CurrencyAvailabilitySchema = z.object({
+  currency: PaymentCurrencySchema,
+  /** False when no tier can be invoiced in this currency now; `reason` says why. */
+  available: z.boolean(),
+  reason: z.string().max(200).nullable(),
+  /** USD per coin the amounts are worked out from, or null when none is known. */
+  priceUsd: z.number().positive().nullable(),
+  source: PriceSourceSchema.nullable(),
+  /** True when `priceUsd` is a simulated sandbox price, not a market price. */
+  simulated: z.boolean(),
+  /** The processor's minimum, in coins and its USD worth; null when there is none. */
+  minAmount: z.number().positive().nullable(),
+  minUsd: z.number().positive().nullable(),
+});
+export type CurrencyAvailability = z.infer<typeof CurrencyAvailabilitySchema>;
+
+/** `GET /api/crypto/prices` (spec 001 §3, §7; every listed currency: issue 32). */
 export const PricesResponseSchema = z.object({
   bitcoin: CoinPriceSchema,
   ethereum: CoinPriceSchema,
   lastUpdated: z.iso.datetime(),
   /** True when the feed failed or timed out and the spec's fallback minimums are served. */
   fallback: z.boolean(),
+  /** Every listed currency, in the spec's order, with whether it can be invoiced now. */
+  currencies: z.array(CurrencyAvailabilitySchema),
+  /** True when any amount shown comes from the sandbox's simulated price table. */
+  simulated: z.boolean(),
 });
 export type PricesResponse = z.infer<typeof PricesResponseSchema>;
+
+/**
+ * Whether `usd` can be invoiced in a currency (issue 32): the currency is available and the
+ * amount is not below the processor's minimum. The picker and the server decide alike.
+ */
+export function currencyOffer(
+  entry: CurrencyAvailability | undefined,
+  usd: number,
+): { available: boolean; reason: string | null } {
+  if (!entry) return { available: false, reason: PAYMENT_TEXT.priceUnavailable };
+  if (!entry.available) return { available: false, reason: entry.reason };
+  if (entry.minUsd !== null && usd < entry.minUsd) {
+    return { available: false, reason: belowMinimumText(entry.currency, entry.minUsd) };
+  }
+  return { available: true, reason: null };
+}
+
+/** The reason a tier is below the processor's minimum in a currency. */
+export function belowMinimumText(currency: PaymentCurrency, minUsd: number): string {
+  return `Below the payment processor's minimum for ${currency} (about ${Math.ceil(minUsd)} USD)`;
+}
 
 /**
  * `POST /api/crypto/generate-payment` (spec 001 §7): a tier is named by its USD minimum. The
@@ -186,6 +239,53 @@ export const PurchaseReceiptSchema = z.object({
 });
 export type PurchaseReceipt = z.infer<typeof PurchaseReceiptSchema>;
 
+/** A payment processor's own statuses (NOWPayments' `payment_status`). */
+export const PROCESSOR_STATUSES = [
+  'waiting',
+  'confirming',
+  'confirmed',
+  'sending',
+  'partially_paid',
+  'finished',
+  'failed',
+  'refunded',
+  'expired',
+] as const;
+export const ProcessorStatusSchema = z.enum(PROCESSOR_STATUSES);
+export type ProcessorStatus = z.infer<typeof ProcessorStatusSchema>;
+
+/** What the page says for each processor status (issue 32), instead of a confirmation count. */
+export const PROCESSOR_STATUS_TEXT: Record<ProcessorStatus, string> = {
+  waiting: 'waiting for the payment',
+  confirming: 'confirming on the network',
+  confirmed: 'confirmed',
+  sending: 'sending',
+  partially_paid: 'partially paid',
+  finished: 'finished',
+  failed: 'failed',
+  refunded: 'refunded',
+  expired: 'expired',
+};
+
+/**
+ * How far along a processor status is, so that a late or replayed notification never moves the
+ * processor's word backwards; the ends (failed, refunded, expired) rank last.
+ */
+export function processorStatusRank(status: ProcessorStatus): number {
+  const order: Record<ProcessorStatus, number> = {
+    waiting: 0,
+    partially_paid: 1,
+    confirming: 2,
+    confirmed: 3,
+    sending: 4,
+    finished: 5,
+    failed: 6,
+    refunded: 6,
+    expired: 6,
+  };
+  return order[status];
+}
+
 /** `GET /api/crypto/payment-status/{paymentId}` (spec 001 §3, §7). */
 export const PaymentStatusResponseSchema = z.object({
   paymentId: PaymentIdSchema,
@@ -211,6 +311,12 @@ export const PaymentStatusResponseSchema = z.object({
   /** Set once the key is registered (status `ready`). */
   receipt: PurchaseReceiptSchema.nullable(),
   sandbox: z.boolean(),
+  /**
+   * The processor's own status (issue 32), shown in words: NOWPayments does not count
+   * confirmations, so `confirmations` stays 0 until it confirms. Null on the sandbox and before
+   * the processor said anything.
+   */
+  processorStatus: ProcessorStatusSchema.nullable(),
 });
 export type PaymentStatusResponse = z.infer<typeof PaymentStatusResponseSchema>;
 
@@ -312,8 +418,11 @@ export const PurchaseAvailabilitySchema = z.object({
 });
 export type PurchaseAvailability = z.infer<typeof PurchaseAvailabilitySchema>;
 
-/** Answer of the NOWPayments IPN callback. */
-export const IpnResponseSchema = z.object({ ok: z.literal(true) });
+/**
+ * Answer of the NOWPayments IPN callback. A notification of a state the payment already reached
+ * (a replay, or a late one) changes nothing and says so in `note`.
+ */
+export const IpnResponseSchema = z.object({ ok: z.literal(true), note: z.string().optional() });
 
 /** Texts of the purchase flow: the spec's own (§8) and this product's answers. */
 export const PAYMENT_TEXT = {
@@ -330,6 +439,8 @@ export const PAYMENT_TEXT = {
   paymentFailed: 'Payment failed',
   paymentNotConfirmed: 'Payment not confirmed',
   priceUnavailable: 'No price is available for this currency right now; try again later',
+  processorCannotQuote: 'The payment processor does not quote this currency right now',
+  aboveEveryTier: "The payment processor's minimum for this currency is above every tier",
   providerUnavailable: 'The payment processor is not available; try again later',
   tooManyPayments: 'Too many payment requests; wait a few minutes',
   keyNotReady: 'The key is not registered yet',
@@ -346,6 +457,7 @@ export const PAYMENT_TEXT = {
   alreadyPaid: 'This payment has already been paid',
   invalidSignature: 'Invalid IPN signature',
   unknownProviderPayment: 'Unknown payment',
+  ipnNothingChanged: 'The payment already reached this state; nothing changed',
   /** The 503 of every purchase route when the server sells no keys (PAYMENT_PROVIDER none). */
   purchasesUnavailable: 'Key purchases are not available on this server',
 } as const;

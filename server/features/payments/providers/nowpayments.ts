@@ -9,7 +9,11 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { PAYMENT_POLL_INTERVAL_MS, type PAYMENT_CURRENCIES } from '../../../../shared/constants.js';
+import { PAYMENT_POLL_INTERVAL_MS } from '../../../../shared/constants.js';
+import {
+  ProcessorStatusSchema,
+  type PaymentCurrency,
+} from '../../../../shared/protocol/http/payments.js';
 import { numberToDecimal } from '../decimal.js';
 import {
   ProviderError,
@@ -18,6 +22,7 @@ import {
   type InvoiceRequest,
   type ObservedPayment,
   type PaymentProvider,
+  type ProcessorQuote,
 } from './provider.js';
 
 /**
@@ -25,7 +30,7 @@ import {
  * network (USDT on Tron, USDC on Ethereum, BNB on BNB Smart Chain, MATIC on Polygon, AVAX on
  * its C-chain); docs/operations.md says so.
  */
-export const NOWPAYMENTS_CODES: Record<(typeof PAYMENT_CURRENCIES)[number], string> = {
+export const NOWPAYMENTS_CODES: Record<PaymentCurrency, string> = {
   BTC: 'btc',
   ETH: 'eth',
   USDT: 'usdttrc20',
@@ -55,17 +60,7 @@ export const NOWPAYMENTS_CODES: Record<(typeof PAYMENT_CURRENCIES)[number], stri
 };
 
 /** NOWPayments' payment statuses. */
-const NowStatusSchema = z.enum([
-  'waiting',
-  'confirming',
-  'confirmed',
-  'sending',
-  'partially_paid',
-  'finished',
-  'failed',
-  'refunded',
-  'expired',
-]);
+const NowStatusSchema = ProcessorStatusSchema;
 type NowStatus = z.infer<typeof NowStatusSchema>;
 
 const amountField = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/)]);
@@ -87,6 +82,9 @@ export const NowPaymentStateSchema = z.looseObject({
   payin_hash: z.string().max(200).nullish(),
 });
 export type NowPaymentState = z.infer<typeof NowPaymentStateSchema>;
+
+const EstimateSchema = z.looseObject({ estimated_amount: amountField });
+const MinAmountSchema = z.looseObject({ min_amount: amountField });
 
 export interface NowPaymentsOptions {
   apiUrl: string;
@@ -156,6 +154,7 @@ export function observationOf(state: NowPaymentState): ChainObservation {
     confirmations: 0,
     transactionHash,
     paidAmount,
+    providerStatus: state.payment_status,
   };
 }
 
@@ -181,12 +180,17 @@ export class NowPaymentsProvider implements PaymentProvider {
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
       });
     } catch (error) {
-      throw new ProviderError('NOWPayments could not be reached', { cause: error });
+      throw new ProviderError('NOWPayments could not be reached', {
+        cause: error,
+        unreachable: true,
+      });
     }
     if (!response.ok) {
       // The body may echo our request; only the status is kept.
       await response.body?.cancel();
-      throw new ProviderError(`NOWPayments answered ${response.status}`);
+      throw new ProviderError(`NOWPayments answered ${response.status}`, {
+        unreachable: response.status >= 500,
+      });
     }
     try {
       return (await response.json()) as unknown;
@@ -219,6 +223,32 @@ export class NowPaymentsProvider implements PaymentProvider {
       amount,
       providerRef: String(parsed.data.payment_id),
     };
+  }
+
+  /**
+   * The processor's estimate of `usd` in `currency` (`GET {base}/estimate`) and its minimum
+   * payment (`GET {base}/min-amount`), for the currency picker (issue 32).
+   */
+  async quote(currency: PaymentCurrency, usd: number): Promise<ProcessorQuote> {
+    const code = NOWPAYMENTS_CODES[currency];
+    const estimateQuery = new URLSearchParams({
+      amount: String(usd),
+      currency_from: 'usd',
+      currency_to: code,
+    });
+    const minimumQuery = new URLSearchParams({ currency_from: code, currency_to: code });
+    const [estimateRaw, minimumRaw] = await Promise.all([
+      this.call(`/estimate?${estimateQuery.toString()}`),
+      this.call(`/min-amount?${minimumQuery.toString()}`),
+    ]);
+    const estimate = EstimateSchema.safeParse(estimateRaw);
+    const minimum = MinAmountSchema.safeParse(minimumRaw);
+    const amount = estimate.success ? Number(estimate.data.estimated_amount) : Number.NaN;
+    if (!(amount > 0) || !Number.isFinite(amount) || !minimum.success) {
+      throw new ProviderError('NOWPayments answered an unusable estimate');
+    }
+    const minAmount = Number(minimum.data.min_amount);
+    return { amount, minAmount: minAmount > 0 && Number.isFinite(minAmount) ? minAmount : null };
   }
 
   async observe(payment: ObservedPayment, now: number): Promise<ChainObservation | null> {

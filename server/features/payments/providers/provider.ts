@@ -3,7 +3,11 @@
  * (an address and the exact amount) and reports what the chain has seen of it. Two
  * implementations: the local sandbox chain and the NOWPayments adapter.
  */
-import type { PaymentCurrency, TierId } from '../../../../shared/protocol/http/payments.js';
+import type {
+  PaymentCurrency,
+  ProcessorStatus,
+  TierId,
+} from '../../../../shared/protocol/http/payments.js';
 
 export interface InvoiceRequest {
   /** The payment's public reference (never the payment id itself). */
@@ -31,6 +35,8 @@ export interface ChainObservation {
   confirmations: number;
   transactionHash: string | null;
   paidAmount: string | null;
+  /** The processor's own word for the payment; absent on the sandbox. */
+  providerStatus?: ProcessorStatus;
 }
 
 /** What the service knows of a payment when it asks the provider. */
@@ -54,9 +60,27 @@ export interface PaymentProvider {
    * processor was asked less than a polling interval ago).
    */
   observe(payment: ObservedPayment, now: number): Promise<ChainObservation | null>;
+  /**
+   * The processor's own estimate of `usd` in `currency` and its minimum amount (issue 32);
+   * absent when amounts come from this server's prices (the sandbox).
+   */
+  quote?(currency: PaymentCurrency, usd: number): Promise<ProcessorQuote>;
+}
+
+/** A processor's estimate: coins for the USD amount asked, and the smallest payable amount. */
+export interface ProcessorQuote {
+  amount: number;
+  minAmount: number | null;
 }
 
 /** A processor that could not be reached or answered nonsense. */
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
+  /** True when the processor could not be reached or failed (network, timeout, 5xx). */
+  readonly unreachable: boolean;
+
+  constructor(message: string, options: { cause?: unknown; unreachable?: boolean } = {}) {
+    super(message, { cause: options.cause });
+    this.unreachable = options.unreachable ?? false;
+  }
 }

@@ -24,6 +24,8 @@ import { SandboxProvider } from '../../../../server/features/payments/providers/
 import { quoteFor } from '../../../../server/features/payments/service.js';
 import { PAYMENT_CURRENCIES } from '../../../../shared/constants.js';
 import {
+  PROCESSOR_STATUS_TEXT,
+  processorStatusRank,
   purchaseKeyChallenge,
   paymentProgress,
   paymentUri,
@@ -87,9 +89,11 @@ describe('exact amounts', () => {
     expect(quoteFor('USDT', 250, empty)).toBe('250.00');
     expect(quoteFor('BTC', 75, empty)).toBe('0.00050000');
     expect(quoteFor('ETH', 75, empty)).toBe('0.01430000');
-    expect(quoteFor('SOL', 75, empty)).toBeNull();
-    const fed = { prices: new Map([['SOL' as const, 150]]), lastUpdated: 0, fallback: false };
-    expect(quoteFor('SOL', 75, fed)).toBe('0.50000000');
+    // Without a feed the sandbox invoices the rest from its simulated table (issue 32).
+    expect(quoteFor('SOL', 75, empty)).toBe('0.50000000');
+    expect(quoteFor('XMR', 75, empty)).toBe('0.50000000');
+    const fed = { prices: new Map([['SOL' as const, 300]]), lastUpdated: 0, fallback: false };
+    expect(quoteFor('SOL', 75, fed)).toBe('0.25000000');
   });
 });
 
@@ -169,5 +173,28 @@ describe('NOWPayments IPN signatures', () => {
     expect(of('finished')).toBe('confirmed');
     expect(of('refunded')).toBe('failed');
     expect(of('expired')).toBe('expired');
+  });
+
+  it('keeps the processor’s own word, says it in words, and never ranks it backwards', () => {
+    expect(observationOf({ payment_id: 1, payment_status: 'sending' }).providerStatus).toBe(
+      'sending',
+    );
+    expect(PROCESSOR_STATUS_TEXT).toMatchObject({
+      waiting: 'waiting for the payment',
+      confirming: 'confirming on the network',
+      confirmed: 'confirmed',
+      sending: 'sending',
+      finished: 'finished',
+      partially_paid: 'partially paid',
+      failed: 'failed',
+      expired: 'expired',
+    });
+    const order = ['waiting', 'partially_paid', 'confirming', 'confirmed', 'sending', 'finished'];
+    for (let index = 1; index < order.length; index += 1) {
+      expect(processorStatusRank(order[index] as 'waiting')).toBeGreaterThan(
+        processorStatusRank(order[index - 1] as 'waiting'),
+      );
+    }
+    expect(processorStatusRank('expired')).toBeGreaterThan(processorStatusRank('finished'));
   });
 });
