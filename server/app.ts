@@ -110,6 +110,12 @@ interface ServerCore {
   config: Config;
 }
 
+/**
+ * How long a shutdown waits for its closed sockets to leave their rooms before closing Redis and
+ * the database (main.ts exits after 10 s in all).
+ */
+const SHUTDOWN_DRAIN_MS = 3000;
+
 /** Requests one visitor (server/lib/visitor.ts) may make in a minute, WebSocket upgrades included. */
 export const HTTP_REQUESTS_PER_MINUTE = 1000;
 /**
@@ -294,9 +300,11 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   );
   await registerSpa(app, config.clientDist);
 
-  // Shutdown: the realtime plugin closes sockets with 1001, requests drain, then the timers stop
-  // and the database and the fan-out close.
+  // Shutdown: the realtime plugin closes sockets with 1001, requests drain, the closed sockets
+  // leave their rooms (on every process), then the timers stop and the database and the fan-out
+  // close.
   app.addHook('onClose', async () => {
+    await hub.drained(SHUTDOWN_DRAIN_MS);
     features.stopTimers();
     await verifier.close();
     await fanout.close();

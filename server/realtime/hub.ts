@@ -67,6 +67,8 @@ export class Hub {
   private readonly guards: FrameGuard[] = [];
   private readonly connectListeners: ConnectionListener[] = [];
   private readonly disconnectListeners: ConnectionListener[] = [];
+  /** Disconnect listeners still running (see {@link drained}). */
+  private readonly pendingDisconnects = new Set<Promise<unknown>>();
   readonly connections = new Set<Connection>();
 
   constructor(private readonly options: HubOptions) {}
@@ -126,9 +128,11 @@ export class Hub {
       connection.frameQueue = null;
       this.options.metrics?.onConnectionsChanged(this.connections.size);
       for (const listener of this.disconnectListeners) {
-        void Promise.resolve()
+        const done = Promise.resolve()
           .then(() => listener(connection))
           .catch((error: unknown) => this.logFailure(connection, 'disconnect', error));
+        this.pendingDisconnects.add(done);
+        void done.finally(() => this.pendingDisconnects.delete(done));
       }
     });
     for (const listener of this.connectListeners) {
@@ -294,6 +298,21 @@ export class Hub {
       count += 1;
     }
     return count;
+  }
+
+  /**
+   * Resolves once every socket has closed and what its close set off (leaving its room, on every
+   * process through Redis) is done, or after `timeoutMs`: a shutdown waits for it before closing
+   * Redis, or its members would stay listed elsewhere until its heartbeat expires.
+   */
+  async drained(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (
+      (this.connections.size > 0 || this.pendingDisconnects.size > 0) &&
+      Date.now() < deadline
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   /** Closes every socket, e.g. with 1001 when the server goes away. */

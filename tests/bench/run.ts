@@ -16,9 +16,14 @@ import { runCrypto } from './scenarios/crypto.js';
 import { runFanout } from './scenarios/fanout.js';
 import { runLogins } from './scenarios/logins.js';
 import { runMemory } from './scenarios/memory.js';
+import { runFaults } from './scenarios/faults.js';
 import { runPong } from './scenarios/pong.js';
+import { runSoak } from './scenarios/soak.js';
 
-const RUNNERS: Record<ScenarioName, (context: BenchContext) => Promise<ScenarioReport>> = {
+const RUNNERS: Record<
+  Exclude<ScenarioName, 'soak'>,
+  (context: BenchContext) => Promise<ScenarioReport>
+> = {
   fanout: runFanout,
   memory: runMemory,
   connect: runConnect,
@@ -27,6 +32,7 @@ const RUNNERS: Record<ScenarioName, (context: BenchContext) => Promise<ScenarioR
   cluster: runCluster,
   pong: runPong,
   bundle: runBundle,
+  faults: runFaults,
 };
 
 /** Servers and load generator run at this nice value when allowed (they inherit it). */
@@ -47,12 +53,14 @@ async function main(): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
+  // The soak runs as long as asked, on top of the usual limit.
+  const soakMs = args.scenarios.includes('soak') ? args.minutes * 60_000 : 0;
   const watchdog = setTimeout(
     () => {
       process.stderr.write('bench: watchdog expired; stopping\n');
       process.exit(3);
     },
-    args.isQuick ? WATCHDOG_MS.quick : WATCHDOG_MS.full,
+    (args.isQuick ? WATCHDOG_MS.quick : WATCHDOG_MS.full) + soakMs,
   );
   watchdog.unref();
 
@@ -84,7 +92,10 @@ async function main(): Promise<number> {
     for (const scenario of args.scenarios) {
       process.stdout.write(`\n-- ${scenario}\n`);
       const scenarioStart = performance.now();
-      const report = await RUNNERS[scenario](context);
+      const report =
+        scenario === 'soak'
+          ? await runSoak(context, { minutes: args.minutes, rate: args.rate })
+          : await RUNNERS[scenario](context);
       reports.push(report);
       const seconds = (performance.now() - scenarioStart) / 1000;
       process.stdout.write(`${formatScenario(report)}\n(${scenario}: ${seconds.toFixed(0)} s)\n`);

@@ -14,16 +14,7 @@ import { makeRegisteredKey } from '../support/keys.js';
 import { captureLogs } from '../support/logs.js';
 import { testConfig } from '../support/server.js';
 import { startThrowawayPostgres, type ThrowawayService } from '../support/test-services.js';
-
-/** Polls `check` until it holds or `timeoutMs` passes; throws with `what` then. */
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+import { waitFor } from '../support/wait.js';
 
 describe('a PostgreSQL restart under a running server', () => {
   let postgres: ThrowawayService | null = null;
@@ -88,7 +79,7 @@ describe('a PostgreSQL restart under a running server', () => {
 
     await postgres.resume();
     // The pool drops its broken connections and opens new ones by itself.
-    await waitFor('room creation to work again', async () => (await createRoom()).ok, 15_000);
+    await waitFor('room creation to work again', async () => (await createRoom()).ok, 15_000, 200);
     expect((await challenge(fresh.keyId)).status).toBe(200);
 
     const text = logs.text();

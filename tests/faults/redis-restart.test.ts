@@ -24,6 +24,7 @@ import { testConfig } from '../support/server.js';
 import { HAS_POSTGRES } from '../support/services.js';
 import { startThrowawayRedis, type ThrowawayService } from '../support/test-services.js';
 import { TestSocket, type Frame } from '../support/ws-client.js';
+import { waitFor } from '../support/wait.js';
 
 const METRICS_TOKEN = 'faults-metrics-token-0123';
 
@@ -66,17 +67,6 @@ async function startLateDoor(redisUrl: string): Promise<LateDoor> {
       server.close(() => resolve());
     });
   return door;
-}
-
-/** Polls `check` until it holds or `timeoutMs` passes; throws with `what` then. */
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 async function ping(server: Running): Promise<{ ok: boolean; degraded: boolean }> {

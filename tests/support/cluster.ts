@@ -1,6 +1,7 @@
 /**
  * Two (or more) real server processes sharing one throwaway PostgreSQL database and one Redis
- * key prefix: what the scale-out suites start in `beforeAll` and remove in `afterAll`.
+ * key prefix: what the scale-out suites start in `beforeAll` and remove in `afterAll`. Processes
+ * started later (`start`) are stopped with the others.
  */
 import { connectRedis } from '../../server/redis/connect.js';
 import { createThrowawayPostgres } from './database.js';
@@ -9,6 +10,8 @@ import { deletePrefix, REDIS_TEST_URL, testPrefix } from './redis.js';
 
 export interface ProcessesOnRedis {
   servers: ServerProcess[];
+  /** Starts one more process on the same database and prefix (a restart's replacement). */
+  start: () => Promise<ServerProcess>;
   /** Kills the processes, deletes the Redis prefix and drops the database. */
   stop: () => Promise<void>;
 }
@@ -32,6 +35,11 @@ export async function startProcessesOnRedis(
   );
   return {
     servers,
+    start: async () => {
+      const server = await startServerProcess(shared, 100_000);
+      servers.push(server);
+      return server;
+    },
     stop: async () => {
       await Promise.all(servers.map((server) => server.stop('SIGKILL')));
       const redis = await connectRedis(REDIS_TEST_URL, prefix);
