@@ -160,7 +160,8 @@ describe('voice activity, tier parameters and the call window', () => {
       .filter({
         hasText: /sample rate: 16 kHz requested, browser uses 16 kHz .*maxplaybackrate 16000/,
       })
-      .waitFor({ timeout: 15_000 });
+      // The renegotiation waits for the side that offers; on a loaded machine that took > 15 s.
+      .waitFor({ timeout: 40_000 });
     await tierLine(alice.page, 'channels')
       .filter({ hasText: 'channels: 1 requested, browser uses 1' })
       .waitFor();
