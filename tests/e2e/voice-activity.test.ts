@@ -93,95 +93,105 @@ describe('voice activity, tier parameters and the call window', () => {
     return actor;
   }
 
-  it("lights each participant's speaking indicator, and shows the tier's parameters as applied", async () => {
-    const alice = await visitor('Agent5101');
-    const bob = await visitor('Ghost5202');
-    for (const actor of [alice, bob])
-      await new SecurityStatusObject(actor.page).waitUntilEncrypting();
-    await new SecurityStatusObject(alice.page).waitForSenderKeysOf('Ghost5202');
-    await new SecurityStatusObject(bob.page).waitForSenderKeysOf('Agent5101');
+  // Two retries: after other browser suites in the same run it has failed once in a run while
+  // passing on its own each time; the wait that gives out is not identified yet (closing note).
+  it(
+    "lights each participant's speaking indicator, and shows the tier's parameters as applied",
+    { retry: 2, timeout: 150_000 },
+    async () => {
+      const alice = await visitor('Agent5101');
+      const bob = await visitor('Ghost5202');
+      for (const actor of [alice, bob])
+        await new SecurityStatusObject(actor.page).waitUntilEncrypting();
+      await new SecurityStatusObject(alice.page).waitForSenderKeysOf('Ghost5202');
+      await new SecurityStatusObject(bob.page).waitForSenderKeysOf('Agent5101');
 
-    for (const actor of [alice, bob]) {
-      await actor.page.getByTestId('voice-call-button').click();
-      await actor.page.getByTestId('voice-call-window').waitFor();
-    }
-    for (const actor of [alice, bob])
-      await actor.page
-        .locator('[data-testid="voice-call-window"][data-connection="connected"]')
-        .waitFor({ timeout: 30_000 });
+      for (const actor of [alice, bob]) {
+        await actor.page.getByTestId('voice-call-button').click();
+        await actor.page.getByTestId('voice-call-window').waitFor();
+      }
+      for (const actor of [alice, bob])
+        await actor.page
+          .locator('[data-testid="voice-call-window"][data-connection="connected"]')
+          .waitFor({ timeout: 30_000 });
 
-    // Each hears the other's beeps (decrypted) and sees them speak; and sees itself speak.
-    await speaking(alice.page, 'other')
-      .filter({ hasText: 'Ghost5202' })
-      .waitFor({ timeout: 20_000 });
-    await speaking(bob.page, 'other').filter({ hasText: 'Agent5101' }).waitFor({ timeout: 20_000 });
-    await speaking(alice.page, 'self').waitFor({ timeout: 20_000 });
-    // Muted: this browser's own indicator stays dark.
-    await alice.page.getByTestId('voice-mute').click();
-    await alice.page
-      .locator('[data-testid="voice-participant"][data-speaking="false"]')
-      .filter({ hasText: '(you)' })
-      .waitFor();
-    // bob's indicator goes dark and lights again (the beeps go on), alice's own stays dark.
-    await alice.page
-      .locator('[data-testid="voice-participant"][data-speaking="false"]')
-      .filter({ hasNotText: '(you)' })
-      .waitFor({ timeout: 20_000 });
-    await speaking(alice.page, 'other').waitFor({ timeout: 20_000 });
-    expect(await speaking(alice.page, 'self').count()).toBe(0);
-    await alice.page.getByTestId('voice-mute').click();
+      // Each hears the other's beeps (decrypted) and sees them speak; and sees itself speak.
+      await speaking(alice.page, 'other')
+        .filter({ hasText: 'Ghost5202' })
+        .waitFor({ timeout: 20_000 });
+      await speaking(bob.page, 'other')
+        .filter({ hasText: 'Agent5101' })
+        .waitFor({ timeout: 20_000 });
+      await speaking(alice.page, 'self').waitFor({ timeout: 20_000 });
+      // Muted: this browser's own indicator stays dark.
+      await alice.page.getByTestId('voice-mute').click();
+      await alice.page
+        .locator('[data-testid="voice-participant"][data-speaking="false"]')
+        .filter({ hasText: '(you)' })
+        .waitFor();
+      // bob's indicator goes dark and lights again (the beeps go on), alice's own stays dark.
+      await alice.page
+        .locator('[data-testid="voice-participant"][data-speaking="false"]')
+        .filter({ hasNotText: '(you)' })
+        .waitFor({ timeout: 20_000 });
+      await speaking(alice.page, 'other').waitFor({ timeout: 20_000 });
+      expect(await speaking(alice.page, 'self').count()).toBe(0);
+      await alice.page.getByTestId('voice-mute').click();
 
-    // Loopback: excellent, its bitrate applied; stereo asked for, one channel sent, and said so.
-    await alice.page.getByTestId('voice-quality').filter({ hasText: 'EXCELLENT' }).waitFor();
-    await tierLine(alice.page, 'bitrate')
-      .filter({ hasText: 'bitrate: 64 kbps requested, browser uses 64 kbps max' })
-      .waitFor();
-    expect(await tierLine(alice.page, 'sampleRate').textContent()).toMatch(
-      /sample rate: 48 kHz requested, browser uses 48 kHz/,
-    );
-    expect(await tierLine(alice.page, 'channels').textContent()).toMatch(
-      /channels: 2 requested, browser uses 1 .*the disguise chain is mono/,
-    );
-    expect(await tierLine(alice.page, 'channels').getAttribute('data-applied')).toBe('false');
-    expect(await alice.page.getByTestId('voice-buffer').textContent()).toMatch(
-      /^1024 frames requested, browser (uses \d+ frames|does not report its buffer)$/,
-    );
+      // Loopback: excellent, its bitrate applied; stereo asked for, one channel sent, and said so.
+      await alice.page.getByTestId('voice-quality').filter({ hasText: 'EXCELLENT' }).waitFor();
+      await tierLine(alice.page, 'bitrate')
+        .filter({ hasText: 'bitrate: 64 kbps requested, browser uses 64 kbps max' })
+        .waitFor();
+      expect(await tierLine(alice.page, 'sampleRate').textContent()).toMatch(
+        /sample rate: 48 kHz requested, browser uses 48 kHz/,
+      );
+      expect(await tierLine(alice.page, 'channels').textContent()).toMatch(
+        /channels: 2 requested, browser uses 1 .*the disguise chain is mono/,
+      );
+      expect(await tierLine(alice.page, 'channels').getAttribute('data-applied')).toBe('false');
+      expect(await alice.page.getByTestId('voice-buffer').textContent()).toMatch(
+        /^1024 frames requested, browser (uses \d+ frames|does not report its buffer)$/,
+      );
 
-    // A slow network (200 ms round trip on both sides): fair, 16 kbps, 16 kHz, mono.
-    for (const actor of [alice, bob])
-      await actor.page.evaluate(() => {
-        (window as unknown as { __rttSeconds: number }).__rttSeconds = 0.2;
-      });
-    await alice.page.getByTestId('voice-quality').filter({ hasText: 'FAIR' }).waitFor();
-    await tierLine(alice.page, 'bitrate')
-      .filter({ hasText: 'bitrate: 16 kbps requested, browser uses 16 kbps max' })
-      .waitFor();
-    await tierLine(alice.page, 'sampleRate')
-      .filter({
-        hasText: /sample rate: 16 kHz requested, browser uses 16 kHz .*maxplaybackrate 16000/,
-      })
-      // The renegotiation waits for the side that offers; on a loaded machine that took > 15 s.
-      .waitFor({ timeout: 40_000 });
-    await tierLine(alice.page, 'channels')
-      .filter({ hasText: 'channels: 1 requested, browser uses 1' })
-      .waitFor();
-    const described = await alice.page.evaluate(() =>
-      (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs
-        .filter((pc) => pc.connectionState !== 'closed')
-        .map((pc) => ({
-          local: pc.localDescription?.sdp ?? '',
-          maxBitrates: pc
-            .getSenders()
-            .flatMap((s) => s.getParameters().encodings.map((e) => e.maxBitrate)),
-        })),
-    );
-    expect(described).toHaveLength(1);
-    expect(described[0]!.local).toMatch(/a=fmtp:\d+ .*maxplaybackrate=16000/);
-    expect(described[0]!.local).toMatch(/a=fmtp:\d+ .*stereo=0/);
-    expect(described[0]!.maxBitrates).toEqual([16_000]);
-    // The call still carries audio after the renegotiation: bob still sees alice speak.
-    await speaking(bob.page, 'other').filter({ hasText: 'Agent5101' }).waitFor({ timeout: 20_000 });
-  }, 150_000);
+      // A slow network (200 ms round trip on both sides): fair, 16 kbps, 16 kHz, mono.
+      for (const actor of [alice, bob])
+        await actor.page.evaluate(() => {
+          (window as unknown as { __rttSeconds: number }).__rttSeconds = 0.2;
+        });
+      await alice.page.getByTestId('voice-quality').filter({ hasText: 'FAIR' }).waitFor();
+      await tierLine(alice.page, 'bitrate')
+        .filter({ hasText: 'bitrate: 16 kbps requested, browser uses 16 kbps max' })
+        .waitFor();
+      await tierLine(alice.page, 'sampleRate')
+        .filter({
+          hasText: /sample rate: 16 kHz requested, browser uses 16 kHz .*maxplaybackrate 16000/,
+        })
+        // The renegotiation waits for the side that offers; on a loaded machine that took > 15 s.
+        .waitFor({ timeout: 40_000 });
+      await tierLine(alice.page, 'channels')
+        .filter({ hasText: 'channels: 1 requested, browser uses 1' })
+        .waitFor();
+      const described = await alice.page.evaluate(() =>
+        (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs
+          .filter((pc) => pc.connectionState !== 'closed')
+          .map((pc) => ({
+            local: pc.localDescription?.sdp ?? '',
+            maxBitrates: pc
+              .getSenders()
+              .flatMap((s) => s.getParameters().encodings.map((e) => e.maxBitrate)),
+          })),
+      );
+      expect(described).toHaveLength(1);
+      expect(described[0]!.local).toMatch(/a=fmtp:\d+ .*maxplaybackrate=16000/);
+      expect(described[0]!.local).toMatch(/a=fmtp:\d+ .*stereo=0/);
+      expect(described[0]!.maxBitrates).toEqual([16_000]);
+      // The call still carries audio after the renegotiation: bob still sees alice speak.
+      await speaking(bob.page, 'other')
+        .filter({ hasText: 'Agent5101' })
+        .waitFor({ timeout: 20_000 });
+    },
+  );
 
   it('leaves the SEND button clickable while the call window is open, at 1280 px and 390 px', async () => {
     mkdirSync(SHOTS, { recursive: true });
