@@ -19,6 +19,8 @@ export interface LoginFigures {
     burst: { logins: number; afterMs: number };
   };
   mlDsa: MlDsaCost;
+  /** The same verifications timed again right after the server-bound phases. */
+  mlDsaAfter: MlDsaCost;
   setup: { keygenMs: number; registerMs: number };
   whole: MeteredRun;
   challengesOnly: MeteredRun;
@@ -289,7 +291,7 @@ const roundData = (rounds: LoginRound[], perRound: RoundFigures[]) =>
   }));
 
 export function loginReport(figures: LoginFigures): ScenarioReport {
-  const { settings, mlDsa, whole, challengesOnly, verifyOnly, rounds, split } = figures;
+  const { settings, mlDsa, mlDsaAfter, whole, challengesOnly, verifyOnly, rounds, split } = figures;
   const wholePerSecond = (whole.result.ok * 1000) / whole.result.wallMs;
   const verifyPerSecond = (verifyOnly.result.ok * 1000) / verifyOnly.result.wallMs;
   const serverMsPerLogin = ratio(whole.serverCpuMs, whole.result.ok);
@@ -301,10 +303,15 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
   // Target 1: the server's CPU for one challenge and one verification, both at saturation.
   const serverMsPerSaturatedLogin = serverMsPerChallenge + serverMsPerVerify;
   const loginsPerCore = 1000 / serverMsPerSaturatedLogin;
-  const serverMlDsa =
-    mlDsa.verify.find((cost) => cost.implementation === SERVER_ML_DSA) ?? mlDsa.verify[0]!;
-  // The cryptography one login needs, in-process: what no server could avoid.
-  const cryptoMsPerLogin = (serverMlDsa.meanUs + mlDsa.ecdsa.meanUs) / 1000;
+  const serverMlDsaOf = (cost: MlDsaCost) =>
+    cost.verify.find((each) => each.implementation === SERVER_ML_DSA) ?? cost.verify[0]!;
+  const serverMlDsa = serverMlDsaOf(mlDsa);
+  const serverMlDsaAfter = serverMlDsaOf(mlDsaAfter);
+  // The cryptography one login needs, in-process: what no server could avoid. Timed before and
+  // after the server-bound phases; the ratio divides by the mean.
+  const cryptoUsBefore = serverMlDsa.meanUs + mlDsa.ecdsa.meanUs;
+  const cryptoUsAfter = serverMlDsaAfter.meanUs + mlDsaAfter.ecdsa.meanUs;
+  const cryptoMsPerLogin = (cryptoUsBefore + cryptoUsAfter) / 2 / 1000;
   const cryptoRatio = ratio(serverMsPerSaturatedLogin, cryptoMsPerLogin);
   const wholeCryptoRatio = ratio(serverMsPerLogin, cryptoMsPerLogin);
   const shared = roundsReport(settings, rounds, '');
@@ -315,7 +322,7 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
       scenario: 'logins',
       name: 'server CPU per key login (challenge + verify) ÷ its verifications in-process (ML-DSA-65 + ECDSA P-256)',
       target: `≤ ${CRYPTO_RATIO_TARGET.toFixed(2)}×`,
-      actual: `${times(cryptoRatio)} (${fixed(serverMsPerChallenge, 3)} + ${fixed(serverMsPerVerify, 3)} ms ÷ ${fixed(serverMlDsa.meanUs, 0)} + ${fixed(mlDsa.ecdsa.meanUs, 0)} µs)`,
+      actual: `${times(cryptoRatio)} (${fixed(serverMsPerChallenge, 3)} + ${fixed(serverMsPerVerify, 3)} ms ÷ ${fixed(cryptoMsPerLogin * 1000, 0)} µs)`,
       pass: cryptoRatio <= CRYPTO_RATIO_TARGET,
     },
     {
@@ -353,6 +360,20 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
           [
             'a login: both',
             `${serverMlDsa.implementation} + ${mlDsa.ecdsa.implementation}`,
+            '',
+            fixed(cryptoUsBefore, 1),
+            fixed(1e6 / cryptoUsBefore, 0),
+          ],
+          [
+            '  again, after the server-bound phases',
+            `${fixed(serverMlDsaAfter.meanUs, 1)} + ${fixed(mlDsaAfter.ecdsa.meanUs, 1)} µs`,
+            String(serverMlDsaAfter.iterations),
+            fixed(cryptoUsAfter, 1),
+            fixed(1e6 / cryptoUsAfter, 0),
+          ],
+          [
+            '  mean of the two (what the ratio divides by)',
+            '',
             '',
             fixed(cryptoMsPerLogin * 1000, 1),
             fixed((1 / cryptoMsPerLogin) * 1000, 0),
@@ -458,6 +479,7 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
     data: {
       settings,
       mlDsa,
+      mlDsaAfter,
       setup: figures.setup,
       whole,
       challengesOnly,
@@ -474,6 +496,8 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
         loginsPerCore,
         mlDsaVerifyUs: serverMlDsa.meanUs,
         ecdsaVerifyUs: mlDsa.ecdsa.meanUs,
+        mlDsaVerifyUsAfter: serverMlDsaAfter.meanUs,
+        ecdsaVerifyUsAfter: mlDsaAfter.ecdsa.meanUs,
         cryptoUsPerLogin: cryptoMsPerLogin * 1000,
         cryptoRatio,
         wholeCryptoRatio,
