@@ -54,6 +54,25 @@ describe.each(BACKENDS)('auth store on %s', (backend) => {
     }
   });
 
+  it('writes a full batch at once, without waiting for more rows', async () => {
+    const { database, store, keyId } = await storeWithKey();
+    const inserts = vi.spyOn(sqlClientOf(database.db)!, 'query');
+    const now = new Date();
+    const written = Array.from({ length: SESSION_BATCH_ROWS }, (_, i) =>
+      store.insertSession({
+        tokenHash: (1000 + i).toString(16).padStart(64, '0'),
+        keyId,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + 60_000),
+      }),
+    );
+    // A few microtasks, no timer: the batch wait (SESSION_BATCH_WAIT_MS) has not run out.
+    for (let turn = 0; turn < 5; turn += 1) await Promise.resolve();
+    expect(inserts).toHaveBeenCalledTimes(1);
+    await Promise.all(written);
+    expect(inserts).toHaveBeenCalledTimes(1);
+  });
+
   it('keeps the times of a session to the millisecond, and its key', async () => {
     const { store, keyId } = await storeWithKey();
     const createdAt = new Date('2026-11-25T10:20:30.456Z');

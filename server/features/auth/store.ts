@@ -84,26 +84,43 @@ function insertSessionRows(
  */
 export const SESSION_BATCH_ROWS = 16;
 /**
- * How long the first session of a batch waits for others. Logins finish one by one as the verify
- * worker answers, so without a wait nearly every INSERT held one row, and one INSERT costs the
- * embedded database about 0.5–0.7 ms of event loop before its rows (issue 22: half the CPU of a
- * login). Five milliseconds on a login is not felt; at 1,000 logins a second it makes batches
- * of several rows.
+ * How long the first session of a batch waits for others, unless SESSION_BATCH_ROWS arrive first
+ * (then the batch is written at once). Logins finish one by one as the verify worker answers, and
+ * on the embedded database a statement costs about 0.6 ms of event loop before its rows and
+ * 0.15 ms per row (issue 36; docs/benchmarks.md "Key logins"): with a 5 ms wait a statement held
+ * about three rows at a few hundred logins a second, and the statement was a quarter of a login's
+ * main-thread CPU. Twenty milliseconds on a login is not felt (signing alone takes longer in the
+ * browser); at a few hundred logins a second a statement then carries most of a full batch.
  */
-export const SESSION_BATCH_WAIT_MS = 5;
+export const SESSION_BATCH_WAIT_MS = 20;
 
 function sessionWriter(db: Db): (row: NewSessionRow) => Promise<void> {
   const client = sqlClientOf(db);
   const pending: { row: NewSessionRow; done: (error?: unknown) => void }[] = [];
   let writing = false;
+  /** The wait of the next batch, while one runs. */
+  let waiting: { timer: ReturnType<typeof setTimeout>; resolve: () => void } | null = null;
+  /** Waits SESSION_BATCH_WAIT_MS, or less when a full batch arrives meanwhile (`fullBatch`). */
+  const batchWait = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        waiting = null;
+        resolve();
+      }, SESSION_BATCH_WAIT_MS);
+      waiting = { timer, resolve };
+    });
+  const fullBatch = () => {
+    if (!waiting) return;
+    clearTimeout(waiting.timer);
+    const { resolve } = waiting;
+    waiting = null;
+    resolve();
+  };
   const flush = async () => {
-    let batchesWritten = 0;
     writing = true;
     while (pending.length > 0) {
-      // Rows that arrived during the last write go in the next one, after the same short wait.
-      if (batchesWritten > 0 && pending.length < SESSION_BATCH_ROWS)
-        await new Promise((resolve) => setTimeout(resolve, SESSION_BATCH_WAIT_MS));
-      batchesWritten += 1;
+      // Rows that arrive while a batch waits or is written go in the next one, after the same wait.
+      if (pending.length < SESSION_BATCH_ROWS) await batchWait();
       const batch = pending.splice(0, SESSION_BATCH_ROWS);
       try {
         await insertSessionRows(
@@ -128,16 +145,11 @@ function sessionWriter(db: Db): (row: NewSessionRow) => Promise<void> {
     }
     writing = false;
   };
-  let scheduled = false;
   return (row) =>
     new Promise<void>((resolve, reject) => {
       pending.push({ row, done: (error) => (error === undefined ? resolve() : reject(error)) });
-      if (writing || scheduled) return;
-      scheduled = true;
-      setTimeout(() => {
-        scheduled = false;
-        if (!writing) void flush();
-      }, SESSION_BATCH_WAIT_MS);
+      if (pending.length >= SESSION_BATCH_ROWS) fullBatch();
+      if (!writing) void flush();
     });
 }
 

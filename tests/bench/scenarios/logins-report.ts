@@ -19,13 +19,22 @@ export interface LoginFigures {
     burst: { logins: number; afterMs: number };
   };
   mlDsa: MlDsaCost;
+  /** The same verifications timed again right after the server-bound phases. */
+  mlDsaAfter: MlDsaCost;
   setup: { keygenMs: number; registerMs: number };
-  whole: { result: LoginRunResult; serverCpuMs: number };
-  challengesOnly: { result: LoginRunResult; serverCpuMs: number };
-  verifyOnly: { result: LoginRunResult; serverCpuMs: number };
+  whole: MeteredRun;
+  challengesOnly: MeteredRun;
+  verifyOnly: MeteredRun;
   rounds: LoginRound[];
   /** The same rounds with the logins on a process of their own. */
   split: SplitFigures;
+}
+
+/** A driver command with the server's CPU meanwhile and other processes' share of a core. */
+export interface MeteredRun {
+  result: LoginRunResult;
+  serverCpuMs: number;
+  otherCpuShare: number;
 }
 
 export interface LoginRound {
@@ -41,8 +50,17 @@ export interface SplitFigures {
   rssBytes: { chatIdle: number; loginsIdle: number; chatAfter: number; loginsAfter: number };
 }
 
-/** Target 1: key logins per second per core. */
-const LOGINS_PER_CORE_TARGET = 1500;
+/**
+ * Issue 36, target 1: the server's CPU per key login (one challenge and one verification, every
+ * thread of the process) at most this many times the in-process cost of the verifications a login
+ * needs (ML-DSA-65 with the implementation the server runs, and ECDSA P-256), both measured in the
+ * same run. Issue 22's absolute rate (1,500 logins a second per core) moved with the host by a
+ * factor of three; the ratio does not depend on the host's speed.
+ */
+const CRYPTO_RATIO_TARGET = 2.5;
+
+/** The ML-DSA-65 verifier the server runs when it can load it (server/features/auth/ml-dsa-verifier.mjs). */
+const SERVER_ML_DSA = 'liboqs-wasm';
 /** Target 2: chat p99 while logins arrive, against chat p99 without. */
 const P99_TARGET = 1.5;
 
@@ -273,7 +291,7 @@ const roundData = (rounds: LoginRound[], perRound: RoundFigures[]) =>
   }));
 
 export function loginReport(figures: LoginFigures): ScenarioReport {
-  const { settings, mlDsa, whole, challengesOnly, verifyOnly, rounds, split } = figures;
+  const { settings, mlDsa, mlDsaAfter, whole, challengesOnly, verifyOnly, rounds, split } = figures;
   const wholePerSecond = (whole.result.ok * 1000) / whole.result.wallMs;
   const verifyPerSecond = (verifyOnly.result.ok * 1000) / verifyOnly.result.wallMs;
   const serverMsPerLogin = ratio(whole.serverCpuMs, whole.result.ok);
@@ -285,16 +303,34 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
   // Target 1: the server's CPU for one challenge and one verification, both at saturation.
   const serverMsPerSaturatedLogin = serverMsPerChallenge + serverMsPerVerify;
   const loginsPerCore = 1000 / serverMsPerSaturatedLogin;
+  const serverMlDsaOf = (cost: MlDsaCost) =>
+    cost.verify.find((each) => each.implementation === SERVER_ML_DSA) ?? cost.verify[0]!;
+  const serverMlDsa = serverMlDsaOf(mlDsa);
+  const serverMlDsaAfter = serverMlDsaOf(mlDsaAfter);
+  // The cryptography one login needs, in-process: what no server could avoid. Timed before and
+  // after the server-bound phases; the ratio divides by the mean.
+  const cryptoUsBefore = serverMlDsa.meanUs + mlDsa.ecdsa.meanUs;
+  const cryptoUsAfter = serverMlDsaAfter.meanUs + mlDsaAfter.ecdsa.meanUs;
+  const cryptoMsPerLogin = (cryptoUsBefore + cryptoUsAfter) / 2 / 1000;
+  const cryptoRatio = ratio(serverMsPerSaturatedLogin, cryptoMsPerLogin);
+  const wholeCryptoRatio = ratio(serverMsPerLogin, cryptoMsPerLogin);
   const shared = roundsReport(settings, rounds, '');
   const own = roundsReport(settings, split.rounds, SPLIT);
 
   const checks: Check[] = [
     {
       scenario: 'logins',
+      name: 'server CPU per key login (challenge + verify) ÷ its verifications in-process (ML-DSA-65 + ECDSA P-256)',
+      target: `≤ ${CRYPTO_RATIO_TARGET.toFixed(2)}×`,
+      actual: `${times(cryptoRatio)} (${fixed(serverMsPerChallenge, 3)} + ${fixed(serverMsPerVerify, 3)} ms ÷ ${fixed(cryptoMsPerLogin * 1000, 0)} µs)`,
+      pass: cryptoRatio <= CRYPTO_RATIO_TARGET,
+    },
+    {
+      scenario: 'logins',
       name: 'key logins per second per core (challenge + verify, server CPU)',
-      target: `≥ ${LOGINS_PER_CORE_TARGET}`,
-      actual: `${fixed(loginsPerCore, 0)} (${fixed(serverMsPerChallenge, 3)} + ${fixed(serverMsPerVerify, 3)} ms CPU per challenge + verify)`,
-      pass: loginsPerCore >= LOGINS_PER_CORE_TARGET,
+      target: 'issue 22 asked 1500; moves with the host',
+      actual: fixed(loginsPerCore, 0),
+      pass: null,
     },
     ...shared.checks,
     ...own.checks,
@@ -303,14 +339,47 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
     scenario: 'logins',
     tables: [
       {
-        title: 'ML-DSA-65 verification in-process (CPU time, one core)',
-        columns: ['implementation', 'runs', 'µs per verify', 'verify/s per core'],
-        rows: mlDsa.verify.map((cost) => [
-          cost.implementation,
-          String(cost.iterations),
-          fixed(cost.meanUs, 1),
-          fixed(cost.perSecond, 0),
-        ]),
+        title:
+          'Verifications a login needs, in-process (CPU time, one core), timed before the server-bound phases and again after; the ratio below divides by the mean of the two',
+        columns: ['signature', 'implementation', 'runs', 'µs per verify', 'verify/s per core'],
+        textColumns: 2,
+        rows: [
+          ...mlDsa.verify.map((cost) => [
+            'ML-DSA-65',
+            cost.implementation,
+            String(cost.iterations),
+            fixed(cost.meanUs, 1),
+            fixed(cost.perSecond, 0),
+          ]),
+          [
+            'ECDSA P-256',
+            mlDsa.ecdsa.implementation,
+            String(mlDsa.ecdsa.iterations),
+            fixed(mlDsa.ecdsa.meanUs, 1),
+            fixed(mlDsa.ecdsa.perSecond, 0),
+          ],
+          [
+            'a login: both',
+            `${serverMlDsa.implementation} + ${mlDsa.ecdsa.implementation}`,
+            '',
+            fixed(cryptoUsBefore, 1),
+            fixed(1e6 / cryptoUsBefore, 0),
+          ],
+          [
+            'both, timed again after',
+            `${fixed(serverMlDsaAfter.meanUs, 1)} + ${fixed(mlDsaAfter.ecdsa.meanUs, 1)} µs`,
+            String(serverMlDsaAfter.iterations),
+            fixed(cryptoUsAfter, 1),
+            fixed(1e6 / cryptoUsAfter, 0),
+          ],
+          [
+            'both, mean',
+            '',
+            '',
+            fixed(cryptoMsPerLogin * 1000, 1),
+            fixed((1 / cryptoMsPerLogin) * 1000, 0),
+          ],
+        ],
       },
       {
         title: `Login cost (${settings.keys} keys; whole logins ${settings.concurrency} at a time)`,
@@ -332,7 +401,10 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
             '  challenge / verify round trip p50',
             `${fixed(whole.result.challengeMs.p50, 2)} / ${fixed(whole.result.verifyMs.p50, 2)} ms`,
           ],
-          ['  server CPU per whole login at this rate', `${fixed(serverMsPerLogin, 3)} ms`],
+          [
+            '  server CPU per whole login at this rate (÷ its verifications in-process)',
+            `${fixed(serverMsPerLogin, 3)} ms (${times(wholeCryptoRatio)})`,
+          ],
           [
             `challenges (server-bound, ${settings.serverBoundConcurrency} at a time)`,
             `${challengesOnly.result.challengeMs.count} answered`,
@@ -344,8 +416,22 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
           ],
           ['  server CPU per verification', `${fixed(serverMsPerVerify, 3)} ms`],
           [
+            'server CPU per login (challenge + verification, server-bound)',
+            `${fixed(serverMsPerSaturatedLogin, 3)} ms`,
+          ],
+          [
+            '  ÷ its verifications in-process (ML-DSA-65 + ECDSA P-256)',
+            `${times(cryptoRatio)} (target ≤ ${CRYPTO_RATIO_TARGET.toFixed(2)}×)`,
+          ],
+          [
             'logins per second per core (1000 / CPU ms of challenge + verification)',
             fixed(loginsPerCore, 0),
+          ],
+          [
+            'other processes meanwhile (whole / challenges / verifications), of one core',
+            [whole, challengesOnly, verifyOnly]
+              .map((run) => percent(run.otherCpuShare, 0))
+              .join(' / '),
           ],
           [
             '  verify round trip p50 / p99',
@@ -383,12 +469,18 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
     checks,
     notes: [
       'signing runs in a separate driver process (generator CPU, 10 nice steps lower), so it does not delay the chat receivers',
+      ...([whole, challengesOnly, verifyOnly].some((run) => run.otherCpuShare > OTHER_LOAD_LIMIT)
+        ? [
+            `other processes used ${[whole, challengesOnly, verifyOnly].map((run) => percent(run.otherCpuShare, 0)).join(' / ')} of a core while the login cost was measured (whole / challenges / verifications): its CPU figures may be inflated; the in-process verifications, timed in the bench process as CPU time, less so`,
+          ]
+        : []),
       ...shared.notes,
       ...own.notes,
     ],
     data: {
       settings,
       mlDsa,
+      mlDsaAfter,
       setup: figures.setup,
       whole,
       challengesOnly,
@@ -401,7 +493,15 @@ export function loginReport(figures: LoginFigures): ScenarioReport {
         serverMsPerLogin,
         serverMsPerVerify,
         serverMsPerChallenge,
+        serverMsPerSaturatedLogin,
         loginsPerCore,
+        mlDsaVerifyUs: serverMlDsa.meanUs,
+        ecdsaVerifyUs: mlDsa.ecdsa.meanUs,
+        mlDsaVerifyUsAfter: serverMlDsaAfter.meanUs,
+        ecdsaVerifyUsAfter: mlDsaAfter.ecdsa.meanUs,
+        cryptoUsPerLogin: cryptoMsPerLogin * 1000,
+        cryptoRatio,
+        wholeCryptoRatio,
         steadyRatio: median(shared.perRound.map((round) => round.steadyRatio)),
         burstRatio: median(shared.perRound.map((round) => round.burstRatio)),
         splitSteadyRatio: median(own.perRound.map((round) => round.steadyRatio)),

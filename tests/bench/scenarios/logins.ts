@@ -86,11 +86,19 @@ function settingsFor(isQuick: boolean): LoginSettings {
       };
 }
 
-/** Runs one driver command while metering the server's CPU. */
-async function metered(server: RunningServer, run: () => Promise<LoginRunResult>) {
+/**
+ * Runs one driver command while metering the server's CPU (every thread of its process), and how
+ * much CPU other processes on the machine used meanwhile, as a share of one core.
+ */
+async function metered(
+  server: RunningServer,
+  driver: LoginDriver,
+  run: () => Promise<LoginRunResult>,
+) {
   const meter = new CpuMeter(server.pid);
+  const other = new OtherLoadMeter([server.pid, process.pid, driver.pid]);
   const result = await run();
-  return { result, serverCpuMs: meter.usedMs() };
+  return { result, serverCpuMs: meter.usedMs(), otherCpuShare: other.share() };
 }
 
 /** Epoch milliseconds (as the driver reports them) on this process's performance.now() clock. */
@@ -239,7 +247,7 @@ export async function runLogins(context: BenchContext): Promise<ScenarioReport> 
       SetupResultSchema,
     );
     context.progress(`${settings.logins} whole logins, ${settings.concurrency} at a time`);
-    const whole = await metered(server, () =>
+    const whole = await metered(server, driver, () =>
       driver.call(
         { cmd: 'logins', logins: settings.logins, concurrency: settings.concurrency },
         LoginRunResultSchema,
@@ -251,19 +259,23 @@ export async function runLogins(context: BenchContext): Promise<ScenarioReport> 
     // The server's work for a login at saturation: the challenges, all asked for
     // `serverBoundConcurrency` at a time (the server's CPU while the driver then signs is idle
     // time), then the verifications, sent as fast as the server answers.
-    const challengesOnly = await metered(server, () =>
+    const challengesOnly = await metered(server, driver, () =>
       driver.call(
         { cmd: 'prepare', logins: settings.logins, concurrency: settings.serverBoundConcurrency },
         LoginRunResultSchema,
       ),
     );
-    const verifyOnly = await metered(server, () =>
+    const verifyOnly = await metered(server, driver, () =>
       driver.call(
         { cmd: 'verifyPrepared', concurrency: settings.serverBoundConcurrency },
         LoginRunResultSchema,
       ),
     );
 
+    // Timed again right after the server-bound phases: on a shared machine the load moves over a
+    // run, and the ratio then divides by the mean of the two.
+    context.progress('the verifications in-process again');
+    const mlDsaAfter = await measureMlDsaCost(settings.mlDsaVerifyIterations, 1);
     context.progress(
       `chat: 1 room × ${settings.chat.members}, ${settings.rounds} round(s) without logins, with ${settings.steady.rate} logins/s, with a burst of ${settings.burst.logins}`,
     );
@@ -275,6 +287,7 @@ export async function runLogins(context: BenchContext): Promise<ScenarioReport> 
     return loginReport({
       settings,
       mlDsa,
+      mlDsaAfter,
       setup,
       whole,
       challengesOnly,
