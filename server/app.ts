@@ -82,6 +82,8 @@ export interface ServerDeps {
   privacyLookup?: PrivacyLookup | null;
   /** How often the server tests every bridge while tor runs (tests); default 30 s. */
   bridgeTestIntervalMs?: number;
+  /** How often the onion service tests itself while connected (tests); default 30 s. */
+  torSelfTestIntervalMs?: number;
   /**
    * Whether `announce` reaches a person at a terminal; default: stdout is a TTY. Also chooses the
    * log's format when LOG_FORMAT is unset (server/lib/log-output.ts).
@@ -282,6 +284,9 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
     ...(deps.privacyLookup !== undefined ? { privacyLookup: deps.privacyLookup } : {}),
     ...(deps.bridgeTestIntervalMs !== undefined
       ? { bridgeTestIntervalMs: deps.bridgeTestIntervalMs }
+      : {}),
+    ...(deps.torSelfTestIntervalMs !== undefined
+      ? { torSelfTestIntervalMs: deps.torSelfTestIntervalMs }
       : {}),
     anonymousRoomCreationsPerTenMinutes: deps.anonymousRoomCreationsPerTenMinutes,
     paymentCreationsPerTenMinutes: deps.paymentCreationsPerTenMinutes ?? 10,

@@ -79,6 +79,8 @@ export interface ComposeDeps {
   privacyLookup?: PrivacyLookup | null;
   /** How often every bridge is tested while tor runs; default 30 s (spec 000 §9). */
   bridgeTestIntervalMs?: number;
+  /** How often the onion service tests itself while connected; default 30 s. */
+  torSelfTestIntervalMs?: number;
   anonymousRoomCreationsPerTenMinutes?: number;
   paymentCreationsPerTenMinutes: number;
   /** How long an upload may take to arrive before it is cut (default UPLOAD_HOLD_MS). */
@@ -487,6 +489,9 @@ export async function composeFeatures(deps: ComposeDeps) {
     socksPort: deps.config.torSocksPort,
     controlPort: deps.config.torControlPort,
     searchPath: deps.config.searchPath,
+    ...(deps.torSelfTestIntervalMs !== undefined
+      ? { selfTestIntervalMs: deps.torSelfTestIntervalMs }
+      : {}),
     appAddress: () => {
       const address = app.server.address();
       return address && typeof address === 'object'

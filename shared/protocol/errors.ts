@@ -28,7 +28,10 @@ export const TEXT = {
   authenticationSuccessful: 'Authentication Successful',
   registrationFailed: 'Key registration failed',
   challengeFailed: 'Failed to get authentication challenge',
+  /** Spec 000 §5: the auth service's verification failure without a server text (key page). */
   verificationFailed: 'Authentication verification failed',
+  /** Spec 001 §8: the landing page's verification failure without a server text. */
+  landingVerificationFailed: 'Authentication failed',
   noSessionToken: 'No session token received',
   usernameRequiredTitle: 'Username Required',
   usernameRequired: 'Please enter a username for the key',

@@ -13,6 +13,8 @@
  * Then bob reloads: the key file is gone from memory, and the screen asks him to unlock his
  * conversations with his .sck; someone else's key file is refused.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { serializeKeyFile, type KeyFile } from '../../shared/crypto/key-file-schema.js';
@@ -23,9 +25,11 @@ import { type Actor, browserSuite, newActor, seriousAxeViolations } from './supp
 import { LandingPageObject } from './pages/landing-page.js';
 import { ChatPageObject } from './pages/chat-page.js';
 import { DirectMessagesPageObject } from './pages/direct-messages.js';
+import { smallTexts } from './support/legibility.js';
 
 const FIRST_MESSAGE = 'The package is in locker 12, north terminal';
 const REPLY = 'Copy that: moving at dawn via the east gate';
+const SHOTS = path.resolve(import.meta.dirname, '../../test-results/direct-messages');
 
 /** Everything a page sends: request bodies and WebSocket frames. */
 function recordOutgoing(page: Page): string[] {
@@ -174,4 +178,48 @@ describe('direct messages in the browser', () => {
     expect(storage).not.toContain(JSON.stringify(bobKey.encryptionPrivateKey));
     expect(storage).not.toContain(JSON.stringify(bobKey.dilithiumPrivateKey));
   });
+  // The chat screens' rule: no visible text under 12 px (docs/decisions.md, issue 33 item 6).
+  it('shows no direct-message text under 12 px, in two themes', async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    const bob = await newActor(suite.browser, 'bob');
+    suite.actors.push(bob);
+    const bobDms = await logInAndOpenDirectMessages(bob, suite.server.baseUrl, bobKey);
+    const bobSecureId = secureIdForKey(bobKey.keyId);
+    const aliceSecureId = secureIdForKey(aliceKey.keyId);
+    let first = true;
+    for (const theme of ['classic', 'cia']) {
+      const alice = await newActor(suite.browser, `alice-${theme}`, {
+        storage: { 'secure-channel-theme': theme },
+      });
+      suite.actors.push(alice);
+      const dms = await logInAndOpenDirectMessages(alice, suite.server.baseUrl, aliceKey);
+      expect(await alice.page.evaluate(() => document.body.className)).toContain(`theme-${theme}`);
+      if (first) {
+        // A thread with a message from each side: list row, header, both message rows.
+        await dms.newConversationButton().click();
+        await dms.recipientInput().fill(bobSecureId);
+        await alice.page.getByTestId('dm-recipient-found').waitFor();
+        await dms.newMessageInput().fill(FIRST_MESSAGE);
+        await dms.sendMessageButton().click();
+        await dms.threadView().waitFor();
+        await bobDms.threadRow(aliceSecureId).click();
+        await bobDms.reply(REPLY);
+        first = false;
+      } else {
+        await dms.threadRow(bobSecureId).click();
+      }
+      await dms.message(REPLY).waitFor();
+      await dms.openSafetyNumber();
+      await alice.page.screenshot({ path: path.join(SHOTS, `dm-${theme}.png`), fullPage: true });
+      expect(await smallTexts(alice.page, 12), theme).toEqual([]);
+      // The list: thread row with its mode badge, the secure id badge, the legend.
+      await dms.backButton().click();
+      await dms.threadRow(bobSecureId).waitFor();
+      await alice.page.screenshot({
+        path: path.join(SHOTS, `dm-list-${theme}.png`),
+        fullPage: true,
+      });
+      expect(await smallTexts(alice.page, 12), `${theme} list`).toEqual([]);
+    }
+  }, 180_000);
 });

@@ -82,6 +82,78 @@ describe('key login in the browser', () => {
     expect(await session.json()).toEqual({ valid: false, user: null });
   });
 
+  // docs/decisions.md "Key login failure texts": a verification refused without an error text
+  // reads 'Authentication failed' on the landing page (spec 001 §8) and 'Authentication
+  // verification failed' on the key page (spec 000 §5); the server's own text shows on both.
+  it('words a refused verification as the spec of each page does', async () => {
+    const carol = await newActor(suite.browser, 'carol');
+    suite.actors.push(carol);
+    // A proxy in front of the server fails the verification with a bare 502; then the server
+    // answers for itself with its error text.
+    let verifyAnswer: { status: number; body: string } = { status: 502, body: 'Bad Gateway' };
+    await carol.page.route('**/api/auth/verify', (route) =>
+      route.fulfill({
+        status: verifyAnswer.status,
+        contentType: verifyAnswer.body.startsWith('{') ? 'application/json' : 'text/plain',
+        body: verifyAnswer.body,
+      }),
+    );
+    const landing = new LandingPageObject(carol.page, suite.server.baseUrl);
+    await landing.open();
+    await landing.chooseKeyFile('alice.sck', serializeKeyFile(aliceKey));
+    await landing.authenticateButton().click();
+    await carol.page.getByText('Authentication failed', { exact: true }).first().waitFor();
+    expect(
+      await carol.page.getByText('Authentication verification failed', { exact: true }).count(),
+    ).toBe(0);
+
+    verifyAnswer = {
+      status: 401,
+      body: JSON.stringify({ error: 'Signature verification failed' }),
+    };
+    await landing.chooseKeyFile('alice.sck', serializeKeyFile(aliceKey));
+    await landing.authenticateButton().click();
+    await carol.page.getByText('Signature verification failed', { exact: true }).first().waitFor();
+
+    // The key page: shown on the chat's paths in authenticated mode without a session.
+    await carol.page.evaluate(() => {
+      localStorage.setItem('securechannel_access_mode', 'authenticated');
+    });
+    await carol.page.goto(`${suite.server.baseUrl}/`);
+    await carol.page.getByRole('heading', { name: 'KEY AUTHENTICATION' }).waitFor();
+    verifyAnswer = { status: 502, body: 'Bad Gateway' };
+    await carol.page.getByTestId('key-auth-file').setInputFiles({
+      name: 'alice.sck',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(serializeKeyFile(aliceKey)),
+    });
+    await carol.page.getByRole('button', { name: 'Authenticate & Enter' }).click();
+    await carol.page
+      .getByText('Authentication verification failed', { exact: true })
+      .first()
+      .waitFor();
+    expect(await carol.page.getByText('Authentication failed', { exact: true }).count()).toBe(0);
+
+    // A failed login removed the access mode and left for /landing (spec 000 §4): back to the
+    // key page for the server's own text.
+    await carol.page.evaluate(() => {
+      localStorage.setItem('securechannel_access_mode', 'authenticated');
+    });
+    await carol.page.goto(`${suite.server.baseUrl}/`);
+    await carol.page.getByRole('heading', { name: 'KEY AUTHENTICATION' }).waitFor();
+    verifyAnswer = {
+      status: 401,
+      body: JSON.stringify({ error: 'Signature verification failed' }),
+    };
+    await carol.page.getByTestId('key-auth-file').setInputFiles({
+      name: 'alice.sck',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(serializeKeyFile(aliceKey)),
+    });
+    await carol.page.getByRole('button', { name: 'Authenticate & Enter' }).click();
+    await carol.page.getByText('Signature verification failed', { exact: true }).first().waitFor();
+  });
+
   it('drops a stored session the server no longer accepts and shows the key page', async () => {
     const bob = await newActor(suite.browser, 'bob', {
       storage: {

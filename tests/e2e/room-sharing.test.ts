@@ -12,10 +12,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { type Actor, browserSuite, newActor } from './support/browser.js';
+import { smallTexts } from './support/legibility.js';
 import { ChatPageObject } from './pages/chat-page.js';
 import {
   AccessTerminalObject,
@@ -28,29 +28,6 @@ import {
 const PUBLIC = { securechannel_access_mode: 'public' };
 const ACCESS_CODE = 'vesper-4417';
 const SHOTS = path.resolve(import.meta.dirname, '../../test-results/room-sharing');
-
-/** Visible text elements whose computed font size is under `minPx` (sr-only text left out). */
-async function smallTexts(page: Page, minPx: number): Promise<string[]> {
-  return page.evaluate((min) => {
-    const found: string[] = [];
-    for (const element of document.body.querySelectorAll('*')) {
-      const ownText = [...element.childNodes]
-        .filter((node) => node.nodeType === Node.TEXT_NODE)
-        .map((node) => node.textContent?.trim() ?? '')
-        .join('');
-      if (ownText === '') continue;
-      const rect = element.getBoundingClientRect();
-      // Hidden (display: none, collapsed) and visually hidden (sr-only: 1×1 px, clipped) text.
-      if (rect.width <= 1 || rect.height <= 1) continue;
-      const style = getComputedStyle(element);
-      if (style.visibility === 'hidden' || Number(style.opacity) === 0) continue;
-      const size = Number.parseFloat(style.fontSize);
-      if (size < min)
-        found.push(`${size}px ${element.tagName.toLowerCase()}: ${ownText.slice(0, 40)}`);
-    }
-    return found;
-  }, minPx);
-}
 
 describe('private channels: invite links and the own channel list', () => {
   const suite = browserSuite();
@@ -206,5 +183,6 @@ describe('private channels: invite links and the own channel list', () => {
     expect(
       await narrow.page.evaluate(() => document.documentElement.scrollWidth),
     ).toBeLessThanOrEqual(390);
-  });
+    // Two channels created through the dialog's animated log, three browsers: allow the time.
+  }, 180_000);
 });

@@ -164,6 +164,8 @@ describe('Tor in the browser', async () => {
       await overlay.root().getByRole('progressbar').waitFor();
       await overlay.state().getByText('Connected').waitFor({ timeout: 20_000 });
       await overlay.root().getByTestId('tor-circuits').getByText('2').waitFor();
+      // The onion service tests itself through tor once a circuit is up: nobody presses TOR TEST.
+      await overlay.root().getByText('Reachable', { exact: true }).waitFor({ timeout: 20_000 });
 
       // Import: good, commented and bad lines.
       await overlay.bridgeCard().getByRole('button', { name: 'Import' }).click();
@@ -207,6 +209,18 @@ describe('Tor in the browser', async () => {
           { timeout: 30_000, interval: 1_000 },
         )
         .toMatch(/state=connected running=true circuits=2/);
+      // The restarted tor's first circuit tested the onion service again (spec 001 §3: the
+      // console reads connected, bandwidth and hiddenServiceReachable).
+      await expect
+        .poll(
+          async () => {
+            await overlay.command('TOR STATUS');
+            return (await overlay.output().textContent()) ?? '';
+          },
+          { timeout: 30_000, interval: 1_000 },
+        )
+        .toMatch(/onion service self-test: reachable \(checked \d+ s ago\)/);
+      expect(await overlay.output().textContent()).toMatch(/hiddenServiceReachable=true/);
       await overlay.command('TOR DISCONNECT');
       await overlay.state().getByText('Disconnected').waitFor();
       await overlay.output().getByText('[TOR] Disconnected from the Tor network').waitFor();

@@ -95,6 +95,9 @@ describe('Tor, connection privacy and latency for every visitor', async () => {
         await landing.open();
         const card = erin.page.getByTestId('tor-visitor-status');
         await card.getByTestId('tor-visitor-onion-address').getByText(onionAddress).waitFor();
+        // The server's own test through tor found the onion service answering (the fake tor
+        // relays its own address to the service); polled every 5 s.
+        await card.getByText(/· reachable/).waitFor({ timeout: 20_000 });
         // Never an admin control.
         expect(await card.getByRole('button').allTextContents()).toEqual(['COPY']);
         await card.getByTestId('tor-visitor-copy').click();

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChatPageObject } from './pages/chat-page.js';
 import { browserSuite, newActor, seriousAxeViolations, type Actor } from './support/browser.js';
+import { smallTexts } from './support/legibility.js';
 
 const SHOTS = path.resolve(import.meta.dirname, '../../test-results');
 const THEMES = ['matrix', 'cia'] as const;
@@ -107,6 +108,8 @@ describe('voice screens', () => {
       expect(await page.getByTestId('voice-mute').getAttribute('aria-pressed')).toBe('true');
       await page.waitForTimeout(1_200);
       await page.screenshot({ path: path.join(SHOTS, `voice-call-${theme}.png`) });
+      // The chat screens' rule: no visible text under 12 px, the call window's included.
+      expect(await smallTexts(page, 12), theme).toEqual([]);
       // The channel list's level badge fails colour contrast on this screen already without a call
       // (not part of this feature); everything else must pass.
       const violations = (await seriousAxeViolations(page)).filter(

@@ -9,6 +9,7 @@ import { useLocation } from 'wouter';
 import type { KeyFile } from '../../../shared/crypto/key-file-schema.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { useAdminSession } from '../../lib/admin/admin-session.js';
+import { landingLoginFailureText } from '../auth/index.js';
 import { useAuth } from '../../lib/session/use-auth.js';
 import { AdminPasswordGate } from '../../ui/AdminPasswordGate.js';
 import { TerminalDialog } from '../../ui/TerminalDialog.js';
@@ -38,7 +39,8 @@ export function AdminAccessDialog({ open, onOpenChange }: AdminAccessDialogProps
     } catch (caught) {
       toast({
         title: TEXT.authenticationFailed,
-        description: caught instanceof Error ? caught.message : TEXT.authenticationFailedDefault,
+        // Opened from the landing page: its texts (spec 001 §8).
+        description: landingLoginFailureText(caught),
         variant: 'destructive',
       });
     }

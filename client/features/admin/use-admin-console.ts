@@ -8,12 +8,14 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { TEXT } from '../../../shared/protocol/errors.js';
+import type { TorAdminStatus } from '../../../shared/protocol/http/tor.js';
 import { type LogLine } from '../../ui/use-terminal-log.js';
 import {
   connectTor,
   fetchTorAdminStatus,
   fetchTorLogs,
   formatBytes,
+  formatReachability,
   runTorAction,
   type TorAction,
 } from '../tor/index.js';
@@ -68,25 +70,27 @@ const TOR_ACTIONS: Partial<Record<TorConsoleAction, { action: TorAction; fallbac
   test: { action: 'test-hidden-service', fallback: 'Hidden service test failed' },
 };
 
+/** What `tor status` prints (spec 001 §3: the console also reads connected, bandwidth, reachability). */
+export function torStatusLines(status: TorAdminStatus, now: number): LogLine[] {
+  return [
+    { text: `Tor ${status.running ? 'RUNNING' : 'STOPPED'} · ${status.state}`, tone: 'primary' },
+    {
+      text: `  socks ${status.socksPortOpen ? 'open' : 'closed'} · control ${status.controlPortOpen ? 'open' : 'closed'} · hidden service ${status.hiddenServiceReady ? 'ready' : 'not ready'}`,
+      tone: 'fg',
+    },
+    {
+      text: `  connected ${status.connected ? 'yes' : 'no'} · bandwidth ↓ ${formatBytes(status.bandwidth.read)} ↑ ${formatBytes(status.bandwidth.written)} · hidden service ${formatReachability(status, now)}`,
+      tone: 'fg',
+    },
+    {
+      text: `  onion ${status.onionAddress ?? 'none'} · circuits ${status.circuits} · uptime ${status.uptime} s`,
+      tone: 'fg',
+    },
+  ];
+}
+
 async function runTor(action: TorConsoleAction, credential: AdminCredential): Promise<LogLine[]> {
-  if (action === 'status') {
-    const status = await fetchTorAdminStatus(credential);
-    return [
-      { text: `Tor ${status.running ? 'RUNNING' : 'STOPPED'} · ${status.state}`, tone: 'primary' },
-      {
-        text: `  socks ${status.socksPortOpen ? 'open' : 'closed'} · control ${status.controlPortOpen ? 'open' : 'closed'} · hidden service ${status.hiddenServiceReady ? 'ready' : 'not ready'}`,
-        tone: 'fg',
-      },
-      {
-        text: `  connected ${status.connected ? 'yes' : 'no'} · bandwidth ↓ ${formatBytes(status.bandwidth.read)} ↑ ${formatBytes(status.bandwidth.written)} · hidden service ${status.hiddenServiceReachable ? 'reachable' : 'not reachable'}`,
-        tone: 'fg',
-      },
-      {
-        text: `  onion ${status.onionAddress ?? 'none'} · circuits ${status.circuits} · uptime ${status.uptime} s`,
-        tone: 'fg',
-      },
-    ];
-  }
+  if (action === 'status') return torStatusLines(await fetchTorAdminStatus(credential), Date.now());
   if (action === 'logs') {
     const logs = await fetchTorLogs(credential);
     return [

@@ -13,7 +13,7 @@ import { clearAccessMode } from '../../lib/session/access-mode.js';
 import { toast } from '../../ui/use-toast.js';
 import { readKeyFile } from '../../lib/key-file/read-key-file.js';
 import { useAuth } from '../../lib/session/use-auth.js';
-import { LoginError } from './auth-api.js';
+import { keyPageLoginFailureText } from './login-failure-text.js';
 import { RememberKeyOption, useRememberKey } from '../../ui/RememberKeyOption.js';
 
 const FEATURES = [
@@ -61,8 +61,7 @@ export function KeyAuthPage() {
       });
       navigate('/');
     } catch (error) {
-      const description =
-        error instanceof LoginError ? error.message : TEXT.authenticationFailedDefault;
+      const description = keyPageLoginFailureText(error);
       toast({ title: TEXT.authenticationFailed, description, variant: 'destructive' });
     }
   };

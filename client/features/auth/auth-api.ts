@@ -19,13 +19,30 @@ function loadAuthSchemas() {
   return schemas;
 }
 
-/** A login failure whose message is fit to show the user. */
+/** The step of the key login that failed. */
+export type LoginStep = 'challenge' | 'verify' | 'session';
+
+/**
+ * A login failure whose message is fit to show the user (spec 000 §5's texts). `step` and
+ * `isServerText` let a page whose own spec words a failure differently choose its text: the
+ * landing page reads 'Authentication failed' where the server said nothing (spec 001 §8,
+ * docs/decisions.md "Key login failure texts").
+ */
 export class LoginError extends Error {
   override readonly name = 'LoginError';
+  constructor(
+    message: string,
+    readonly step: LoginStep,
+    /** True when `message` is the server's own `error` text. */
+    readonly isServerText: boolean,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
 }
 
-function serverText(error: unknown, fallback: string): string {
-  return error instanceof HttpError ? (error.serverError ?? fallback) : fallback;
+function serverText(error: unknown): string | null {
+  return error instanceof HttpError ? error.serverError : null;
 }
 
 /** Times a login waits and sends its verification again while the server's queue is full. */
@@ -85,7 +102,7 @@ export async function loginWithKeyFile(
   } catch (error) {
     // Spec 000 §5: a challenge failure reads 'Failed to get authentication challenge', whatever
     // the server said.
-    throw new LoginError(TEXT.challengeFailed, { cause: error });
+    throw new LoginError(TEXT.challengeFailed, 'challenge', false, { cause: error });
   }
   // ML-DSA-65 and ECDSA signing load with the first key login, not with the page.
   const { signChallenge } = await import('../../../shared/crypto/key-file.js');
@@ -109,10 +126,13 @@ export async function loginWithKeyFile(
       options,
     );
   } catch (error) {
-    throw new LoginError(serverText(error, TEXT.verificationFailed), { cause: error });
+    const said = serverText(error);
+    throw new LoginError(said ?? TEXT.verificationFailed, 'verify', said !== null, {
+      cause: error,
+    });
   }
   const parsed = VerifyResponseSchema.safeParse(verified);
-  if (!parsed.success) throw new LoginError(TEXT.noSessionToken);
+  if (!parsed.success) throw new LoginError(TEXT.noSessionToken, 'session', false);
   return { sessionToken: parsed.data.sessionToken, user: parsed.data.user };
 }
 

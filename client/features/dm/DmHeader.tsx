@@ -41,7 +41,7 @@ export function DmHeader({ backPath, link, onReconnect, onNewConversation }: DmH
           </h1>
           {link ? (
             <p
-              className="flex items-center gap-2 text-[11px] tracking-wider"
+              className="flex items-center gap-2 text-xs tracking-wider"
               data-testid="dm-link-status"
               data-state={link}
             >
@@ -54,14 +54,14 @@ export function DmHeader({ backPath, link, onReconnect, onNewConversation }: DmH
                 <button
                   type="button"
                   onClick={onReconnect}
-                  className="text-[11px] tracking-widest text-primary underline hover:text-fg"
+                  className="text-xs tracking-widest text-primary underline hover:text-fg"
                 >
                   RECONNECT
                 </button>
               ) : null}
             </p>
           ) : (
-            <p className="text-[11px] tracking-wider text-warning">LOCKED</p>
+            <p className="text-xs tracking-wider text-warning">LOCKED</p>
           )}
         </div>
         {onNewConversation ? (

@@ -56,7 +56,7 @@ export function DmMessageRow({ message, isOwn, msLeft }: DmMessageRowProps) {
       {message.missingBefore > 0 ? (
         <li
           data-testid="dm-missing"
-          className="border border-dashed border-warning/70 px-3 py-1 text-center text-[11px] font-bold tracking-widest text-warning"
+          className="border border-dashed border-warning/70 px-3 py-1 text-center text-xs font-bold tracking-widest text-warning"
         >
           MISSING: {message.missingBefore} earlier message{message.missingBefore === 1 ? '' : 's'}{' '}
           from {sender} not delivered (expired, or withheld by the server)
@@ -76,7 +76,7 @@ export function DmMessageRow({ message, isOwn, msLeft }: DmMessageRowProps) {
               : 'border-primary/50 bg-primary/5'
         } ${isExpiring ? 'animate-pulse opacity-50' : ''}`}
       >
-        <div className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-[11px] tracking-wider">
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-xs tracking-wider">
           <span
             className={`font-bold ${isOwn ? 'text-secondary' : 'text-primary'}`}
             data-testid="dm-message-sender"
@@ -92,14 +92,14 @@ export function DmMessageRow({ message, isOwn, msLeft }: DmMessageRowProps) {
             <span
               data-testid="dm-message-flag"
               title={flag.title}
-              className="border border-danger bg-danger px-1 text-[10px] font-bold tracking-widest text-background"
+              className="border border-danger bg-danger px-1 text-xs font-bold tracking-widest text-background"
             >
               ⚠ {flag.text}
             </span>
           ) : null}
           <span className="ml-auto flex items-center gap-2">
             {isExpiring ? (
-              <span className="border border-danger px-1 text-[10px] font-bold text-danger">
+              <span className="border border-danger px-1 text-xs font-bold text-danger">
                 EXPIRING
               </span>
             ) : null}

@@ -43,7 +43,7 @@ export function ReplyComposer({ isSending, isDisabled, onSend }: ReplyComposerPr
         <div className="flex flex-wrap items-center gap-2">
           <label
             htmlFor={`${ids}-timer`}
-            className="text-[0.7rem] font-bold tracking-[0.2em] text-primary uppercase"
+            className="text-xs font-bold tracking-[0.2em] text-primary uppercase"
           >
             Auto-delete timer
           </label>
@@ -82,7 +82,7 @@ export function ReplyComposer({ isSending, isDisabled, onSend }: ReplyComposerPr
             <Bracketed>{isSending ? 'SENDING' : 'SEND'}</Bracketed>
           </button>
         </div>
-        <p id={`${ids}-hint`} className="text-[10px] tracking-wider text-muted">
+        <p id={`${ids}-hint`} className="text-xs tracking-wider text-muted">
           Enter sends · Shift+Enter adds a new line
         </p>
       </div>

@@ -30,10 +30,10 @@ export function SafetyNumberPanel({
       data-testid="dm-safety-panel"
       className="mx-auto max-w-4xl border-t border-border/60 px-3 py-3 sm:px-4"
     >
-      <h3 id={`${ids}-title`} className="text-[11px] font-bold tracking-[0.25em] text-primary">
+      <h3 id={`${ids}-title`} className="text-xs font-bold tracking-[0.25em] text-primary">
         SAFETY NUMBER
       </h3>
-      <p className="mt-1 text-[11px] leading-relaxed text-muted">
+      <p className="mt-1 text-xs leading-relaxed text-muted">
         Compare these digits with {name} in person or on a call. If every group matches, nobody —
         the server included — stands between your keys.
       </p>
@@ -91,7 +91,7 @@ export function KeyChangedWarning({ contact, name }: { contact: ContactIdentity;
         Someone — possibly the server — may be impersonating them. Sending is blocked and their
         messages are not shown.
       </p>
-      <dl className="mt-2 grid gap-x-3 gap-y-0.5 font-mono text-[11px] break-all sm:grid-cols-[auto_1fr]">
+      <dl className="mt-2 grid gap-x-3 gap-y-0.5 font-mono text-xs break-all sm:grid-cols-[auto_1fr]">
         <dt className="text-muted">pinned</dt>
         <dd data-testid="dm-key-changed-pinned">{contact.pinnedFingerprint}</dd>
         <dt className="text-muted">presented</dt>
@@ -131,7 +131,7 @@ export function TrustBadge({ trust }: { trust: ContactIdentity['trust'] }) {
             ? 'The identity key differs from the one pinned in this browser'
             : 'Pinned in this browser; compare the safety number to verify'
       }
-      className={`inline-block border px-1.5 py-px text-[10px] font-bold tracking-widest ${TRUST_CLASS[trust]}`}
+      className={`inline-block border px-1.5 py-px text-xs font-bold tracking-widest ${TRUST_CLASS[trust]}`}
     >
       {trust === 'verified' ? '✓ ' : trust === 'changed' ? '⚠ ' : ''}
       {TRUST_TEXT[trust]}

@@ -32,7 +32,7 @@ export function SecureIdBadge({ secureId }: { secureId: string }) {
       className="sc-panel fixed bottom-3 left-3 z-20 flex items-center gap-3 px-3 py-2"
     >
       <div className="min-w-0">
-        <p className="text-[10px] tracking-[0.25em] text-muted">YOUR SECURE ID</p>
+        <p className="text-xs tracking-[0.25em] text-muted">YOUR SECURE ID</p>
         <p
           className="sc-glow text-sm font-bold tracking-widest text-primary"
           data-testid="dm-my-secure-id-value"
@@ -43,7 +43,7 @@ export function SecureIdBadge({ secureId }: { secureId: string }) {
       <button
         type="button"
         onClick={() => void copySecureId(secureId)}
-        className="sc-btn min-h-8 px-2 py-1 text-[11px]"
+        className="sc-btn min-h-8 px-2 py-1 text-xs"
         aria-label={`Copy your secure ID ${secureId}`}
         data-testid="dm-copy-secure-id"
       >

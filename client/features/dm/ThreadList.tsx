@@ -26,7 +26,7 @@ export function ThreadList({ threads, isLoading, isError, onRetry, onOpen }: Thr
         >
           ENCRYPTED CONVERSATIONS
         </h2>
-        <span className="text-[11px] tracking-wider text-muted tabular-nums">
+        <span className="text-xs tracking-wider text-muted tabular-nums">
           {isLoading ? '' : `${threads.length} ACTIVE`}
         </span>
       </div>
@@ -86,7 +86,7 @@ function ThreadRow({ thread, onOpen }: { thread: DmThread; onOpen: (thread: DmTh
         <span className="block truncate text-xs text-muted">{thread.otherParticipantUsername}</span>
       </span>
       <span className="flex shrink-0 flex-col items-end gap-1">
-        <time dateTime={time} className="text-[11px] text-muted tabular-nums">
+        <time dateTime={time} className="text-xs text-muted tabular-nums">
           {formatListTime(time)}
         </time>
         <ModeBadge />
@@ -100,7 +100,7 @@ function ModeBadge() {
     <span
       title={MODE_EXPLANATION}
       data-testid="dm-mode-badge"
-      className="inline-block shrink-0 border border-primary/70 px-1.5 py-px text-[10px] font-bold tracking-widest text-primary"
+      className="inline-block shrink-0 border border-primary/70 px-1.5 py-px text-xs font-bold tracking-widest text-primary"
     >
       {MODE_BADGE}
     </span>
@@ -109,7 +109,7 @@ function ModeBadge() {
 
 function ModeLegend() {
   return (
-    <dl className="border-t border-border px-4 py-3 text-[11px] leading-relaxed text-muted">
+    <dl className="border-t border-border px-4 py-3 text-xs leading-relaxed text-muted">
       <div className="flex gap-2">
         <dt className="shrink-0">
           <ModeBadge />

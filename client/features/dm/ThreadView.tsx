@@ -92,7 +92,7 @@ export function ThreadView(props: ThreadViewProps) {
             >
               {name}
             </h2>
-            <p className="truncate text-[11px] text-muted">{thread.otherParticipantUsername}</p>
+            <p className="truncate text-xs text-muted">{thread.otherParticipantUsername}</p>
           </div>
           <button
             type="button"
@@ -148,7 +148,7 @@ export function ThreadView(props: ThreadViewProps) {
             </span>
           </div>
         ) : null}
-        <div className="mx-auto flex max-w-4xl flex-wrap items-center justify-between gap-x-4 gap-y-1 border-t border-border/60 px-3 py-1.5 text-[11px] tracking-wider sm:px-4">
+        <div className="mx-auto flex max-w-4xl flex-wrap items-center justify-between gap-x-4 gap-y-1 border-t border-border/60 px-3 py-1.5 text-xs tracking-wider sm:px-4">
           <span
             className="flex items-center gap-1.5 font-bold text-primary"
             data-testid="dm-thread-mode"
@@ -164,7 +164,7 @@ export function ThreadView(props: ThreadViewProps) {
               {isKeyChanged ? null : (
                 <button
                   type="button"
-                  className="text-[11px] font-bold tracking-widest text-primary underline hover:text-fg"
+                  className="text-xs font-bold tracking-widest text-primary underline hover:text-fg"
                   aria-expanded={isSafetyOpen}
                   onClick={() => setIsSafetyOpen((open) => !open)}
                   data-testid="dm-safety-toggle"

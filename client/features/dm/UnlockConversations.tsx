@@ -54,7 +54,7 @@ export function UnlockConversations({ keyId, sessionToken }: UnlockConversations
       data-testid="dm-unlock"
       className="sc-panel mx-auto w-full max-w-xl"
     >
-      <div className="flex items-center justify-between border-b border-border px-4 py-2 text-[10px] tracking-[0.25em] text-muted">
+      <div className="flex items-center justify-between border-b border-border px-4 py-2 text-xs tracking-[0.25em] text-muted">
         <span>ROOT@SECURECHANNEL:~/DM</span>
         <span className="text-warning">LOCKED</span>
       </div>

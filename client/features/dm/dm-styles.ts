@@ -2,7 +2,7 @@
 
 /** A compact header button: `[ ← BACK ]`. */
 export const HEADER_BUTTON =
-  'inline-flex min-h-9 items-center gap-1.5 border border-border px-2.5 py-1 text-[11px] font-bold tracking-widest text-primary hover:bg-primary/10 disabled:cursor-not-allowed disabled:opacity-50';
+  'inline-flex min-h-9 items-center gap-1.5 border border-border px-2.5 py-1 text-xs font-bold tracking-widest text-primary hover:bg-primary/10 disabled:cursor-not-allowed disabled:opacity-50';
 
 /** The primary action. */
 export const PRIMARY_BUTTON = 'sc-btn min-h-10 px-3 py-2 text-xs font-bold';
@@ -12,8 +12,7 @@ export const DANGER_BUTTON =
   'sc-btn min-h-9 gap-1 border-danger bg-danger/15 px-2 py-1.5 text-xs font-bold tracking-wider text-danger hover:border-danger hover:bg-danger/30 hover:shadow-[0_0_14px_var(--sc-danger)] sm:gap-2 sm:px-3 sm:tracking-[0.12em]';
 
 /** A field label above an input. */
-export const FIELD_LABEL =
-  'mb-1 block text-[0.7rem] font-bold tracking-[0.2em] text-primary uppercase';
+export const FIELD_LABEL = 'mb-1 block text-xs font-bold tracking-[0.2em] text-primary uppercase';
 
 /** Inputs, selects and textareas. */
 export const FIELD =

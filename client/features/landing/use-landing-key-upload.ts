@@ -7,7 +7,7 @@ import { useCallback, useState } from 'react';
 import { useLocation } from 'wouter';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { clearAccessMode, readAccessMode } from '../../lib/session/access-mode.js';
-import { LoginError } from '../auth/index.js';
+import { landingLoginFailureText } from '../auth/index.js';
 import type { RememberChoice } from '../../lib/session/auth-context.js';
 import { useAuth } from '../../lib/session/use-auth.js';
 import { toast } from '../../ui/use-toast.js';
@@ -125,10 +125,7 @@ export function useLandingKeyUpload(): LandingKeyUpload {
         });
         navigate('/');
       } catch (caught) {
-        fail(
-          TEXT.authenticationFailed,
-          caught instanceof LoginError ? caught.message : TEXT.authenticationFailedDefault,
-        );
+        fail(TEXT.authenticationFailed, landingLoginFailureText(caught));
       } finally {
         setIsBusy(false);
       }

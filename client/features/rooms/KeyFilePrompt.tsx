@@ -10,7 +10,7 @@ import { readKeyFile } from '../../lib/key-file/read-key-file.js';
 import { KEY_FILE_ACCEPT } from '../../lib/key-file/key-file-name.js';
 import { useAuth } from '../../lib/session/use-auth.js';
 
-const BUTTON = 'sc-btn border-warning px-2 py-0.5 text-[11px] text-warning disabled:opacity-50';
+const BUTTON = 'sc-btn border-warning px-2 py-0.5 text-xs text-warning disabled:opacity-50';
 
 export function KeyFilePrompt() {
   const { keyFileState, loadKeyFile, unlockRememberedKey, forgetKey } = useAuth();
@@ -84,7 +84,7 @@ export function KeyFilePrompt() {
             autoComplete="current-password"
             value={passphrase}
             onChange={(event) => setPassphrase(event.target.value)}
-            className="w-40 border border-border bg-background px-1.5 py-0.5 text-[11px] text-fg"
+            className="w-40 border border-border bg-background px-1.5 py-0.5 text-xs text-fg"
             data-testid="key-passphrase-input"
           />
           <button

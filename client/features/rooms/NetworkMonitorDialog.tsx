@@ -68,7 +68,7 @@ export function NetworkMonitorDialog({ open, onOpenChange, roomId }: NetworkMoni
               : `${nodes.length} node${nodes.length === 1 ? '' : 's'} connected`}
           </p>
           <p
-            className="text-[0.7rem] tracking-[0.2em] text-muted uppercase"
+            className="text-xs tracking-[0.2em] text-muted uppercase"
             data-testid="network-monitor-latency"
           >
             Latency{' '}

@@ -24,7 +24,7 @@ import {
   torQueryKeys,
 } from './tor-api.js';
 import { TorStatusCard } from './TorStatusCard.js';
-import { formatBytes } from './tor-progress.js';
+import { formatBytes, formatReachability } from './tor-progress.js';
 
 export interface TorAdminOverlayProps {
   open: boolean;
@@ -94,6 +94,7 @@ function TorCommands({ credential }: { credential: AdminCredential }) {
           `[TOR] state=${status.state} running=${status.running} circuits=${status.circuits}`,
           `[TOR] socks=${status.socksPortOpen} control=${status.controlPortOpen} hiddenService=${status.hiddenServiceReady} uptime=${status.uptime}s`,
           `[TOR] connected=${status.connected} bandwidth=${formatBytes(status.bandwidth.read)} read/${formatBytes(status.bandwidth.written)} written hiddenServiceReachable=${status.hiddenServiceReachable}`,
+          `[TOR] onion service self-test: ${formatReachability(status)}`,
           `[TOR] onion=${status.onionAddress ?? '—'}`,
         ]);
       } else if (command === 'connect') {

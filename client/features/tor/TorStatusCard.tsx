@@ -1,7 +1,7 @@
 /**
  * The Tor status card (spec 000 §2, §3, §4, §7): Disconnected, Connecting (a progress bar rising
  * 10 % a second up to 90 %) or Connected; circuits, bandwidth, the onion address with copy, and
- * whether the onion service answers (tested every 30 s while connected). Connect and disconnect
+ * whether the onion service answers (the server's own test, every 30 s while connected). Connect and disconnect
  * act with the admin credential the card is given; a connect failure is only logged (spec 000 §8).
  */
 import { useQueryClient } from '@tanstack/react-query';
@@ -31,18 +31,8 @@ export function TorStatusCard({ credential }: TorStatusCardProps) {
   const data = status.data ?? null;
   const label = data ? torStateLabel(data.state) : 'Disconnected';
 
-  // The onion service self-test repeats every 30 s while connected (spec 000 §7).
-  useEffect(() => {
-    if (label !== 'Connected') return;
-    const test = () =>
-      void runTorAction('test-hidden-service', credential, 'Onion service test failed')
-        .then(() => queryClient.invalidateQueries({ queryKey: torQueryKeys.all }))
-        // eslint-disable-next-line no-console -- spec 000 §8: Tor failures here are only logged
-        .catch((error: unknown) => console.warn('[TOR] onion service test failed', error));
-    test();
-    const timer = setInterval(test, TOR.bridgeTestIntervalMs);
-    return () => clearInterval(timer);
-  }, [label, credential, queryClient]);
+  // The onion service tests itself on the server while connected (at the first circuit, then
+  // every 30 s): `hiddenServiceReachable` in the polled status is that test's answer.
 
   const act = async (connect: boolean) => {
     setBusy(true);

@@ -37,7 +37,7 @@ export function TorVisitorStatus({ variant }: TorVisitorStatusProps) {
   const copy = (
     <button
       type="button"
-      className="sc-btn min-h-6 px-1.5 py-0.5 text-[10px]"
+      className="sc-btn min-h-6 px-1.5 py-0.5 text-xs"
       onClick={() => void copyOnion(address)}
       aria-label="Copy onion address"
       data-testid="tor-visitor-copy"

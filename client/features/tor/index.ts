@@ -11,7 +11,7 @@ export {
   type TorAction,
 } from './tor-api.js';
 export { TorAdminControls } from './TorAdminControls.js';
-export { formatBytes } from './tor-progress.js';
+export { formatBytes, formatReachability } from './tor-progress.js';
 
 /** Loads TorAdminOverlay.tsx on demand: it keeps a chunk of its own. */
 export function loadTorAdminOverlay() {

@@ -1,6 +1,6 @@
 /** The connecting progress bar (spec 000 §4): +10 % a second, held at 90 % until connected. */
 import { TOR } from '../../../shared/constants.js';
-import type { TorState } from '../../../shared/protocol/http/tor.js';
+import type { TorAdminStatus, TorState } from '../../../shared/protocol/http/tor.js';
 
 /** The next shown progress while connecting, from the current one. */
 export function nextConnectingProgress(current: number): number {
@@ -35,4 +35,18 @@ export function formatUptime(seconds: number): string {
   if (h > 0) return `${h}h ${pad(m)}m ${pad(s)}s`;
   if (m > 0) return `${m}m ${pad(s)}s`;
   return `${s}s`;
+}
+
+/**
+ * The onion service's reachability as the console and the overlay print it: the server's own test
+ * through tor (while connected, at the first circuit and then every 30 s), with its age.
+ */
+export function formatReachability(
+  status: Pick<TorAdminStatus, 'connected' | 'hiddenServiceReachable' | 'hiddenServiceCheckedAt'>,
+  now: number = Date.now(),
+): string {
+  if (!status.connected) return 'not reachable (not connected)';
+  if (status.hiddenServiceCheckedAt === null) return 'not checked yet';
+  const age = Math.max(0, Math.round((now - Date.parse(status.hiddenServiceCheckedAt)) / 1000));
+  return `${status.hiddenServiceReachable ? 'reachable' : 'not reachable'} (checked ${age} s ago)`;
 }

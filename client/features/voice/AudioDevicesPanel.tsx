@@ -126,7 +126,7 @@ export function AudioDevicesPanel({ settings, onChange }: AudioDevicesPanelProps
           ))}
         </select>
       </div>
-      <p id={`${id}-buffer-hint`} className="text-[0.65rem] text-muted">
+      <p id={`${id}-buffer-hint`} className="text-xs text-muted">
         Larger buffers play steadier on a slow device and add delay; applies from the next call.
       </p>
     </section>

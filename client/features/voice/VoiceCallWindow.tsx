@@ -102,7 +102,7 @@ export function VoiceCallWindow(props: VoiceCallWindowProps) {
     >
       <header
         {...handlers}
-        className="flex cursor-move touch-none items-center justify-between gap-2 border-b border-border px-3 py-1.5 text-[0.65rem] tracking-[0.2em] uppercase select-none"
+        className="flex cursor-move touch-none items-center justify-between gap-2 border-b border-border px-3 py-1.5 text-xs tracking-[0.2em] uppercase select-none"
       >
         <span className="flex min-w-0 items-center gap-2">
           <span
@@ -184,7 +184,7 @@ export function VoiceCallWindow(props: VoiceCallWindowProps) {
                       {participant.nodeId === props.selfNodeId ? ' (you)' : ''}
                     </span>
                     {isSpeaking ? (
-                      <span className="shrink-0 text-[0.6rem] tracking-[0.2em] text-primary">
+                      <span className="shrink-0 text-xs tracking-[0.2em] text-primary">
                         SPEAKING
                       </span>
                     ) : null}
@@ -232,7 +232,7 @@ export function VoiceCallWindow(props: VoiceCallWindowProps) {
             ) : null}
           </dl>
           {state.applied ? (
-            <ul className="space-y-0.5 text-[0.65rem]" data-testid="voice-tier-applied">
+            <ul className="space-y-0.5 text-xs" data-testid="voice-tier-applied">
               {state.applied.map((line) => (
                 <li
                   key={line.key}

@@ -40,6 +40,8 @@ export interface TorFeatureDeps {
   ) => Promise<void>;
   /** PATH to search for `tor` when TOR_BIN is unset. */
   searchPath: string;
+  /** How often the onion service tests itself while connected (tests); default 30 s. */
+  selfTestIntervalMs?: number;
 }
 
 export function createTorFeature(deps: TorFeatureDeps) {
@@ -58,6 +60,9 @@ export function createTorFeature(deps: TorFeatureDeps) {
     hasBinary: isExecutable,
     now: deps.now,
     log: deps.log,
+    ...(deps.selfTestIntervalMs !== undefined
+      ? { selfTestIntervalMs: deps.selfTestIntervalMs }
+      : {}),
   });
   const bridges = new BridgeService({ store, tor, hasBinary: isExecutable, now: deps.now });
   return {

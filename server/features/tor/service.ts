@@ -55,6 +55,11 @@ export interface TorServiceDeps {
   startTimeoutMs?: number;
   /** Whether the tor at `bin` supports proof of work (default: asks the binary, once). */
   powSupport?: (bin: string) => Promise<PowSupport>;
+  /**
+   * How often the onion service tests itself while connected (default
+   * TOR.bridgeTestIntervalMs, 30 s); a first test runs as soon as a circuit is established.
+   */
+  selfTestIntervalMs?: number;
 }
 
 /** The onion service's virtual port: visitors open http://<address>.onion/. */
@@ -80,6 +85,10 @@ export class TorService {
   private bootstrapProgress = 0;
   private circuitEstablished = false;
   private hiddenServiceReachable = false;
+  /** When the onion service last tested itself (deps.now() ms); null: not since connecting. */
+  private hiddenServiceCheckedAt: number | null = null;
+  private selfTest: Promise<boolean> | null = null;
+  private selfTestTimer: NodeJS.Timeout | null = null;
   private lastError: string | null = null;
   private backoffMs = FIRST_BACKOFF_MS;
   private restartTimer: NodeJS.Timeout | null = null;
@@ -187,7 +196,7 @@ export class TorService {
       await running.control.setConf({ DisableNetwork: '1' });
       this.networkEnabled = false;
       this.circuitEstablished = false;
-      this.hiddenServiceReachable = false;
+      this.forgetSelfTest();
       this.bootstrapProgress = 0;
       this.clearCircuitTimer();
       this.invalidate();
@@ -195,15 +204,49 @@ export class TorService {
     });
   }
 
-  /** Fetches /api/ping from our own onion address through tor (spec 000 §7). */
+  /**
+   * TOR TEST: fetches /api/ping from our own onion address through tor (spec 000 §7), at once.
+   * The same test also runs by itself while connected (`hiddenServiceReachable` in the status).
+   */
   async testHiddenService(): Promise<TorActionResponse> {
     this.requireAvailable();
     const onion = await this.onionAddress();
     if (!this.running || !onion) return this.answer(false, TOR_TEXT.notRunning);
     if (!this.networkEnabled) {
-      this.hiddenServiceReachable = false;
+      this.forgetSelfTest();
       return this.answer(false, 'Tor is disconnected: connect first to test the onion service');
     }
+    const reachable = await this.testOnionService();
+    return this.answer(
+      reachable,
+      reachable
+        ? 'The onion service answered through Tor'
+        : 'The onion service did not answer through Tor',
+    );
+  }
+
+  /** Whether tor runs with its network enabled and a circuit established. */
+  private get isConnected(): boolean {
+    return this.isRunning && this.networkEnabled && this.circuitEstablished;
+  }
+
+  /**
+   * One self-test at a time (the timer's and TOR TEST share it): asks tor's SOCKS port for
+   * http://<our onion>/api/ping. Reachable means tor found our descriptor and a rendezvous, the
+   * entrance handed the stream to the app, and the app answered 200.
+   */
+  private testOnionService(): Promise<boolean> {
+    this.selfTest ??= this.runSelfTest().finally(() => {
+      this.selfTest = null;
+    });
+    return this.selfTest;
+  }
+
+  private async runSelfTest(): Promise<boolean> {
+    const onion = await this.onionAddress();
+    const running = this.running;
+    if (!running || !onion || !this.networkEnabled) return false;
+    let reachable: boolean;
     try {
       const status = await fetchThroughSocks({
         socksPort: this.deps.socksPort,
@@ -212,17 +255,45 @@ export class TorService {
         path: '/api/ping',
         timeoutMs: TOR.circuitTimeoutMs,
       });
-      this.hiddenServiceReachable = status === 200;
+      reachable = status === 200;
     } catch {
-      this.hiddenServiceReachable = false;
+      reachable = false;
     }
+    // Stopped or disconnected meanwhile: the answer belongs to a tor that is gone.
+    if (this.running !== running || !this.networkEnabled) return false;
+    if (reachable !== this.hiddenServiceReachable || this.hiddenServiceCheckedAt === null) {
+      if (reachable) this.deps.log.info({}, 'tor: the onion service answers through Tor');
+      else this.deps.log.warn({}, 'tor: the onion service does not answer through Tor');
+    }
+    this.hiddenServiceReachable = reachable;
+    this.hiddenServiceCheckedAt = this.deps.now();
     this.invalidate();
-    return this.answer(
-      this.hiddenServiceReachable,
-      this.hiddenServiceReachable
-        ? 'The onion service answered through Tor'
-        : 'The onion service did not answer through Tor',
-    );
+    return reachable;
+  }
+
+  /** A circuit was (or was not) established: the first self-test runs when one is. */
+  private noteCircuit(established: boolean): void {
+    const was = this.circuitEstablished;
+    this.circuitEstablished = established;
+    if (established && !was && this.isConnected) void this.testOnionService();
+  }
+
+  private startSelfTests(): void {
+    if (this.selfTestTimer) return;
+    this.selfTestTimer = setInterval(() => {
+      if (this.isConnected && !this.closed) void this.testOnionService();
+    }, this.deps.selfTestIntervalMs ?? TOR.bridgeTestIntervalMs);
+    this.selfTestTimer.unref();
+  }
+
+  private stopSelfTests(): void {
+    if (this.selfTestTimer) clearInterval(this.selfTestTimer);
+    this.selfTestTimer = null;
+  }
+
+  private forgetSelfTest(): void {
+    this.hiddenServiceReachable = false;
+    this.hiddenServiceCheckedAt = null;
   }
 
   /** Status with the admin fields; cached for a second (every visitor's card polls it). */
@@ -253,6 +324,7 @@ export class TorService {
   /** Stops tor with the server (the admin's choice for the next start is kept). */
   async close(): Promise<void> {
     this.closed = true;
+    this.stopSelfTests();
     await this.chain.catch(() => undefined);
     await this.halt();
   }
@@ -363,6 +435,8 @@ export class TorService {
     running.version = (await control.getInfo(['version'])).version.slice(0, 80);
     if (this.networkEnabled) await control.setConf({ DisableNetwork: '0' });
     this.lastError = null;
+    this.forgetSelfTest();
+    this.startSelfTests();
     this.invalidate();
     this.deps.log.info({ pid: child.pid, version: running.version }, 'tor started');
   }
@@ -405,10 +479,10 @@ export class TorService {
   private onControlEvent(event: ControlEvent): void {
     if (event.kind === 'bootstrap') this.bootstrapProgress = event.progress;
     if (event.kind === 'circuit-established') {
-      this.circuitEstablished = true;
+      this.noteCircuit(true);
       this.clearCircuitTimer();
     }
-    if (event.kind === 'circuit-not-established') this.circuitEstablished = false;
+    if (event.kind === 'circuit-not-established') this.noteCircuit(false);
     this.invalidate();
   }
 
@@ -454,11 +528,12 @@ export class TorService {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
     this.clearCircuitTimer();
+    this.stopSelfTests();
     const running = this.running;
     this.running = null;
     this.networkEnabled = false;
     this.circuitEstablished = false;
-    this.hiddenServiceReachable = false;
+    this.forgetSelfTest();
     this.bootstrapProgress = 0;
     this.invalidate();
     if (!running) return;
@@ -513,7 +588,7 @@ export class TorService {
           .split('\n')
           .filter((line) => / BUILT( |$)/.test(line)).length;
         bandwidth = { read: count(info['traffic/read']), written: count(info['traffic/written']) };
-        this.circuitEstablished = this.networkEnabled && info['status/circuit-established'] === '1';
+        this.noteCircuit(this.networkEnabled && info['status/circuit-established'] === '1');
         const progress = /PROGRESS=(\d{1,3})/.exec(info['status/bootstrap-phase']);
         if (progress && this.networkEnabled)
           this.bootstrapProgress = Math.min(100, Number(progress[1]));
@@ -545,6 +620,10 @@ export class TorService {
       bandwidth,
       hiddenServiceReachable: connected && this.hiddenServiceReachable,
       onionAddress,
+      hiddenServiceCheckedAt:
+        connected && this.hiddenServiceCheckedAt !== null
+          ? new Date(this.hiddenServiceCheckedAt).toISOString()
+          : null,
       bootstrapProgress: this.networkEnabled ? this.bootstrapProgress : 0,
       running: isRunning,
       socksPortOpen,

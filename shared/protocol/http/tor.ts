@@ -267,6 +267,11 @@ export const TorAdminStatusSchema = TorStatusSchema.extend({
   socksPortOpen: z.boolean(),
   controlPortOpen: z.boolean(),
   hiddenServiceReady: z.boolean(),
+  /**
+   * When the onion service last answered (or failed) its own self-test through tor, ISO 8601;
+   * null while not connected or before the first test (hiddenServiceReachable is then false).
+   */
+  hiddenServiceCheckedAt: z.string().datetime().nullable(),
   /** Seconds since tor started; 0 when stopped. */
   uptime: z.number().int().nonnegative(),
   version: z.string().nullable(),

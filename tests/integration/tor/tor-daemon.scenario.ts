@@ -12,6 +12,8 @@ const dataDir = process.env.SCENARIO_DATA_DIR!;
 const server = await startServer({
   backend: 'pglite',
   env: { DATA_DIR: dataDir, TOR_BIN: process.env.SCENARIO_TOR_BIN!, LOG_LEVEL: 'warn' },
+  // The onion service's self-test would run every 300 ms while connected; it never is here.
+  deps: { torSelfTestIntervalMs: 300 },
 });
 const result: Record<string, unknown> = {};
 const interfaces = execFileSync('ip', ['-o', 'link', 'show'], { encoding: 'utf8' });
@@ -55,6 +57,10 @@ try {
     'utf8',
   );
   result.logs = (await call('GET', '/api/tor/logs')).body;
+  // DisableNetwork 1: no circuit, so the onion service neither tests itself nor counts reachable.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  result.afterSelfTestRounds = await status();
+  result.manualTest = await call('POST', '/api/tor/test-hidden-service');
 
   result.restart = await call('POST', '/api/tor/restart');
   result.afterRestart = await waitFor((body) => body.hiddenServiceReady === true, 20_000);

@@ -58,6 +58,19 @@ describe('tor daemon in a loopback-only namespace', () => {
       socksPortOpen: false,
     });
     expect(result.afterStart.version).toMatch(/^0\.\d/);
+    // The onion service's self-test: no circuit with DisableNetwork 1, so never run, never true.
+    expect(result.afterSelfTestRounds).toMatchObject({
+      connected: false,
+      hiddenServiceReachable: false,
+      hiddenServiceCheckedAt: null,
+    });
+    expect(result.manualTest).toEqual({
+      status: 200,
+      body: expect.objectContaining({
+        success: false,
+        message: 'Tor is disconnected: connect first to test the onion service',
+      }),
+    });
     // A visitor sees the spec 000 fields only.
     expect(Object.keys(result.publicStatus).sort()).toEqual(
       [

@@ -5,7 +5,7 @@
  * reaches the torrc), tor being unavailable, a port in use, and permissions: a visitor gets 401
  * and a non-admin key 403 on every route that changes tor.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -381,6 +381,79 @@ describe('bridges tested by the server while tor runs', () => {
       await ctx.cleanup();
     }
   });
+});
+
+describe('the onion service tests itself while connected', () => {
+  // The fake tor relays its own onion address to the torrc's HiddenServicePort target with tor's
+  // PROXY line; a `fake-unreachable` file in the HiddenServiceDir makes it refuse, as tor does
+  // when the service's descriptor cannot be found.
+  it(
+    'reports hiddenServiceReachable from its own test through tor, to admins and visitors',
+    { timeout: 90_000 },
+    async () => {
+      const ctx = await torServer({}, { torSelfTestIntervalMs: 300 });
+      const { call } = ctx;
+      const visitorStatus = async () =>
+        (await call('GET', '/api/tor/status', undefined, null)).body;
+      const marker = path.join(ctx.dataDir, 'tor', 'hidden_service', 'fake-unreachable');
+      try {
+        expect((await call('POST', '/api/tor/start')).body).toMatchObject({ success: true });
+        // Running but disconnected (DisableNetwork 1): never tested, never reachable.
+        await new Promise((resolve) => setTimeout(resolve, 1200));
+        expect((await call('GET', '/api/tor/status')).body).toMatchObject({
+          state: 'disconnected',
+          hiddenServiceReachable: false,
+          hiddenServiceCheckedAt: null,
+        });
+
+        // Connected: the first test runs with the circuit, without anyone pressing TOR TEST.
+        await call('POST', '/api/tor/connect', {});
+        await expect
+          .poll(async () => (await visitorStatus()).hiddenServiceReachable, { timeout: 15_000 })
+          .toBe(true);
+        const admin = (await call('GET', '/api/tor/status')).body;
+        expect(admin).toMatchObject({ connected: true, hiddenServiceReachable: true });
+        const checkedAt = Date.parse(admin.hiddenServiceCheckedAt as string);
+        expect(Date.now() - checkedAt).toBeLessThan(15_000);
+        // The test went through the onion entrance into the app, as a visitor's request does.
+        expect((await visitorStatus()).onionAddress).toMatch(/^[a-z2-7]{56}\.onion$/);
+
+        // The service stops answering through tor: the next rounds say so.
+        writeFileSync(marker, '');
+        await expect
+          .poll(async () => (await visitorStatus()).hiddenServiceReachable, { timeout: 15_000 })
+          .toBe(false);
+        const later = (await call('GET', '/api/tor/status')).body;
+        expect(later.connected).toBe(true);
+        expect(Date.parse(later.hiddenServiceCheckedAt as string)).toBeGreaterThan(checkedAt);
+        expect((await call('POST', '/api/tor/test-hidden-service')).body).toMatchObject({
+          success: false,
+          message: 'The onion service did not answer through Tor',
+        });
+
+        unlinkSync(marker);
+        await expect
+          .poll(async () => (await visitorStatus()).hiddenServiceReachable, { timeout: 15_000 })
+          .toBe(true);
+        expect((await call('POST', '/api/tor/test-hidden-service')).body).toMatchObject({
+          success: true,
+          message: 'The onion service answered through Tor',
+        });
+        expect(ctx.server.logs.text()).toContain('the onion service answers through Tor');
+
+        // Disconnected: nothing claims the service is reachable any more.
+        await call('POST', '/api/tor/disconnect');
+        expect((await call('GET', '/api/tor/status')).body).toMatchObject({
+          connected: false,
+          hiddenServiceReachable: false,
+          hiddenServiceCheckedAt: null,
+        });
+      } finally {
+        await call('POST', '/api/tor/stop');
+        await ctx.cleanup();
+      }
+    },
+  );
 });
 
 describe('tor routes when tor cannot run', () => {
