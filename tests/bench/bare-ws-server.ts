@@ -10,7 +10,7 @@
  * `{"url":"http://127.0.0.1:<port>","wsPath":"/","rooms":["room-0",…]}`.
  */
 import { createServer } from 'node:http';
-import { collectOnSignal } from './gc-on-signal.js';
+import { collectOnSignal, recordGcPauses } from './gc-on-signal.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 
 interface Member {
@@ -93,5 +93,6 @@ const stop = () => {
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 collectOnSignal();
+recordGcPauses();
 process.stdin.on('end', stop);
 process.stdin.resume();

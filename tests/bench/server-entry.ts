@@ -15,7 +15,7 @@
  * Stops on SIGTERM, SIGINT or when its stdin closes (the bench went away).
  */
 import path from 'node:path';
-import { collectOnSignal } from './gc-on-signal.js';
+import { collectOnSignal, recordGcPauses } from './gc-on-signal.js';
 import pino from 'pino';
 import { buildServer } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
@@ -89,6 +89,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   collectOnSignal();
+  recordGcPauses();
   process.stdin.on('end', stop);
   process.stdin.resume();
 }

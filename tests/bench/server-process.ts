@@ -5,6 +5,7 @@
  * `exec`s node), so /proc/<pid>
  * measures the server and nothing else.
  */
+import { removeGcLog } from './gc-on-signal.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { z } from 'zod';
@@ -90,6 +91,7 @@ export function startServer(options: ServerOptions, timeoutMs = 60_000): Promise
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '/tmp',
         BENCH_ROOMS: String(options.rooms ?? 0),
+        BENCH_GC_LOG: '1',
         ...options.env,
       },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -142,11 +144,13 @@ function waitUntilReady(
         connectionsOpened: 0,
         errors: () => stderr,
         stop: async () => {
-          if (child.exitCode !== null || child.signalCode !== null) return;
-          const force = setTimeout(() => child.kill('SIGKILL'), 8000);
-          child.kill('SIGTERM');
-          await exited;
-          clearTimeout(force);
+          if (child.exitCode === null && child.signalCode === null) {
+            const force = setTimeout(() => child.kill('SIGKILL'), 8000);
+            child.kill('SIGTERM');
+            await exited;
+            clearTimeout(force);
+          }
+          removeGcLog(pid);
         },
       });
     });

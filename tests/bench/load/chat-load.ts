@@ -58,6 +58,8 @@ export interface ChatLoadResult {
   latencyBetween(from: number, to: number): Distribution;
   /** Every latency sample of the window messages, in ms. */
   latencySamples(): Float64Array;
+  /** The send time (performance.now()) of each sample of {@link latencySamples}, in order. */
+  sendTimeSamples(): Float64Array;
 }
 
 interface BenchContent {
@@ -178,6 +180,7 @@ export async function runChatLoad(options: ChatLoadOptions): Promise<ChatLoadRes
     generatorCpuMs: (cpu.user + cpu.system) / 1000,
     windowStartedAt,
     latencySamples: () => latencyValues,
+    sendTimeSamples: () => sendTimeValues,
     latencyBetween: (from, to) => {
       const picked = new Samples();
       for (let i = 0; i < latencyValues.length; i += 1) {

@@ -5,7 +5,9 @@
  */
 import { sleep, type BenchContext } from '../context.js';
 import { closeAll, connectMany, type BenchClient } from '../load/clients.js';
-import { runChatLoad } from '../load/chat-load.js';
+import { runChatLoad, type ChatLoadResult } from '../load/chat-load.js';
+import { readFileSync } from 'node:fs';
+import { readGcPauses } from '../gc-on-signal.js';
 import { SERVER_LABEL, type ServerKind } from '../server-process.js';
 import { distribution, ratio, type Distribution } from '../stats.js';
 import {
@@ -26,6 +28,8 @@ export interface FanoutConfig {
   ratePerSender: number;
   /** Allowed CPU per delivery, as a multiple of the bare server's. */
   cpuTarget: number;
+  /** Allowed p99 latency, as a multiple of the bare server's (default 1.5). */
+  p99Target?: number;
 }
 
 export interface FanoutTiming {
@@ -62,6 +66,78 @@ export interface FanoutRun {
   latencyMs: Distribution;
   /** Every latency sample (kept out of the JSON results). */
   latencies: Float64Array;
+  /** The servers' garbage collections that started in the window: count, pause ms summed. */
+  gcCount: number;
+  gcMs: number;
+  /** The longest of those pauses, ms. */
+  gcMaxMs: number;
+  /** Of those, the full (mark-sweep-compact) collections: count, pause ms summed. */
+  gcMajorCount: number;
+  gcMajorMs: number;
+  /**
+   * How long the servers' main threads were runnable but waited for a CPU during the window (ms,
+   * `/proc/<pid>/schedstat`): the time other processes took from them.
+   */
+  runQueueMs: number;
+  /** Deliveries slower than the run's own p99, their latency summed (ms). */
+  slowDeliveries: number;
+  slowMs: number;
+  /** Of {@link slowMs}, the time a server was paused for GC while they were in flight (ms). */
+  slowGcMs: number;
+}
+
+/** Time the thread `pid` has waited on a run queue so far, ms (0 when unreadable). */
+function runQueueWaitMs(pid: number): number {
+  try {
+    const [, waitNs = '0'] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(' ');
+    return Number(waitNs) / 1e6;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The servers' GC pauses in the window (gc-on-signal.ts), and how much of the time the deliveries
+ * above the run's p99 spent in flight (sent, not yet received) a server spent paused for GC. Both
+ * clocks are read as wall-clock ms (each process's `performance.timeOrigin` plus its monotonic
+ * time).
+ */
+function gcFigures(target: ServiceTarget, load: ChatLoadResult, p99: number) {
+  const from = performance.timeOrigin + load.windowStartedAt;
+  const to = from + load.windowMs;
+  const pauses = target.servers
+    .flatMap((server) => readGcPauses(server.pid))
+    .filter(([start]) => start >= from && start < to)
+    .sort((a, b) => a[0] - b[0]);
+  // perf_hooks' kind: 1 minor (scavenge), 2 major (mark-sweep-compact), 4 incremental, 8 weak.
+  const majors = pauses.filter(([, , kind]) => kind === 2);
+  const latencies = load.latencySamples();
+  const sentAt = load.sendTimeSamples();
+  let slowDeliveries = 0;
+  let slowMs = 0;
+  let slowGcMs = 0;
+  for (let i = 0; i < latencies.length; i += 1) {
+    const latency = latencies[i]!;
+    if (latency <= p99) continue;
+    slowDeliveries += 1;
+    slowMs += latency;
+    const sent = performance.timeOrigin + sentAt[i]!;
+    const received = sent + latency;
+    for (const [start, duration] of pauses) {
+      const overlap = Math.min(received, start + duration) - Math.max(sent, start);
+      if (overlap > 0) slowGcMs += overlap;
+    }
+  }
+  return {
+    gcCount: pauses.length,
+    gcMs: pauses.reduce((sum, [, duration]) => sum + duration, 0),
+    gcMaxMs: pauses.reduce((max, [, duration]) => Math.max(max, duration), 0),
+    gcMajorCount: majors.length,
+    gcMajorMs: majors.reduce((sum, [, duration]) => sum + duration, 0),
+    slowDeliveries,
+    slowMs,
+    slowGcMs,
+  };
 }
 
 export async function runFanoutOnce(
@@ -110,7 +186,9 @@ export async function measureFanout(
     await sleep(timing.settleMs);
     const databasePids = await listDatabasePids(target);
     let meter: ServiceMeter | null = null;
-    const inWindow: { cpu: ServiceCpu | null } = { cpu: null };
+    const inWindow: { cpu: ServiceCpu | null; waitMs: number } = { cpu: null, waitMs: 0 };
+    const waited = () =>
+      target.servers.reduce((sum, server) => sum + runQueueWaitMs(server.pid), 0);
     const load = await runChatLoad({
       rooms,
       sendersPerRoom: config.sendersPerRoom,
@@ -118,9 +196,11 @@ export async function measureFanout(
       ...timing,
       onWindowStart: () => {
         meter = new ServiceMeter(target, databasePids);
+        inWindow.waitMs = -waited();
       },
       onWindowEnd: () => {
         inWindow.cpu = meter?.read() ?? null;
+        inWindow.waitMs += waited();
       },
     });
     const measured = inWindow.cpu;
@@ -143,6 +223,8 @@ export async function measureFanout(
       botChallenges: load.botChallenges,
       latencyMs: load.latency,
       latencies: load.latencySamples(),
+      ...gcFigures(target, load, load.latency.p99),
+      runQueueMs: inWindow.waitMs,
     };
   } finally {
     await closeAll(connected.clients);
@@ -179,6 +261,15 @@ export function poolRuns(runs: readonly FanoutRun[]): FanoutRun {
     botChallenges: sum((run) => run.botChallenges),
     latencyMs: distribution(latencies),
     latencies,
+    gcCount: sum((run) => run.gcCount),
+    gcMs: sum((run) => run.gcMs),
+    gcMaxMs: runs.reduce((max, run) => Math.max(max, run.gcMaxMs), 0),
+    runQueueMs: sum((run) => run.runQueueMs),
+    gcMajorCount: sum((run) => run.gcMajorCount),
+    gcMajorMs: sum((run) => run.gcMajorMs),
+    slowDeliveries: sum((run) => run.slowDeliveries),
+    slowMs: sum((run) => run.slowMs),
+    slowGcMs: sum((run) => run.slowGcMs),
   };
 }
 

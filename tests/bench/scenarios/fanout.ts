@@ -20,13 +20,17 @@ import {
 } from './fanout-run.js';
 
 export interface FanoutSettings {
+  /** The configurations this scenario and the cluster scenario run. */
   configs: FanoutConfig[];
+  /** Run by this scenario only, after {@link configs}. */
+  tailConfigs: FanoutConfig[];
   /** Runs of each server per configuration, alternating SecureChannel and bare. */
   rounds: number;
   timing: FanoutTiming;
 }
 
 const P99_TARGET = 1.5;
+const TAIL_P99_TARGET = 1.3;
 
 function config(
   rooms: number,
@@ -34,15 +38,18 @@ function config(
   sendersPerRoom: number,
   ratePerSender: number,
   cpuTarget: number,
+  p99Target = P99_TARGET,
+  suffix = '',
 ): FanoutConfig {
-  const label = `${rooms} room${rooms === 1 ? '' : 's'} × ${members}`;
-  return { label, rooms, members, sendersPerRoom, ratePerSender, cpuTarget };
+  const label = `${rooms} room${rooms === 1 ? '' : 's'} × ${members}${suffix}`;
+  return { label, rooms, members, sendersPerRoom, ratePerSender, cpuTarget, p99Target };
 }
 
 export function fanoutSettingsFor(isQuick: boolean): FanoutSettings {
   return isQuick
     ? {
         configs: [config(1, 10, 2, 10, 1.2), config(5, 4, 1, 10, 1.2)],
+        tailConfigs: [config(5, 5, 5, 5, 1.2, TAIL_P99_TARGET, ' @ 125 msg/s')],
         rounds: 1,
         timing: { warmupMs: 300, windowMs: 1000, drainMs: 300, settleMs: 100 },
       }
@@ -51,6 +58,9 @@ export function fanoutSettingsFor(isQuick: boolean): FanoutSettings {
         // the hub's per-connection limit. Two rounds, because one 10 s window on a shared
         // machine moves CPU per delivery by ±10%.
         configs: [config(1, 100, 10, 10, 1.2), config(100, 10, 1, 10, 1.2)],
+        // Issue 36, tails: 100 rooms of 10 at 2,500 msg/s (five senders × 5 msg/s a room, 25,000
+        // deliveries a second), p99 within 1.3× bare.
+        tailConfigs: [config(100, 10, 5, 5, 1.2, TAIL_P99_TARGET, ' @ 2500 msg/s')],
         rounds: 2,
         timing: { warmupMs: 2000, windowMs: 8000, drainMs: 1500, settleMs: 1000 },
       };
@@ -72,6 +82,11 @@ const COLUMNS = [
   'max ms',
   'gen CPU %',
   'other CPU %',
+  'srv waited ms',
+  'GC n (major)',
+  'GC ms (major)',
+  'GC max ms',
+  '>p99 time in GC',
 ];
 
 function row(run: FanoutRun): string[] {
@@ -92,6 +107,11 @@ function row(run: FanoutRun): string[] {
     fixed(run.latencyMs.max, 1),
     fixed(figures.generatorCpuShare * 100, 0),
     fixed(figures.otherCpuShare * 100, 0),
+    fixed(run.runQueueMs, 0),
+    `${run.gcCount} (${run.gcMajorCount})`,
+    `${fixed(run.gcMs, 1)} (${fixed(run.gcMajorMs, 1)})`,
+    fixed(run.gcMaxMs, 1),
+    percent(ratio(run.slowGcMs, run.slowMs), 1),
   ];
 }
 
@@ -124,7 +144,7 @@ export async function runFanout(context: BenchContext): Promise<ScenarioReport> 
   const checks: Check[] = [];
   const notes: string[] = [];
   const results: unknown[] = [];
-  for (const each of settings.configs) {
+  for (const each of [...settings.configs, ...settings.tailConfigs]) {
     const secureRuns: FanoutRun[] = [];
     const bareRuns: FanoutRun[] = [];
     for (let round = 1; round <= settings.rounds; round += 1) {
@@ -137,7 +157,7 @@ export async function runFanout(context: BenchContext): Promise<ScenarioReport> 
     const p99Ratio = ratio(secure.latencyMs.p99, bare.latencyMs.p99);
     const rate = each.rooms * each.sendersPerRoom * each.ratePerSender;
     const ratioRow = ['ratio SC/bare', 'all', '', '', '', '', '', '', times(cpuRatio)];
-    ratioRow.push('', '', times(p99Ratio), '', '', '');
+    ratioRow.push('', '', times(p99Ratio), '', '', '', '', '', '', '', '');
     tables.push({
       title:
         `Fan-out ${each.label}: ${each.sendersPerRoom} sender(s)/room × ${each.ratePerSender} msg/s ` +
@@ -179,9 +199,9 @@ export async function runFanout(context: BenchContext): Promise<ScenarioReport> 
       {
         scenario: 'fanout',
         name: `${each.label}: p99 latency`,
-        target: `≤ ${P99_TARGET.toFixed(2)}× bare`,
+        target: `≤ ${(each.p99Target ?? P99_TARGET).toFixed(2)}× bare`,
         actual: `${times(p99Ratio)} (${fixed(secure.latencyMs.p99, 2)} vs ${fixed(bare.latencyMs.p99, 2)} ms)`,
-        pass: p99Ratio <= P99_TARGET,
+        pass: p99Ratio <= (each.p99Target ?? P99_TARGET),
       },
     );
   }
