@@ -148,8 +148,7 @@ describe('voice activity, tier parameters and the call window', () => {
         .filter({ hasText: 'bitrate: 64 kbps requested, browser uses 64 kbps max' })
         .waitFor();
       // The sample rate used follows the peer's opus fmtp: after a dip of either side's tier (a
-      // stalled, loaded machine reads as a slow network), it waits for the offerer's next
-      // renegotiation, as below.
+      // stalled, loaded machine reads as a slow network), it waits for a renegotiation, as below.
       await tierLine(alice.page, 'sampleRate')
         .filter({ hasText: /sample rate: 48 kHz requested, browser uses 48 kHz/ })
         .waitFor({ timeout: 40_000 });
@@ -174,7 +173,8 @@ describe('voice activity, tier parameters and the call window', () => {
         .filter({
           hasText: /sample rate: 16 kHz requested, browser uses 16 kHz .*maxplaybackrate 16000/,
         })
-        // The renegotiation waits for the side that offers; on a loaded machine that took > 15 s.
+        // The renegotiation waits for a probe (every 2 s) and a round trip; on a loaded machine
+        // that took > 15 s.
         .waitFor({ timeout: 40_000 });
       await tierLine(alice.page, 'channels')
         .filter({ hasText: 'channels: 1 requested, browser uses 1' })
