@@ -9,6 +9,8 @@
  * sees the system message, and carol's input says until when she is muted. alice reads the
  * moderation log. Screenshots of the member menu and the log go to SCREENSHOT_DIR in two themes
  * when it is set.
+ *
+ * Then: a visitor kicked while the server still answers his key frames keeps the removal notice.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
