@@ -9,6 +9,8 @@
  * sees the system message, and carol's input says until when she is muted. alice reads the
  * moderation log. Screenshots of the member menu and the log go to SCREENSHOT_DIR in two themes
  * when it is set.
+ *
+ * Then: a visitor kicked while the server still answers his key frames keeps the removal notice.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -161,4 +163,82 @@ describe('room moderation in the browser', () => {
     await alice.page.getByTestId('member-menu-content').waitFor();
     await shoot(alice.page, 'member-menu-matrix');
   }, 300_000);
+
+  // A removal can overtake frames the member's browser sent while still inside (its key
+  // agreement runs after the join): the server answers those with an error just after
+  // removed_from_room. On a busy machine that happens by itself; here bob's socket is routed so
+  // that it happens every time.
+  it("keeps a kicked visitor's removal notice when the server answers frames the removal overtook", async () => {
+    const suffix = Date.now().toString(36).slice(-5);
+    const aliceKey = await makeRegisteredKey(suite.server.baseUrl, { username: `alice${suffix}` });
+    const token = (await login(suite.server.baseUrl, aliceKey)).body.sessionToken as string;
+    const room = RoomSchema.parse(
+      await (
+        await fetch(`${suite.server.baseUrl}/api/rooms`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ name: `ops-${suffix}` }),
+        })
+      ).json(),
+    );
+    const alice = await actor('alice', {
+      securechannel_access_mode: 'authenticated',
+      securechannel_session: token,
+    });
+    await alice.page.goto(`${suite.server.baseUrl}/chat/${room.secureId}`);
+    const aliceChat = new ChatPageObject(alice.page);
+    await aliceChat.waitUntilJoined();
+
+    const bob = await actor('bob', { securechannel_access_mode: 'public' });
+    const marker = 'all frames before this line are handled';
+    let announced: string | null = null;
+    let isRemoved = false;
+    const hasAnnounced = new Promise<void>((resolve) => {
+      void bob.page.routeWebSocket(/\/chat-ws$/, (page) => {
+        const server = page.connectToServer();
+        page.onMessage((message) => {
+          if (typeof message === 'string' && message.includes('"type":"key_announce"')) {
+            announced = message;
+            resolve();
+          }
+          server.send(message);
+        });
+        server.onMessage((message) => {
+          page.send(message);
+          if (typeof message !== 'string') return;
+          if (message.includes('"type":"removed_from_room"') && announced !== null) {
+            // Sent by bob's socket after the server took it out, as a slow browser does.
+            isRemoved = true;
+            server.send(announced);
+          } else if (isRemoved && message.includes('"frameType":"key_announce"')) {
+            page.send(
+              JSON.stringify({
+                type: 'system_message',
+                message: marker,
+                level: 'info',
+                timestamp: new Date().toISOString(),
+              }),
+            );
+          }
+        });
+      });
+    });
+    await bob.page.goto(`${suite.server.baseUrl}/chat/${room.secureId}`);
+    const bobChat = new ChatPageObject(bob.page);
+    await bobChat.waitUntilJoined();
+    const bobName = (await bobChat.callsign().textContent())?.trim() ?? '';
+    await hasAnnounced;
+
+    // alice's role has arrived (her moderation log button shows); she kicks bob.
+    await operatives(alice.page);
+    await alice.page.getByTestId('open-moderation-log').waitFor();
+    await aliceChat.send(`/kick ${bobName}`);
+    await bob.page.getByText('REMOVED FROM CHANNEL').first().waitFor();
+    await bobChat.systemLine(marker).waitFor();
+    // The server's answer (Join a room before exchanging keys) came in between: it is not shown
+    // over the removal's notice.
+    expect(await bob.page.getByText('CHANNEL ERROR').count()).toBe(0);
+    expect(await bob.page.getByText('Join a room before exchanging keys').count()).toBe(0);
+    await bobChat.systemLine(/You were removed from this channel/).waitFor();
+  }, 120_000);
 });

@@ -469,3 +469,109 @@ describe('the call mesh and its frame keys', () => {
     h.call.close();
   });
 });
+
+describe('renegotiating a tier', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    pcs.length = 0;
+    microphone.getTracks().forEach((track) => (track.readyState = 'live'));
+    outgoing.readyState = 'live';
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  /** node-b in a call where node-a (sorting first) offered; node-b answered. */
+  async function answered() {
+    installFakes();
+    const h = harness('node-b');
+    await h.call.start();
+    roster(h, 'node-a', 'node-b');
+    h.emit('webrtc_signaling', {
+      roomId: 'room-1',
+      fromParticipant: 'node-a',
+      targetParticipant: 'node-b',
+      signalType: 'offer',
+      data: { type: 'offer', sdp: 'v=0' },
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    const pc = pcs[0]!;
+    const described: unknown[] = [];
+    pc.setLocalDescription = (description?: unknown) => {
+      described.push(description);
+      return Promise.resolve();
+    };
+    Object.assign(pc.senders[0]!, {
+      getParameters: () => ({ encodings: [{}] }),
+      setParameters: () => Promise.resolve(),
+    });
+    const offers = () =>
+      h.sent.filter(
+        (frame) =>
+          frame.type === 'webrtc_signaling' &&
+          frame.targetParticipant === 'node-a' &&
+          frame.signalType === 'offer',
+      );
+    return { h, pc, described, offers };
+  }
+
+  it('offers from the side that answered when its own tier moves', async () => {
+    const { pc, offers } = await answered();
+    expect(offers()).toHaveLength(0);
+    // node-b's link reads 200 ms round trip: fair, no longer the excellent it answered with.
+    pc.getStats = () =>
+      Promise.resolve(
+        new Map([
+          [
+            'pair',
+            {
+              type: 'candidate-pair',
+              nominated: true,
+              state: 'succeeded',
+              currentRoundTripTime: 0.2,
+            },
+          ],
+        ]),
+      );
+    await vi.advanceTimersByTimeAsync(4_100);
+    expect(offers()).toHaveLength(1);
+  });
+
+  it('settles two offers at once: the lower node id goes on, the other rolls back and answers', async () => {
+    const { h, pc, described } = await answered();
+    // node-b offered (its tier moved) while node-a's offer was on its way.
+    pc.signalingState = 'have-local-offer';
+    h.emit('webrtc_signaling', {
+      roomId: 'room-1',
+      fromParticipant: 'node-a',
+      targetParticipant: 'node-b',
+      signalType: 'offer',
+      data: { type: 'offer', sdp: 'v=0' },
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(described[0]).toEqual({ type: 'rollback' });
+    expect(
+      h.sent.filter((frame) => frame.type === 'webrtc_signaling' && frame.signalType === 'answer'),
+    ).toHaveLength(2);
+
+    // node-a, sorting first, keeps its own offer and leaves node-b's unanswered.
+    const a = harness('node-a');
+    await a.call.start();
+    roster(a, 'node-a', 'node-b');
+    await vi.advanceTimersByTimeAsync(0);
+    const aPc = pcs[1]!;
+    aPc.signalingState = 'have-local-offer';
+    a.emit('webrtc_signaling', {
+      roomId: 'room-1',
+      fromParticipant: 'node-b',
+      targetParticipant: 'node-a',
+      signalType: 'offer',
+      data: { type: 'offer', sdp: 'v=0' },
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(
+      a.sent.filter((frame) => frame.type === 'webrtc_signaling' && frame.signalType === 'answer'),
+    ).toHaveLength(0);
+  });
+});

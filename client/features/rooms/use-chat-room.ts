@@ -7,8 +7,9 @@
  * Faults are ordinary (issue 35): a lost connection comes back by itself (ChatSocket) and joins
  * the room again with the grant this tab holds; the room keys are agreed again by the e2ee
  * feature on that join. Messages typed meanwhile are held, shown pending, and leave once the keys
- * are ready (never in clear). A removal or a destroyed room holds the socket: no reconnect. A
- * message the relay refused, or that the connection lost before its echo, shows NOT SENT with
+ * are ready (never in clear). A removal or a destroyed room holds the socket: no reconnect; the
+ * errors that answer frames the removal overtook are not shown over its notice (room-errors.ts).
+ * A message the relay refused, or that the connection lost before its echo, shows NOT SENT with
  * RESEND (OutgoingLedger).
  */
 import { useQueryClient } from '@tanstack/react-query';
@@ -50,6 +51,7 @@ import { chatRoomReducer, initialChatRoomState, type ChatRoomState } from './cha
 import { getRoomAccessToken, setRoomAccessToken } from '../../lib/rooms/room-access.js';
 import { waitForServerTrust } from '../../lib/privacy/server-trust.js';
 import { OutgoingLedger, type InFlightSend } from './outgoing-ledger.js';
+import { isEchoOfRemoval } from './room-errors.js';
 
 export interface UseChatRoomOptions {
   room: Room | null;
@@ -255,6 +257,8 @@ export function useChatRoom({
       setRefusal({ roomId, isAccessCode });
       if (isAccessCode) return;
     }
+    // The answer to a frame the removal overtook: the removal's notice stays on screen.
+    if (isEchoOfRemoval(frameType, socket.getLink().hold)) return;
     toast({ title: 'CHANNEL ERROR', description: message, variant: 'destructive' });
   });
 

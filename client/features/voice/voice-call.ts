@@ -710,9 +710,14 @@ export class VoiceCall {
     this.#signal(nodeId, 'offer', { type: 'offer', sdp: offer.sdp ?? '' });
   }
 
-  /** The peer's tier changed: a new offer carries its fmtp (only from the side that offers). */
+  /**
+   * This side's tier for the peer changed: a new offer carries its fmtp. Either side offers, so
+   * that the side that answered the last negotiation is not stuck with the tier it answered with
+   * (the peer's encoder would keep its old maxplaybackrate until the offerer's own tier moved).
+   * When both offer at once, the lower node id's offer wins ({@link #onSignal}).
+   */
   async #renegotiate(peer: Peer): Promise<void> {
-    if (this.deps.selfNodeId > peer.nodeId || peer.pc.signalingState !== 'stable') return;
+    if (peer.pc.signalingState !== 'stable') return;
     try {
       const offer = this.#withTier(peer, await peer.pc.createOffer());
       await peer.pc.setLocalDescription(offer);
@@ -729,6 +734,12 @@ export class VoiceCall {
       if (frame.signalType === 'offer') {
         const description = SessionDescriptionSchema.parse(frame.data);
         const peer = await this.#createPeer(from);
+        // Both offered at once (each side's tier moved): the lower node id's offer goes on; the
+        // other side drops its own and answers, with its tier in the answer.
+        if (peer.pc.signalingState === 'have-local-offer') {
+          if (this.deps.selfNodeId < from) return;
+          await peer.pc.setLocalDescription({ type: 'rollback' });
+        }
         await peer.pc.setRemoteDescription(description);
         await this.#flushCandidates(peer);
         const answer = this.#withTier(peer, await peer.pc.createAnswer());
