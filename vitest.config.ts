@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 // Chromium). `npm test` runs them all.
 export default defineConfig({
   test: {
+    // The ten slowest files close every run (tests/support/slowest-files-reporter.ts).
+    reporters: ['default', './tests/support/slowest-files-reporter.ts'],
     projects: [
       {
         test: {
