@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../server/db/connect.js';
+import { pgliteSnapshot } from './pglite-snapshot.js';
 import { HAS_POSTGRES, POSTGRES_URL } from './services.js';
 
 export type Backend = 'pglite' | 'postgres';
@@ -46,7 +47,12 @@ export async function createThrowawayPostgres(): Promise<{
 /** A migrated, empty database of the given backend. */
 export async function freshDatabase(backend: Backend): Promise<TestDatabase> {
   if (backend === 'pglite') {
-    const database = await openDatabase({ databaseUrl: null, dataDir: '', inMemory: true });
+    const database = await openDatabase({
+      databaseUrl: null,
+      dataDir: '',
+      inMemory: true,
+      pgliteStart: await pgliteSnapshot(),
+    });
     return { database, url: null, cleanup: () => database.close() };
   }
   const { url, drop } = await createThrowawayPostgres();
