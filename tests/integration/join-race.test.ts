@@ -154,7 +154,8 @@ describe.runIf(HAS_POSTGRES && HAS_REDIS)('joining a room while another process 
         // Acknowledged while the joiner was in the room (with 300 ms for its copy to arrive), or
         // sent in the two seconds before it joined (room_joined holds it: far below the cap).
         const during = times.sentAt >= joiner.requestedAt && times.ackedAt + 300 < joiner.closedAt;
-        const before = times.sentAt < joiner.requestedAt && times.sentAt > joiner.requestedAt - 2_000;
+        const before =
+          times.sentAt < joiner.requestedAt && times.sentAt > joiner.requestedAt - 2_000;
         if ((during || before) && !counts.has(content)) missing.push(`${content} at ${index}`);
       }
     }
