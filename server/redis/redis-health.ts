@@ -35,6 +35,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { errorForLog } from '../lib/log-error.js';
+import { isDependencyUnavailable } from '../lib/unavailable.js';
 import type { RedisHandles } from './connect.js';
 import type { RedisFanout } from './redis-fanout.js';
 import { HEARTBEAT_TTL_MS, type RedisPresenceStore } from './redis-presence.js';
@@ -119,9 +120,12 @@ export class RedisHealth {
   /** Starts logging and announcing recoveries, and learning the peers every PEER_REFRESH_MS. */
   watch(watcher: RedisHealthWatch): void {
     this.watcher = watcher;
-    void this.serverRunId().then((runId) => {
-      this.runId ??= runId;
-    });
+    void this.serverRunId().then(
+      (runId) => {
+        this.runId ??= runId;
+      },
+      () => undefined,
+    );
     const refresh = () => {
       if (this.isClosing) return;
       void this.probeSubscriber();
@@ -178,12 +182,16 @@ export class RedisHealth {
     subscriber.disconnect(true);
   }
 
-  /** The Redis server's `run_id` (changes when it restarts), or null when it cannot be read. */
+  /**
+   * The Redis server's `run_id` (changes when it restarts), or null when Redis does not say (INFO
+   * refused, as some managed services do). Throws while Redis is away.
+   */
   private async serverRunId(): Promise<string | null> {
     try {
       const info = await this.redis.client.info('server');
       return /^run_id:(\w+)/m.exec(info)?.[1] ?? null;
-    } catch {
+    } catch (error) {
+      if (isDependencyUnavailable(error)) throw error;
       return null;
     }
   }
