@@ -47,15 +47,25 @@ async function isDegraded(server: Running): Promise<boolean> {
   return ((await response.json()) as { degraded: boolean }).degraded;
 }
 
-/** The Redis client id of the subscriber that connects through `door` (one is expected). */
-async function subscriberBehind(admin: Redis, door: RedisDoor): Promise<string[]> {
+/**
+ * The Redis client id and port of the subscriber that connects through `door` (one is expected),
+ * from a separate connection to Redis.
+ */
+async function subscriberBehind(
+  redisUrl: string,
+  door: RedisDoor,
+): Promise<{ id: string; port: number }[]> {
+  const admin = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  admin.on('error', () => undefined);
+  await admin.connect();
   const ports = door.upstreamPorts();
   const list = String(await admin.call('CLIENT', 'LIST'));
+  await admin.quit();
   return list.split('\n').flatMap((line) => {
     const id = /\bid=(\d+)/.exec(line)?.[1];
     const port = Number(/\baddr=[^ ]*:(\d+)/.exec(line)?.[1]);
     const subscriptions = Number(/\bsub=(\d+)/.exec(line)?.[1] ?? 0);
-    return id && ports.has(port) && subscriptions > 0 ? [id] : [];
+    return id && ports.has(port) && subscriptions > 0 ? [{ id, port }] : [];
   });
 }
 
@@ -199,14 +209,14 @@ describe.runIf(HAS_POSTGRES)('a process that loses only its Redis subscriber', (
     await waitFor('a few messages first', async () => sentBy(bob) >= 4, 10_000);
 
     // The drop: the first server's subscriber is killed and kept out for 2.5 s.
+    const found = await subscriberBehind(redis.url, door);
+    expect(found).toHaveLength(1);
+    const bobBefore = sentBy(bob);
+    door.isHeld = true;
     const admin = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
     admin.on('error', () => undefined);
     await admin.connect();
-    const ids = await subscriberBehind(admin, door);
-    expect(ids).toHaveLength(1);
-    const bobBefore = sentBy(bob);
-    door.isHeld = true;
-    expect(await admin.call('CLIENT', 'KILL', 'ID', ids[0]!)).toBe(1);
+    expect(await admin.call('CLIENT', 'KILL', 'ID', found[0]!.id)).toBe(1);
     await admin.quit();
 
     // Degraded here (Agent41's messages refused), not on the second server.
@@ -265,5 +275,62 @@ describe.runIf(HAS_POSTGRES)('a process that loses only its Redis subscriber', (
         expect(server.logs.text()).not.toContain(entry.content);
       }
     }
+  }, 60_000);
+
+  it('connects again a subscriber that stops answering, and gives its members what they missed', async () => {
+    const [first, second] = servers as [Running, Running];
+    const created = await fetch(`${first.url}/api/rooms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'silent subscriber drill' }),
+    });
+    const room = ((await created.json()) as { secureId: string }).secureId;
+    const carol = new Member('Agent43', room, first.url);
+    const dave = new Member('Agent44', room, second.url);
+    members.push(carol, dave);
+    await carol.join();
+    await dave.join();
+    await carol.socket!.waitForMembers(['Agent43', 'Agent44'], 10_000);
+
+    // The first server's subscriber goes silent: its connection stays open, nothing passes.
+    const found = await subscriberBehind(redis.url, door);
+    expect(found).toHaveLength(1);
+    expect(door.freeze(found[0]!.port)).toBe(true);
+    const frozenAt = Date.now();
+
+    let sending = true;
+    const sender = (async () => {
+      for (let index = 0; sending; index += 1) {
+        await dave.sendOne(`${dave.name}:${index}`);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+    })();
+    // Found by its unanswered PING (10 s), then made again: degraded, then whole.
+    await waitFor('the first server degraded', () => isDegraded(first), 20_000);
+    expect(Date.now() - frozenAt).toBeGreaterThanOrEqual(9_000);
+    await waitFor('the first server whole', async () => !(await isDegraded(first)), 10_000);
+    await waitFor('Agent43 back in the room', async () => carol.closeCodes.length > 0, 10_000);
+    await waitFor('Agent43 joined again', async () => carol.socket !== null, 10_000);
+    const daveAfter = dave.sent.length;
+    await waitFor('a few more messages', async () => dave.sent.length >= daveAfter + 4, 10_000);
+    sending = false;
+    await sender;
+
+    const missing = () =>
+      dave.sent
+        .filter((entry) => entry.outcome === 'acked' && !carol.received.has(entry.content))
+        .map((entry) => entry.content);
+    await waitFor(
+      'every acknowledged message at Agent43',
+      async () => missing().length === 0,
+      5_000,
+    ).catch(() => undefined);
+    expect(missing()).toEqual([]);
+    expect(dave.sent.filter((entry) => entry.outcome === 'acked').length).toBeGreaterThan(20);
+    expect(carol.closeCodes).toEqual([RELAY_INTERRUPTED_CLOSE.code]);
+    expect(dave.closeCodes).toEqual([]);
+    expect(
+      first.logs.lines.filter((line) => line.includes('redis subscriber did not answer')),
+    ).toHaveLength(1);
   }, 60_000);
 });

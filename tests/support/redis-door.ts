@@ -11,17 +11,33 @@ export interface RedisDoor {
   isHeld: boolean;
   /** The local ports of the relay's open connections to Redis. */
   upstreamPorts(): Set<number>;
+  /**
+   * Stops passing bytes either way on the connection whose local port to Redis is `port`, and
+   * keeps it open: a half-open connection, as a vanished peer or a dropped NAT entry leaves.
+   */
+  freeze(port: number): boolean;
   close(): Promise<void>;
 }
 
 export async function startRedisDoor(redisUrl: string): Promise<RedisDoor> {
   const target = Number(new URL(redisUrl).port);
   const upstreams = new Set<Socket>();
+  const pairs = new Map<Socket, Socket>();
   const door: RedisDoor = {
     url: '',
     isHeld: false,
     upstreamPorts: () =>
       new Set([...upstreams].flatMap((socket) => (socket.localPort ? [socket.localPort] : []))),
+    freeze: (port) => {
+      const upstream = [...upstreams].find((socket) => socket.localPort === port);
+      const socket = upstream && pairs.get(upstream);
+      if (!upstream || !socket) return false;
+      socket.unpipe(upstream);
+      upstream.unpipe(socket);
+      socket.pause();
+      upstream.pause();
+      return true;
+    },
     close: async () => undefined,
   };
   const server: TcpServer = createServer((socket) => {
@@ -31,10 +47,12 @@ export async function startRedisDoor(redisUrl: string): Promise<RedisDoor> {
     }
     const upstream = connect(target, '127.0.0.1');
     upstreams.add(upstream);
+    pairs.set(upstream, socket);
     socket.pipe(upstream);
     upstream.pipe(socket);
     const end = () => {
       upstreams.delete(upstream);
+      pairs.delete(upstream);
       socket.destroy();
       upstream.destroy();
     };
