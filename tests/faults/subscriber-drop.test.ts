@@ -15,8 +15,14 @@
  * published meanwhile never reached its members, and closes their sockets with 1012; Agent41's
  * client joins again and finds in `room_joined` what it missed. Then: every message either
  * sender saw acknowledged is at the other member, live or in `room_joined`; both member lists
- * hold both; the first server logged the loss, the recovery and the closing once, and no message
- * content.
+ * hold all three members; the first server logged the loss, the recovery and the closing once,
+ * and no message content. Agent40, idle on the first server, sends once while it is degraded and
+ * is refused.
+ *
+ * Second scenario: the first server's subscriber connection stays open but passes nothing (the
+ * relay stops forwarding it, as a vanished peer leaves a half-open connection). Its PING goes
+ * unanswered for 10 s, the server connects it again, and its members are closed with 1012 and
+ * find in `room_joined` what they missed meanwhile.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
@@ -193,13 +199,17 @@ describe.runIf(HAS_POSTGRES)('a process that loses only its Redis subscriber', (
     const room = ((await created.json()) as { secureId: string }).secureId;
     const alice = new Member('Agent41', room, first.url);
     const bob = new Member('Agent42', room, second.url);
-    members.push(alice, bob);
+    // Sends only once, while the first server is degraded.
+    const idle = new Member('Agent40', room, first.url);
+    members.push(alice, bob, idle);
     await alice.join();
     await bob.join();
-    await alice.socket!.waitForMembers(['Agent41', 'Agent42'], 10_000);
+    await idle.join();
+    const names = ['Agent40', 'Agent41', 'Agent42'];
+    await alice.socket!.waitForMembers(names, 10_000);
 
     let sending = true;
-    const senders = members.map(async (member) => {
+    const senders = [alice, bob].map(async (member) => {
       for (let index = 0; sending; index += 1) {
         await member.sendOne(`${member.name}:${index}`);
         await new Promise((resolve) => setTimeout(resolve, 150));
@@ -222,6 +232,8 @@ describe.runIf(HAS_POSTGRES)('a process that loses only its Redis subscriber', (
     // Degraded here (Agent41's messages refused), not on the second server.
     await waitFor('the first server degraded', () => isDegraded(first), 5_000);
     expect(await isDegraded(second)).toBe(false);
+    await idle.sendOne('Agent40:0');
+    expect(idle.sent[0]?.outcome).toBe('refused');
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     const bobDuring = bob.sent.slice(bobBefore).filter((entry) => entry.outcome === 'acked');
     expect(bobDuring.length).toBeGreaterThanOrEqual(5);
@@ -256,13 +268,14 @@ describe.runIf(HAS_POSTGRES)('a process that loses only its Redis subscriber', (
       5_000,
     ).catch(() => undefined);
     expect(missing()).toEqual([]);
-    expect(alice.sent.some((entry) => entry.outcome === 'refused')).toBe(true);
-    // How: the first server closed its socket with 1012, and the client joined again.
+    expect(bob.received.has('Agent40:0')).toBe(false);
+    // How: the first server closed its sockets with 1012, and the clients joined again.
     expect(alice.closeCodes).toEqual([RELAY_INTERRUPTED_CLOSE.code]);
+    expect(idle.closeCodes).toEqual([RELAY_INTERRUPTED_CLOSE.code]);
     expect(bob.closeCodes).toEqual([]);
 
-    await alice.socket!.waitForMembers(['Agent41', 'Agent42'], 10_000);
-    await bob.socket!.waitForMembers(['Agent41', 'Agent42'], 10_000);
+    await alice.socket!.waitForMembers(names, 10_000);
+    await bob.socket!.waitForMembers(names, 10_000);
 
     const lines = (server: Running, text: string) =>
       server.logs.lines.filter((line) => line.includes(text));
@@ -305,12 +318,15 @@ describe.runIf(HAS_POSTGRES)('a process that loses only its Redis subscriber', (
         await new Promise((resolve) => setTimeout(resolve, 150));
       }
     })();
-    // Found by its unanswered PING (10 s), then made again: degraded, then whole.
-    await waitFor('the first server degraded', () => isDegraded(first), 20_000);
+    // Found by its unanswered PING (10 s), then made again (degraded for as long as that takes,
+    // too short to poll for), then its members are closed and join again.
+    const silenceLines = () =>
+      first.logs.lines.filter((line) => line.includes('redis subscriber did not answer'));
+    await waitFor('the silence noticed', async () => silenceLines().length > 0, 20_000);
     expect(Date.now() - frozenAt).toBeGreaterThanOrEqual(9_000);
-    await waitFor('the first server whole', async () => !(await isDegraded(first)), 10_000);
-    await waitFor('Agent43 back in the room', async () => carol.closeCodes.length > 0, 10_000);
+    await waitFor('Agent43 closed', async () => carol.closeCodes.length > 0, 10_000);
     await waitFor('Agent43 joined again', async () => carol.socket !== null, 10_000);
+    await waitFor('the first server whole', async () => !(await isDegraded(first)), 10_000);
     const daveAfter = dave.sent.length;
     await waitFor('a few more messages', async () => dave.sent.length >= daveAfter + 4, 10_000);
     sending = false;
@@ -329,8 +345,9 @@ describe.runIf(HAS_POSTGRES)('a process that loses only its Redis subscriber', (
     expect(dave.sent.filter((entry) => entry.outcome === 'acked').length).toBeGreaterThan(20);
     expect(carol.closeCodes).toEqual([RELAY_INTERRUPTED_CLOSE.code]);
     expect(dave.closeCodes).toEqual([]);
-    expect(
-      first.logs.lines.filter((line) => line.includes('redis subscriber did not answer')),
-    ).toHaveLength(1);
+    expect(silenceLines()).toHaveLength(1);
+    const lines = (text: string) => first.logs.lines.filter((line) => line.includes(text));
+    expect(lines('redis unavailable: degraded')).toHaveLength(2);
+    expect(lines('redis events may have been missed')).toHaveLength(2);
   }, 60_000);
 });
