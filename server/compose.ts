@@ -56,6 +56,7 @@ import { AppError } from './errors.js';
 import { errorForLog } from './lib/log-error.js';
 import { isDependencyUnavailable } from './lib/unavailable.js';
 import { HEARTBEAT_INTERVAL_MS, type SharedState } from './shared-state.js';
+import { RELAY_INTERRUPTED_CLOSE } from './redis/redis-health.js';
 
 export interface ComposeDeps {
   app: FastifyInstance;
@@ -564,7 +565,17 @@ export async function composeFeatures(deps: ComposeDeps) {
   if (sweeper && health) {
     health.watch({
       logger: app.log,
-      onRecovered: async () => {
+      onRecovered: async ({ eventsMayBeMissed }) => {
+        if (eventsMayBeMissed) {
+          // Redis ran on while this process did not hear it: the others' messages, member
+          // changes, keys and moderation of that time never reached these sockets. Their
+          // clients join again (1012 is retried): room_joined carries the messages stored
+          // meanwhile, and the join's checks run again.
+          const sockets = hub.connections.size;
+          hub.closeAll(RELAY_INTERRUPTED_CLOSE.code, RELAY_INTERRUPTED_CLOSE.reason);
+          app.log.warn({ sockets }, 'redis events may have been missed: sockets closed to rejoin');
+          return;
+        }
         for (const roomId of deps.channels.localRooms()) {
           await roomsFeature().publishUserList(roomId);
         }

@@ -166,11 +166,14 @@ export class Connection {
     this.held ??= [];
   }
 
-  /** Sends the room frames held since {@link holdRoomFrames}, in order, and stops holding. */
-  releaseRoomFrames(): void {
+  /**
+   * Sends the room frames held since {@link holdRoomFrames}, in order, but those `skip` says the
+   * joiner has already (a message that is also in `room_joined`), and stops holding.
+   */
+  releaseRoomFrames(skip?: (frame: SharedFrame) => boolean): void {
     const held = this.held;
     this.held = null;
-    for (const frame of held ?? []) this.sendShared(frame);
+    for (const frame of held ?? []) if (!skip?.(frame)) this.sendShared(frame);
   }
 
   /** Sends a frame encoded once for many receivers: its bytes go straight to the TCP socket. */

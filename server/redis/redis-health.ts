@@ -19,9 +19,23 @@
  * `/api/ping` says `degraded: true`, and the metric `securechannel_redis_degraded` is 1. Entering
  * and leaving the state log one line each. On leaving it, every room with members here hears
  * its member list again (compose.ts), so lists heal without anyone rejoining.
+ *
+ * The other processes only know of an outage that Redis itself had (a restart). When this process
+ * alone lost a connection, its subscriber above all, while Redis kept running, the others went on
+ * publishing, and what they published meanwhile never reached it: room messages, member changes,
+ * keys, moderation. Recovery tells the two apart by Redis's `run_id` (the same server, or a
+ * restarted one); when it cannot rule out that events were missed, the watcher is told
+ * (`eventsMayBeMissed`) and closes this process's sockets so that their clients join again
+ * (compose.ts): `room_joined` then carries the messages stored meanwhile, and the join checks
+ * run again.
+ *
+ * A subscriber whose connection is dead without being closed (a half-open TCP connection) is
+ * found by a PING every {@link PEER_REFRESH_MS}: unanswered for {@link SUBSCRIBER_PROBE_TIMEOUT_MS},
+ * the connection is dropped and made again, which is the outage above.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { errorForLog } from '../lib/log-error.js';
+import { isDependencyUnavailable } from '../lib/unavailable.js';
 import type { RedisHandles } from './connect.js';
 import type { RedisFanout } from './redis-fanout.js';
 import { HEARTBEAT_TTL_MS, type RedisPresenceStore } from './redis-presence.js';
@@ -35,11 +49,28 @@ export const RECOVERY_POLL_MS = 200;
  * moment before an outage is waited for too.
  */
 export const PEER_REFRESH_MS = 1_000;
+/** How long the subscriber may leave a PING unanswered before its connection is made again. */
+export const SUBSCRIBER_PROBE_TIMEOUT_MS = 10_000;
+
+/**
+ * How this process closes its sockets after an outage in which it may have missed events (see
+ * above): 1012 (service restart), which clients take as "join again" (client/lib/realtime).
+ */
+export const RELAY_INTERRUPTED_CLOSE = { code: 1012, reason: 'Relay interrupted: join again' };
+
+/** What a recovery tells the watcher. */
+export interface RedisRecovery {
+  /**
+   * True when Redis kept running through this process's outage (or that is unknown): the other
+   * processes may have published events that this process never heard.
+   */
+  eventsMayBeMissed: boolean;
+}
 
 export interface RedisHealthWatch {
   logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   /** Runs each time the cluster is whole again after an outage (member lists to the rooms). */
-  onRecovered: () => Promise<void>;
+  onRecovered: (recovery: RedisRecovery) => Promise<void>;
 }
 
 export class RedisHealth {
@@ -55,6 +86,9 @@ export class RedisHealth {
   private readonly peers = new Map<string, number>();
   private watcher: RedisHealthWatch | null = null;
   private peerTimer: NodeJS.Timeout | null = null;
+  /** The Redis server's `run_id` as last seen (null: not known), to tell a restart. */
+  private runId: string | null = null;
+  private isProbing = false;
 
   constructor(
     private readonly redis: RedisHandles,
@@ -86,8 +120,16 @@ export class RedisHealth {
   /** Starts logging and announcing recoveries, and learning the peers every PEER_REFRESH_MS. */
   watch(watcher: RedisHealthWatch): void {
     this.watcher = watcher;
+    void this.serverRunId().then(
+      (runId) => {
+        this.runId ??= runId;
+      },
+      () => undefined,
+    );
     const refresh = () => {
-      if (this.isWhole && !this.isClosing) void this.refreshPeers().catch(() => undefined);
+      if (this.isClosing) return;
+      void this.probeSubscriber();
+      if (this.isWhole) void this.refreshPeers().catch(() => undefined);
     };
     refresh();
     this.peerTimer = setInterval(refresh, PEER_REFRESH_MS);
@@ -111,6 +153,46 @@ export class RedisHealth {
     for (const id of alive) if (id !== this.presence.processId) this.peers.set(id, at);
     for (const [id, seenAt] of this.peers) {
       if (!alive.has(id) && seenAt + HEARTBEAT_TTL_MS < at) this.peers.delete(id);
+    }
+  }
+
+  /**
+   * PINGs the subscriber; when no answer comes within SUBSCRIBER_PROBE_TIMEOUT_MS, drops its
+   * connection and makes it again (ioredis re-subscribes; this is an outage, see above). A refused
+   * PING needs nothing: the connection's 'close' has begun the outage already.
+   */
+  private async probeSubscriber(): Promise<void> {
+    const subscriber = this.redis.subscriber;
+    if (this.isProbing || subscriber.status !== 'ready') return;
+    this.isProbing = true;
+    let isAnswered = false;
+    const answer = subscriber.ping().then(
+      () => (isAnswered = true),
+      () => (isAnswered = true),
+    );
+    await Promise.race([answer, pause(SUBSCRIBER_PROBE_TIMEOUT_MS)]);
+    // A blocked event loop fires the timer before it reads a waiting answer: read first.
+    if (!isAnswered) await new Promise((resolve) => setImmediate(resolve));
+    this.isProbing = false;
+    if (isAnswered || this.isClosing || subscriber.status !== 'ready') return;
+    this.watcher?.logger.warn(
+      { processId: this.presence.processId },
+      'redis subscriber did not answer: connecting it again',
+    );
+    subscriber.disconnect(true);
+  }
+
+  /**
+   * The Redis server's `run_id` (changes when it restarts), or null when Redis does not say (INFO
+   * refused, as some managed services do). Throws while Redis is away.
+   */
+  private async serverRunId(): Promise<string | null> {
+    try {
+      const info = await this.redis.client.info('server');
+      return /^run_id:(\w+)/m.exec(info)?.[1] ?? null;
+    } catch (error) {
+      if (isDependencyUnavailable(error)) throw error;
+      return null;
     }
   }
 
@@ -143,11 +225,16 @@ export class RedisHealth {
 
   private async recover(loss: number): Promise<void> {
     const isCurrent = () => loss === this.losses && !this.isClosing;
-    // 1. This process: subscriptions confirmed, members and heartbeat written back.
+    // 1. This process: subscriptions confirmed, members and heartbeat written back; and whether
+    //    Redis ran on meanwhile (the same run_id), so that the others kept publishing.
+    let eventsMayBeMissed = true;
     while (isCurrent()) {
       try {
         await this.fanout.resubscribe();
         await this.presence.restore();
+        const runId = await this.serverRunId();
+        eventsMayBeMissed = runId === null || this.runId === null || runId === this.runId;
+        if (runId !== null) this.runId = runId;
         break;
       } catch {
         await pause(RECOVERY_POLL_MS);
@@ -170,10 +257,10 @@ export class RedisHealth {
     this.degradedSince = null;
     this.recoveringLoss = null;
     this.watcher?.logger.info(
-      { processId: this.presence.processId, downMs },
+      { processId: this.presence.processId, downMs, eventsMayBeMissed },
       'redis available again: no longer degraded',
     );
-    await this.watcher?.onRecovered().catch((error: unknown) => {
+    await this.watcher?.onRecovered({ eventsMayBeMissed }).catch((error: unknown) => {
       this.watcher?.logger.error(
         { task: 'presence', err: errorForLog(error) },
         'housekeeping failed',

@@ -2,6 +2,7 @@
  * Room membership over the socket (spec 000 §7): join_room, typing, request_user_list, and
  * leaving on disconnect. Presence lives in a PresenceStore; events go through RoomChannels.
  */
+import { z } from 'zod';
 import { isCallsign } from '../../../shared/ids.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { displayRole, type ModerationRole } from '../../../shared/moderation/permissions.js';
@@ -10,6 +11,7 @@ import { AppError } from '../../errors.js';
 import type { Connection, ConnectionIdentity } from '../../realtime/connection.js';
 import type { Hub } from '../../realtime/hub.js';
 import type { RoomChannels } from '../../realtime/room-channels.js';
+import type { SharedFrame } from '../../realtime/ws-frame.js';
 import type { KeyBundleStore } from './key-relay.js';
 import { KEPT_LIST_MIN_MEMBERS, MemberListBytes } from './member-list.js';
 import { roomUserJson, toRoomUser, type PresenceMember, type PresenceStore } from './presence.js';
@@ -59,6 +61,21 @@ export interface RoomAdmission {
 }
 
 const toUser = toRoomUser;
+
+/** How every `new_message` frame begins (the messages feature and the Redis store build them). */
+const NEW_MESSAGE_HEAD = '{"type":"new_message","message":';
+
+const NewMessageIdSchema = z.object({ message: z.object({ id: z.string() }) });
+
+/**
+ * True when `frame` is a `new_message` whose message is in `ids`. Read only for the few frames
+ * held while a member joins.
+ */
+function isNewMessageIn(frame: SharedFrame, ids: ReadonlySet<string>): boolean {
+  if (ids.size === 0 || !frame.text.startsWith(NEW_MESSAGE_HEAD)) return false;
+  const parsed = NewMessageIdSchema.safeParse(JSON.parse(frame.text));
+  return parsed.success && ids.has(parsed.data.message.id);
+}
 
 export function registerRoomFrames(deps: RoomFrameDeps): {
   leave: (connection: Connection, options?: { keepGrant?: boolean }) => Promise<void>;
@@ -179,14 +196,22 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
     // Subscribed before the list is read: every change after the read reaches the newcomer as a
     // delta (user_joined / user_left). The room's frames are held until the list is sent, so the
     // deltas come after it and apply on top of it, across processes too.
+    //
+    // Messages (docs/protocol.md "What a member receives"): every message stored before the
+    // history is read is in room_joined (while it lasts, the newest 500), and every one stored
+    // after the subscription is confirmed is published to a channel this process hears, so it
+    // comes live, after room_joined. One stored in between is in both: its held new_message is
+    // dropped, so that each message reaches the joiner once.
     connection.holdRoomFrames();
     let members: PresenceMember[];
+    let inHistory: ReadonlySet<string> = new Set();
     try {
       await channels.add(room.id, connection);
       const [messages, accessToken] = await Promise.all([
         deps.history(room.id),
         rooms.issueGrant(room.id, connection.nodeId),
       ]);
+      inHistory = new Set(messages.map((message) => message.id));
       members = await presence.list(room.id);
       connection.send({
         type: 'room_joined',
@@ -199,7 +224,7 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
       // The newcomer alone gets the whole list; the others get the one new entry (user_joined).
       sendUserList(connection, room.id, members);
     } finally {
-      connection.releaseRoomFrames();
+      connection.releaseRoomFrames((frame) => isNewMessageIn(frame, inHistory));
     }
     // Closed or removed while joining: its leave may have run before the grant was issued.
     if (!connection.isOpen || connection.roomId !== room.id) {

@@ -17,6 +17,11 @@ const MAX_RATE_PER_SENDER = 10;
 const RSS_SAMPLE_MS = 5_000;
 /** Above this RSS slope over the last two thirds, the verdict is growth. */
 const GROWTH_LIMIT_MB_PER_MINUTE = 1;
+/**
+ * Shorter runs get the slope but no verdict: their last two thirds are still warm-up (a 2-minute
+ * run showed +14 MB/min while heap and pools filled).
+ */
+const MIN_VERDICT_MINUTES = 10;
 
 export interface SoakOptions {
   minutes: number;
@@ -119,10 +124,14 @@ export async function runSoak(
     }
     const tail = samples.filter((sample) => sample.minute >= minutes / 3);
     const mbPerMinute = slope(tail.map((sample) => ({ x: sample.minute, y: sample.rssMb })));
-    const grows = Number.isFinite(mbPerMinute) && mbPerMinute > GROWTH_LIMIT_MB_PER_MINUTE;
-    const verdict = Number.isFinite(mbPerMinute)
-      ? `${grows ? 'growth' : 'no growth'}: RSS ${mbPerMinute >= 0 ? '+' : ''}${fixed(mbPerMinute, 2)} MB/min over the last two thirds (limit ${GROWTH_LIMIT_MB_PER_MINUTE} MB/min)`
-      : 'too short to judge';
+    const canJudge = Number.isFinite(mbPerMinute) && minutes >= MIN_VERDICT_MINUTES;
+    const grows = canJudge && mbPerMinute > GROWTH_LIMIT_MB_PER_MINUTE;
+    const slopeText = `RSS ${mbPerMinute >= 0 ? '+' : ''}${fixed(mbPerMinute, 2)} MB/min over the last two thirds`;
+    const verdict = canJudge
+      ? `${grows ? 'growth' : 'no growth'}: ${slopeText} (limit ${GROWTH_LIMIT_MB_PER_MINUTE} MB/min)`
+      : Number.isFinite(mbPerMinute)
+        ? `too short to judge (${MIN_VERDICT_MINUTES} minutes at least): ${slopeText}`
+        : 'too short to judge';
     const lost = perMinute.reduce((total, entry) => total + entry.expected - entry.delivered, 0);
     return {
       scenario: 'soak',
@@ -139,7 +148,7 @@ export async function runSoak(
           name: 'RSS slope, last two thirds',
           target: `≤ ${GROWTH_LIMIT_MB_PER_MINUTE} MB/min`,
           actual: Number.isFinite(mbPerMinute) ? `${fixed(mbPerMinute, 2)} MB/min` : 'n/a',
-          pass: Number.isFinite(mbPerMinute) ? !grows : null,
+          pass: canJudge ? !grows : null,
         },
         {
           scenario: 'soak',

@@ -201,6 +201,17 @@ describe('Connection.sendBatch', () => {
     a.connection.releaseRoomFrames();
     expect(await decode(Buffer.concat(a.written))).toEqual([texts[0], texts[2]]);
   });
+
+  it('drops on release the held frames the joiner has already', async () => {
+    const a = member(true);
+    a.connection.holdRoomFrames();
+    for (const text of texts) a.connection.sendShared(new SharedFrame(text));
+    a.connection.releaseRoomFrames((frame) => frame.text === texts[1]);
+    expect(await decode(Buffer.concat(a.written))).toEqual([texts[0], texts[2]]);
+    // Released: nothing is held or dropped any more.
+    a.connection.sendShared(new SharedFrame(texts[1] ?? ''));
+    expect(await decode(Buffer.concat(a.written))).toEqual([texts[0], texts[2], texts[1]]);
+  });
 });
 
 describe('Connection.sendParts', () => {
