@@ -64,13 +64,14 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // Two browser files at once: each mostly waits for pages to answer.
-          maxWorkers: 2,
+          // Browser files run beside the other projects' files, in the same lanes: Vitest runs
+          // projects of one `sequence.groupOrder` together only when they allow as many files at
+          // once, and a project limited to one file at a time runs after all the others.
         },
       },
       {
         // Calls keep Chromium's audio pipeline busy for their whole length (fake microphones,
-        // WebRTC, analysers polled every 50 ms): one call file at a time.
+        // WebRTC, analysers polled every 50 ms): one call file at a time, after every other file.
         test: {
           name: 'e2e-voice',
           include: [VOICE_FILES],
