@@ -7,14 +7,11 @@ import { defineConfig } from 'vitest/config';
  * where Vitest's default (one per core, less one: a single file on two cores) leaves it idle.
  * `TEST_WORKERS` overrides it.
  */
-/** Browser tests of voice calls (the e2e-voice project). */
-const VOICE_FILES = 'tests/e2e/voice-*.test.ts';
-
 const WORKERS = Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism() * 2);
 
-// Five projects: unit (pure logic), integration (real server over HTTP and WebSocket, both
-// database backends), adversary (hostile relay and members, tests/adversary), e2e and e2e-voice
-// (headless Chromium). `npm test` runs them all.
+// Four projects: unit (pure logic), integration (real server over HTTP and WebSocket, both
+// database backends), adversary (hostile relay and members, tests/adversary) and e2e (headless
+// Chromium). `npm test` runs them all.
 export default defineConfig({
   test: {
     maxWorkers: WORKERS,
@@ -60,24 +57,10 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          exclude: [VOICE_FILES],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // Browser files run beside the other projects' files, in the same lanes: Vitest runs
-          // projects of one `sequence.groupOrder` together only when they allow as many files at
-          // once, and a project limited to one file at a time runs after all the others.
-        },
-      },
-      {
-        // Calls keep Chromium's audio pipeline busy for their whole length (fake microphones,
-        // WebRTC, analysers polled every 50 ms): one call file at a time, after every other file.
-        test: {
-          name: 'e2e-voice',
-          include: [VOICE_FILES],
-          environment: 'node',
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          // Chromium instances are heavy on two cores: one file at a time.
           fileParallelism: false,
         },
       },
