@@ -330,7 +330,7 @@ describe('administration in the browser', () => {
     for (let i = 0; i < 3; i += 1) {
       await emergency.authenticate(`wrong-${i}`);
       // A refused password clears the field.
-      await expect.poll(() => emergency.passwordInput().inputValue()).toBe('');
+      await expect.poll(() => emergency.passwordInput().inputValue(), { timeout: 10_000 }).toBe('');
     }
     await emergency
       .authError()
