@@ -29,7 +29,9 @@ function readKey(file: string) {
   return parsed.keyFile;
 }
 
-describe('npm run keygen', () => {
+// Each case starts node processes (keygen, and a server on an embedded database folder): with other
+// test files running beside it, the integration default of 30 s is too short.
+describe('npm run keygen', { timeout: 120_000 }, () => {
   it('registers directly in the embedded database when no server runs, and the key logs in later', async () => {
     const dir = tempDir();
     const out = path.join(dir, 'alice.sck');
