@@ -1,20 +1,10 @@
-import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-
-/**
- * Test files at once, over all projects. Most of a file's time is spent waiting (on servers,
- * sockets, timers and browsers, not on its own CPU), so two files per core keep the machine busy
- * where Vitest's default (one per core, less one: a single file on two cores) leaves it idle.
- * `TEST_WORKERS` overrides it.
- */
-const WORKERS = Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism() * 2);
 
 // Four projects: unit (pure logic), integration (real server over HTTP and WebSocket, both
 // database backends), adversary (hostile relay and members, tests/adversary) and e2e (headless
 // Chromium). `npm test` runs them all.
 export default defineConfig({
   test: {
-    maxWorkers: WORKERS,
     // The ten slowest files close every run (tests/support/slowest-files-reporter.ts).
     reporters: ['default', './tests/support/slowest-files-reporter.ts'],
     projects: [

@@ -1,7 +1,7 @@
 /**
  * A Vitest reporter that ends every run with the ten slowest test files (issue 36: a suite a team
  * can wait for). The time of a file is what Vitest measured for it: importing it and running its
- * tests and hooks. Files run side by side, so these times add up to more than the wall time.
+ * tests and hooks. When files run side by side (`--maxWorkers`), they add up to more than the wall time.
  */
 import type { Reporter, TestModule } from 'vitest/node';
 
