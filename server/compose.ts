@@ -300,7 +300,7 @@ export async function composeFeatures(deps: ComposeDeps) {
     publish: (event) => events.publish({ kind: 'moderation', event }),
     audit: (actor, detail) => admin.audit.record({ actor, action: 'room.moderation', detail }),
     callerOf,
-    revokeAbsentGrants: (roomId) => rooms.service.revokeAbsentGrants(roomId),
+    revokeAbsentGrants: (roomId, removed) => rooms.service.revokeAbsentGrants(roomId, removed),
     silenced: (connection, roomId) => voice.left(connection, roomId),
   });
   moderationRef = moderation;
@@ -396,6 +396,12 @@ export async function composeFeatures(deps: ComposeDeps) {
     },
   });
 
+  /** Tells this process's sockets of an emergency shutdown and closes them; how many. */
+  const closeForShutdown = (reason: string | null, timestamp: string): number => {
+    hub.broadcastAll({ type: 'emergency_shutdown_notice', reason, timestamp });
+    return hub.closeWhere(() => true, EMERGENCY_CLOSE_CODE, 'Emergency shutdown');
+  };
+
   // Every process acts on service events for its own sockets, the origin included.
   await events.listen((event) => {
     switch (event.kind) {
@@ -403,12 +409,7 @@ export async function composeFeatures(deps: ComposeDeps) {
         admin.state.apply({ status: 'emergency', reason: event.reason, since: event.timestamp });
         // The origin told and closed its own sockets already, and counted them.
         if (event.origin === shared.processId) break;
-        hub.broadcastAll({
-          type: 'emergency_shutdown_notice',
-          reason: event.reason,
-          timestamp: event.timestamp,
-        });
-        const count = hub.closeWhere(() => true, EMERGENCY_CLOSE_CODE, 'Emergency shutdown');
+        const count = closeForShutdown(event.reason, event.timestamp);
         if (event.origin) {
           void events
             .publish({ kind: 'closed', origin: event.origin, timestamp: event.timestamp, count })
@@ -568,10 +569,24 @@ export async function composeFeatures(deps: ComposeDeps) {
       onRecovered: async ({ eventsMayBeMissed }) => {
         if (eventsMayBeMissed) {
           // Redis ran on while this process did not hear it: the others' messages, member
-          // changes, keys and moderation of that time never reached these sockets. Their
-          // clients join again (1012 is retried): room_joined carries the messages stored
-          // meanwhile, and the join's checks run again.
+          // changes, keys, moderation and service state of that time never reached these
+          // sockets. What this process keeps from those events is read again from the database
+          // (a shutdown or restore, revoked keys), then the clients join again (1012 is
+          // retried): room_joined carries the messages stored meanwhile, and the join's checks
+          // run again.
+          auth.service.forgetAllKeys();
+          const wasShutDown = admin.state.isShutDown;
+          await admin.state.reload();
           const sockets = hub.connections.size;
+          if (admin.state.isShutDown && !wasShutDown) {
+            const { reason, since } = admin.state.current;
+            closeForShutdown(reason, since ?? new Date().toISOString());
+            app.log.warn({ sockets }, 'redis events were missed: emergency shutdown applied');
+            return;
+          }
+          if (!admin.state.isShutDown && wasShutDown) {
+            hub.broadcastAll({ type: 'service_restored', message: SERVICE_TEXT.restored });
+          }
           hub.closeAll(RELAY_INTERRUPTED_CLOSE.code, RELAY_INTERRUPTED_CLOSE.reason);
           app.log.warn({ sockets }, 'redis events may have been missed: sockets closed to rejoin');
           return;

@@ -17,24 +17,18 @@ import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeyFile } from '../../shared/crypto/key-file-schema.js';
-import { RoomSchema, type Room } from '../../shared/protocol/http/rooms.js';
 import { adminToken, login, makeRegisteredKey } from '../support/keys.js';
 import type { ServerProcess } from '../support/processes.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { HAS_POSTGRES, HAS_REDIS } from '../support/services.js';
 import { TestSocket, type Frame } from '../support/ws-client.js';
+import { client, codeHash } from './support/room-client.js';
 import { startProcessesOnRedis, type ProcessesOnRedis } from '../support/cluster.js';
 
 const TURN_ENV = {
   TURN_URL: 'turn:127.0.0.1:3478?transport=udp',
   TURN_SECRET: 'removal-and-identity-turn-secret',
 };
-
-/** sha256 hex of an access code, as the browser sends it. */
-async function codeHash(code: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(code));
-  return Buffer.from(digest).toString('hex');
-}
 
 /** Posts an encrypted-image upload with `grant` from `localAddress`; its status and body. */
 async function upload(
@@ -71,82 +65,6 @@ async function upload(
     request.on('error', reject);
     request.end(body);
   });
-}
-
-/** The parts of a server the scenarios need, in process or in a child process. */
-interface Target {
-  baseUrl: string;
-  wsUrl: string;
-}
-
-function client(target: Target, sockets: TestSocket[], tokens: Map<string, string>) {
-  const httpTo = (path: string, init: RequestInit = {}) =>
-    fetch(`${target.baseUrl}${path}`, {
-      ...init,
-      headers: { 'content-type': 'application/json', ...init.headers },
-    });
-
-  async function createRoom(by: KeyFile, body: Record<string, unknown> = {}): Promise<Room> {
-    const response = await httpTo('/api/rooms', {
-      method: 'POST',
-      body: JSON.stringify({ name: `rm-${Math.random().toString(36).slice(2, 8)}`, ...body }),
-      headers: { authorization: `Bearer ${tokens.get(by.keyId)}` },
-    });
-    expect(response.status).toBe(200);
-    return RoomSchema.parse(await response.json());
-  }
-
-  /** Joins as a key holder or an anonymous callsign, from `localAddress`. */
-  async function join(
-    room: Room,
-    who: KeyFile | string,
-    options: { localAddress?: string; accessToken?: string | null } = {},
-  ) {
-    const socket = await TestSocket.connect(target.wsUrl, {
-      localAddress: options.localAddress ?? '127.0.0.1',
-    });
-    sockets.push(socket);
-    socket.send({
-      type: 'join_room',
-      roomId: room.secureId,
-      ...(typeof who === 'string'
-        ? { username: who }
-        : { username: who.username, sessionToken: tokens.get(who.keyId) }),
-      ...(options.accessToken ? { accessToken: options.accessToken } : {}),
-    });
-    const joined = await socket.next(
-      (frame) => frame.type === 'room_joined' || frame.type === 'error',
-      20_000,
-    );
-    return {
-      socket,
-      joined,
-      nodeId: joined.nodeId as string,
-      grant: joined.accessToken as string,
-    };
-  }
-
-  async function member(room: Room, who: KeyFile | string, localAddress?: string) {
-    const result = await join(room, who, localAddress ? { localAddress } : {});
-    expect(result.joined.type, JSON.stringify(result.joined)).toBe('room_joined');
-    await result.socket.nextOfType('moderation_state', 20_000);
-    return result;
-  }
-
-  const verifyCode = async (room: Room, code: string) =>
-    (await (
-      await httpTo(`/api/rooms/${room.secureId}/verify-password`, {
-        method: 'POST',
-        body: JSON.stringify({ password: await codeHash(code) }),
-      })
-    ).json()) as { valid: boolean; accessToken: string | null };
-
-  const iceStatus = async (grant: string) =>
-    (await httpTo('/api/voice/ice-servers', { headers: { 'x-room-access': grant } })).status;
-  const imageStatus = async (imageUrl: string, grant: string) =>
-    (await fetch(`${target.baseUrl}${imageUrl}`, { headers: { 'x-room-access': grant } })).status;
-
-  return { http: httpTo, createRoom, join, member, verifyCode, iceStatus, imageStatus };
 }
 
 const systemText = (text: string) => (frame: Frame) =>

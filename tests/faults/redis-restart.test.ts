@@ -6,19 +6,20 @@
  * Scenario: Redis is killed (SIGKILL) while they send; every server reports itself degraded
  * (`/api/ping`, the metric, one log line); after a few seconds Redis starts again, empty, on the
  * same port; the servers recover by themselves (one log line each) and the members keep sending.
- * The third server reaches Redis through a small TCP relay that lets it back in 1.5 s after the
- * others, as a busier process or a farther machine would: the race of issue 35, where the first
- * processes back published messages that the last one's subscriber was not there to hear.
+ * The third server reaches Redis through a small TCP relay (tests/support/redis-door.ts) that lets
+ * it back in 1.5 s after the others, as a busier process or a farther machine would: the race of
+ * issue 35, where the first processes back published messages that the last one's subscriber was
+ * not there to hear.
  * Then: every message was either delivered to both other members or refused to its sender with
  * the not-relayed error frame (none acknowledged and lost), and every server's member list (the
  * HTTP list and the member frames) holds all three again without anyone rejoining.
  */
-import { createServer, connect, type Server as TcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WS_ERROR } from '../../shared/protocol/errors.js';
 import { buildServer, type Server } from '../../server/app.js';
 import { createThrowawayPostgres } from '../support/database.js';
 import { captureLogs, type LogCapture } from '../support/logs.js';
+import { startRedisDoor, type RedisDoor } from '../support/redis-door.js';
 import { testPrefix } from '../support/redis.js';
 import { testConfig } from '../support/server.js';
 import { HAS_POSTGRES } from '../support/services.js';
@@ -32,41 +33,6 @@ interface Running {
   server: Server;
   url: string;
   logs: LogCapture;
-}
-
-/** A TCP relay to Redis whose new connections can be refused for a while (`isHeld`). */
-interface LateDoor {
-  url: string;
-  isHeld: boolean;
-  close(): Promise<void>;
-}
-
-async function startLateDoor(redisUrl: string): Promise<LateDoor> {
-  const target = Number(new URL(redisUrl).port);
-  const door: LateDoor = { url: '', isHeld: false, close: async () => undefined };
-  const server: TcpServer = createServer((socket) => {
-    if (door.isHeld) {
-      socket.destroy();
-      return;
-    }
-    const upstream = connect(target, '127.0.0.1');
-    socket.pipe(upstream);
-    upstream.pipe(socket);
-    const end = () => {
-      socket.destroy();
-      upstream.destroy();
-    };
-    socket.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  door.url = `redis://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  door.close = () =>
-    new Promise((resolve) => {
-      server.close(() => resolve());
-    });
-  return door;
 }
 
 async function ping(server: Running): Promise<{ ok: boolean; degraded: boolean }> {
@@ -139,14 +105,14 @@ class Member {
 
 describe.runIf(HAS_POSTGRES)('a Redis restart under three servers', () => {
   let redis: ThrowawayService;
-  let door: LateDoor;
+  let door: RedisDoor;
   let dropDatabase: () => Promise<void>;
   const servers: Running[] = [];
   const sockets: TestSocket[] = [];
 
   beforeAll(async () => {
     redis = await startThrowawayRedis();
-    door = await startLateDoor(redis.url);
+    door = await startRedisDoor(redis.url);
     const database = await createThrowawayPostgres();
     dropDatabase = database.drop;
     const env = { DATABASE_URL: database.url, REDIS_PREFIX: testPrefix(), METRICS_TOKEN };

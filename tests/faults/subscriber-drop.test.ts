@@ -25,55 +25,21 @@
  * find in `room_joined` what they missed meanwhile.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
 import { WS_ERROR } from '../../shared/protocol/errors.js';
-import { buildServer, type Server } from '../../server/app.js';
 import { RELAY_INTERRUPTED_CLOSE } from '../../server/redis/redis-health.js';
-import { createThrowawayPostgres } from '../support/database.js';
-import { captureLogs, type LogCapture } from '../support/logs.js';
-import { startRedisDoor, type RedisDoor } from '../support/redis-door.js';
-import { testPrefix } from '../support/redis.js';
-import { testConfig } from '../support/server.js';
+import {
+  cutSubscriber,
+  isDegraded,
+  startRelayPair,
+  subscribersBehind,
+  type RelayPair,
+  type Running,
+} from '../support/relay-cut.js';
 import { HAS_POSTGRES } from '../support/services.js';
-import { startThrowawayRedis, type ThrowawayService } from '../support/test-services.js';
 import { TestSocket, type Frame } from '../support/ws-client.js';
 import { waitFor } from '../support/wait.js';
 
-interface Running {
-  server: Server;
-  url: string;
-  logs: LogCapture;
-}
-
 const contentOf = (message: unknown) => (message as { content: string }).content;
-
-async function isDegraded(server: Running): Promise<boolean> {
-  const response = await fetch(`${server.url}/api/ping`, { signal: AbortSignal.timeout(5_000) });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { degraded: boolean }).degraded;
-}
-
-/**
- * The Redis client id and port of the subscriber that connects through `door` (one is expected),
- * from a separate connection to Redis.
- */
-async function subscriberBehind(
-  redisUrl: string,
-  door: RedisDoor,
-): Promise<{ id: string; port: number }[]> {
-  const admin = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  admin.on('error', () => undefined);
-  await admin.connect();
-  const ports = door.upstreamPorts();
-  const list = String(await admin.call('CLIENT', 'LIST'));
-  await admin.quit();
-  return list.split('\n').flatMap((line) => {
-    const id = /\bid=(\d+)/.exec(line)?.[1];
-    const port = Number(/\baddr=[^ ]*:(\d+)/.exec(line)?.[1]);
-    const subscriptions = Number(/\bsub=(\d+)/.exec(line)?.[1] ?? 0);
-    return id && ports.has(port) && subscriptions > 0 ? [{ id, port }] : [];
-  });
-}
 
 /** A member whose client joins again by itself whenever the server closes its socket. */
 class Member {
@@ -158,35 +124,18 @@ class Member {
 }
 
 describe.runIf(HAS_POSTGRES)('a process that loses only its Redis subscriber', () => {
-  let redis: ThrowawayService;
-  let door: RedisDoor;
-  let dropDatabase: () => Promise<void>;
-  const servers: Running[] = [];
+  let pair: RelayPair;
+  let servers: Running[] = [];
   const members: Member[] = [];
 
   beforeAll(async () => {
-    redis = await startThrowawayRedis();
-    door = await startRedisDoor(redis.url);
-    const database = await createThrowawayPostgres();
-    dropDatabase = database.drop;
-    const env = { DATABASE_URL: database.url, REDIS_PREFIX: testPrefix() };
-    for (const redisUrl of [door.url, redis.url]) {
-      const logs = captureLogs();
-      const server = await buildServer(testConfig({ ...env, REDIS_URL: redisUrl }), {
-        announce: () => undefined,
-        logStream: logs.stream,
-      });
-      const url = await server.app.listen({ port: 0, host: '127.0.0.1' });
-      servers.push({ server, url, logs });
-    }
+    pair = await startRelayPair();
+    servers = pair.servers;
   }, 60_000);
 
   afterAll(async () => {
     for (const member of members) member.close();
-    await Promise.all(servers.map(({ server }) => server.app.close()));
-    await door?.close();
-    await redis?.stop();
-    await dropDatabase?.();
+    await pair?.stop();
   });
 
   it('notices, reports degraded, and gives its members what was published meanwhile', async () => {
@@ -219,15 +168,8 @@ describe.runIf(HAS_POSTGRES)('a process that loses only its Redis subscriber', (
     await waitFor('a few messages first', async () => sentBy(bob) >= 4, 10_000);
 
     // The drop: the first server's subscriber is killed and kept out for 2.5 s.
-    const found = await subscriberBehind(redis.url, door);
-    expect(found).toHaveLength(1);
     const bobBefore = sentBy(bob);
-    door.isHeld = true;
-    const admin = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    admin.on('error', () => undefined);
-    await admin.connect();
-    expect(await admin.call('CLIENT', 'KILL', 'ID', found[0]!.id)).toBe(1);
-    await admin.quit();
+    await cutSubscriber(pair);
 
     // Degraded here (Agent41's messages refused), not on the second server.
     await waitFor('the first server degraded', () => isDegraded(first), 5_000);
@@ -237,7 +179,7 @@ describe.runIf(HAS_POSTGRES)('a process that loses only its Redis subscriber', (
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     const bobDuring = bob.sent.slice(bobBefore).filter((entry) => entry.outcome === 'acked');
     expect(bobDuring.length).toBeGreaterThanOrEqual(5);
-    door.isHeld = false;
+    pair.door.isHeld = false;
     const openedAt = Date.now();
 
     // It heals by itself; Agent41's client is back in the room and sending.
@@ -306,9 +248,9 @@ describe.runIf(HAS_POSTGRES)('a process that loses only its Redis subscriber', (
     await carol.socket!.waitForMembers(['Agent43', 'Agent44'], 10_000);
 
     // The first server's subscriber goes silent: its connection stays open, nothing passes.
-    const found = await subscriberBehind(redis.url, door);
+    const found = await subscribersBehind(pair);
     expect(found).toHaveLength(1);
-    expect(door.freeze(found[0]!.port)).toBe(true);
+    expect(pair.door.freeze(found[0]!.port)).toBe(true);
     const frozenAt = Date.now();
 
     let sending = true;

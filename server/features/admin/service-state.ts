@@ -102,6 +102,14 @@ export class ServiceStateHolder {
     return changed;
   }
 
+  /**
+   * Reads the stored state again and applies it: after events from the other processes may have
+   * been missed (a shutdown or restore published while this process did not hear Redis).
+   */
+  async reload(): Promise<void> {
+    this.apply(await this.store.load());
+  }
+
   /** Applies a state learned from elsewhere (another process) without saving it again. */
   apply(state: ServiceState): void {
     const changed = state.status !== this.state.status;

@@ -109,7 +109,8 @@ export async function registerPublicKey(
 
 /**
  * How long a key row read for a login is reused. Public keys never change; revocation clears the
- * entry at once on every process (service event), and this bound covers a lost event. Sessions
+ * entry at once on every process (service event); after a Redis outage in which events may have
+ * been missed every row is dropped (compose.ts), and this bound covers the rest. Sessions
  * are checked against the database's revocation mark regardless.
  */
 export const KEY_CACHE_TTL_MS = 60_000;
@@ -244,6 +245,14 @@ export class AuthService {
   async forgetKey(keyId: string): Promise<void> {
     this.keyCache.delete(keyId);
     await this.deps.challenges.forgetKey(keyId);
+  }
+
+  /**
+   * Drops every key row this process keeps: after revocations published by other processes may
+   * have been missed, each key is read from the database again at its next use.
+   */
+  forgetAllKeys(): void {
+    this.keyCache.clear();
   }
 
   /** Key holders others can write to: usable keys only. */

@@ -50,7 +50,7 @@ export interface ModerationFeatureDeps {
   audit: (actor: string, detail: Record<string, unknown>) => Promise<void>;
   callerOf: (request: FastifyRequest) => Promise<ModerationCaller>;
   /** Ends the room's grants but those of the sockets in it (kick, ban, lock). */
-  revokeAbsentGrants?: (roomId: string) => Promise<unknown>;
+  revokeAbsentGrants?: (roomId: string, removed?: readonly string[]) => Promise<unknown>;
   /** A socket was muted: it leaves its room's voice call. */
   silenced?: (connection: Connection, roomId: string) => Promise<void>;
 }

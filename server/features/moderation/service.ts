@@ -103,9 +103,10 @@ export interface ModerationServiceDeps {
   audit: (actor: string, detail: Record<string, unknown>) => Promise<void>;
   /**
    * Ends the room's grants held by anyone but the sockets in it now (kick, ban, lock): a removed
-   * member's grant, and those bought with the code over HTTP, open nothing afterwards.
+   * member's grant, and those bought with the code over HTTP, open nothing afterwards. The
+   * sockets in `removed` lose theirs too, even while still listed in the room.
    */
-  revokeAbsentGrants?: (roomId: string) => Promise<unknown>;
+  revokeAbsentGrants?: (roomId: string, removed?: readonly string[]) => Promise<unknown>;
 }
 
 export class ModerationService {
@@ -221,7 +222,7 @@ export class ModerationService {
       until,
       message: MODERATION_TEXT.kicked(until),
     });
-    await this.deps.revokeAbsentGrants?.(actor.roomId);
+    await this.endGrants(actor.roomId, this.match(context.target));
     await this.announce(
       context,
       'kick',
@@ -312,7 +313,7 @@ export class ModerationService {
       until,
       message: MODERATION_TEXT.banned(until),
     });
-    await this.deps.revokeAbsentGrants?.(actor.roomId);
+    await this.endGrants(actor.roomId, this.match(context.target, true));
     await this.announce(
       context,
       minutes === null ? 'ban_permanent' : 'ban',
@@ -512,6 +513,25 @@ export class ModerationService {
     return { subject: null, nodeId: target.nodeId };
   }
 
+  /**
+   * Ends the grants of the removed member's sockets (those `removal` names) and of everyone not
+   * in the room: here, at once, whichever process holds the sockets.
+   */
+  private async endGrants(
+    roomId: string,
+    removal: { subject: string | null; nodeId: string | null },
+  ): Promise<void> {
+    if (!this.deps.revokeAbsentGrants) return;
+    const removed = (await this.deps.presence.list(roomId))
+      .filter((member) =>
+        removal.nodeId !== null
+          ? member.nodeId === removal.nodeId
+          : removal.subject !== null && sanctionSubject(member) === removal.subject,
+      )
+      .map((member) => member.nodeId);
+    await this.deps.revokeAbsentGrants(roomId, removed);
+  }
+
   private async announce(
     context: { actor: Actor; role: ModerationRole; target: PresenceMember; room: RoomRow },
     action: ModerationAction,
@@ -560,10 +580,16 @@ function actorLabel(actor: Actor): string {
   return actor.keyId ? `key:${actor.keyId}` : actor.username;
 }
 
-function subjectOf(member: PresenceMember): string {
+/** What a sanction against the member names: their key, or the visitor behind an anonymous one. */
+function sanctionSubject(member: PresenceMember): string | null {
   if (member.keyId) return `key:${member.keyId}`;
-  if (!member.addressTag) throw new AppError('NO_MEMBER', 404, MODERATION_TEXT.noSuchMember);
-  return `addr:${member.addressTag}`;
+  return member.addressTag ? `addr:${member.addressTag}` : null;
+}
+
+function subjectOf(member: PresenceMember): string {
+  const subject = sanctionSubject(member);
+  if (subject === null) throw new AppError('NO_MEMBER', 404, MODERATION_TEXT.noSuchMember);
+  return subject;
 }
 
 function targetOf(member: PresenceMember): ModerationTarget {

@@ -224,10 +224,17 @@ export class RoomService {
   /**
    * Ends every grant for the room whose holder is not a socket in it now: the grants of removed
    * members, of sockets gone without a leave, and those bought with the code over HTTP (kick, ban
-   * and lock call it). Members present keep theirs.
+   * and lock call it). Members present keep theirs, but for the sockets in `removed`: a kicked or
+   * banned member's grant ends here and now, not when the process holding its socket hears of the
+   * removal (which a process cut off from Redis does only later).
    */
-  async revokeAbsentGrants(roomId: string): Promise<number> {
-    const present = new Set((await this.deps.presence.list(roomId)).map((m) => m.nodeId));
+  async revokeAbsentGrants(roomId: string, removed: readonly string[] = []): Promise<number> {
+    const gone = new Set(removed);
+    const present = new Set(
+      (await this.deps.presence.list(roomId))
+        .map((m) => m.nodeId)
+        .filter((nodeId) => !gone.has(nodeId)),
+    );
     return this.deps.grants.revokeAbsent(roomId, present);
   }
 
