@@ -132,8 +132,16 @@ export async function composeFeatures(deps: ComposeDeps) {
     ),
     now,
     isAdminSession: (token) => admin.credentials.isAdminSession(token),
-    // Every process (this one included) forgets the key and closes its sockets on the event.
-    onRevoked: (keyId) => events.publish({ kind: 'revoked', keyId }),
+    // Every process (this one included) forgets the key and closes its sockets on the event. The
+    // key's room grants end here and now, wherever its sockets are: a process cut off from Redis
+    // hears the event only later.
+    onRevoked: async (keyId) => {
+      const rooms = roomsFeature();
+      for (const member of await rooms.presence.all()) {
+        if (member.keyId === keyId) await rooms.service.revokeGrant(member.roomId, member.nodeId);
+      }
+      await events.publish({ kind: 'revoked', keyId });
+    },
     loginRatePerMinute: deps.loginRatePerMinute,
     admission: deps.loginAdmission,
     onAdminAction: (actor, action, detail) => admin.audit.record({ actor, action, detail }),
