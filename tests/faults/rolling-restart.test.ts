@@ -14,130 +14,17 @@
  * members, with no ghost of a stopped process (a draining process's members leave their rooms
  * everywhere before it closes Redis).
  *
- * Each socket is heard from its first frame: the room's frames held while the server joins a
- * socket are written right after `room_joined`, in the same read, so a listener attached once
- * `room_joined` is handled would miss them (what this file once took for a join race).
+ * Members are tests/support/reconnecting-member.ts, heard from each socket's first frame (what
+ * this file once took for a join race).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProcessesOnRedis, type ProcessesOnRedis } from '../support/cluster.js';
 import { createRoomOn, type ServerProcess } from '../support/processes.js';
 import { HAS_POSTGRES } from '../support/services.js';
-import { TestSocket, type Frame } from '../support/ws-client.js';
+import { ReconnectingMember as Member } from '../support/reconnecting-member.js';
 import { waitFor } from '../support/wait.js';
 
 const NAMES = ['Agent81', 'Agent82', 'Agent83', 'Agent84', 'Agent85', 'Agent86'];
-
-const contentOf = (message: unknown) => (message as { content: string }).content;
-
-/** One member: its current socket, what it sent and everything it received (live or history). */
-class Member {
-  socket: TestSocket | null = null;
-  readonly received = new Set<string>();
-  readonly sent: { content: string; outcome: 'acked' | 'unacked' | 'refused' }[] = [];
-  reconnects = 0;
-  private pending: { content: string; settle: () => void } | null = null;
-  private ready: Promise<void> = Promise.resolve();
-
-  constructor(
-    readonly name: string,
-    private readonly room: string,
-    /** The process a reconnecting member is sent to (the load balancer). */
-    private readonly route: () => ServerProcess,
-  ) {}
-
-  /** Opens a socket to `server`, joins the room, and reconnects by itself on a 1001 close. */
-  async join(server: ServerProcess): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      let socket: TestSocket | null = null;
-      try {
-        socket = await TestSocket.connect(`${server.url.replace('http', 'ws')}/chat-ws`);
-        // Heard from the first frame: the room's frames held while the server joined this socket
-        // come in the same read as room_joined, before any code after `next` runs.
-        this.record(socket);
-        socket.send({ type: 'join_room', roomId: this.room, username: this.name });
-        const joined = await socket.next(
-          (frame) => frame.type === 'room_joined' || frame.type === 'error',
-          5_000,
-        );
-        if (joined.type !== 'room_joined') {
-          throw new Error(`join refused: ${String(joined.message)}`);
-        }
-        for (const message of joined.messages as unknown[]) this.received.add(contentOf(message));
-        // What the previous socket sent without seeing its echo: relayed if the room has it.
-        for (const entry of this.sent) {
-          if (entry.outcome === 'unacked' && this.received.has(entry.content)) {
-            entry.outcome = 'acked';
-          }
-        }
-        this.listen(socket);
-        return;
-      } catch (error) {
-        // A socket that did not join in time is not left in the room as a second copy.
-        socket?.close();
-        if (Date.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        server = this.route();
-      }
-    }
-  }
-
-  /** Every new_message `socket` receives, from its first frame; refusals once it is current. */
-  private record(socket: TestSocket): void {
-    socket.socket.on('message', (data) => {
-      const frame = JSON.parse(data.toString()) as Frame;
-      if (frame.type === 'error' && frame.frameType === 'send_message') {
-        if (this.socket !== socket) return;
-        // Sent one at a time: an error answers the latest message (even after its own echo).
-        const last = this.sent.at(-1);
-        if (last) last.outcome = 'refused';
-        this.pending?.settle();
-        return;
-      }
-      if (frame.type !== 'new_message') return;
-      const content = contentOf(frame.message);
-      this.received.add(content);
-      if (this.pending?.content === content) this.pending.settle();
-    });
-  }
-
-  private listen(socket: TestSocket): void {
-    this.socket = socket;
-    socket.socket.on('close', (code) => {
-      if (this.socket !== socket) return;
-      this.socket = null;
-      this.pending?.settle();
-      if (code !== 1001) return;
-      this.reconnects += 1;
-      this.ready = this.join(this.route());
-    });
-  }
-
-  /** Sends one message (once connected) and waits for its echo, the socket's close, or 10 s. */
-  async sendOne(content: string): Promise<void> {
-    await this.ready;
-    const socket = this.socket;
-    if (!socket) return;
-    const entry: (typeof this.sent)[number] = { content, outcome: 'unacked' };
-    this.sent.push(entry);
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending = null;
-        resolve();
-      }, 10_000);
-      this.pending = {
-        content,
-        settle: () => {
-          clearTimeout(timer);
-          this.pending = null;
-          if (entry.outcome !== 'refused' && this.received.has(content)) entry.outcome = 'acked';
-          resolve();
-        },
-      };
-      socket.send({ type: 'send_message', content, encryptionType: 'PLAINTEXT' });
-    });
-  }
-}
 
 async function isReady(server: ServerProcess): Promise<boolean> {
   const response = await fetch(`${server.url}/api/ping`, { signal: AbortSignal.timeout(5_000) });
@@ -162,7 +49,7 @@ describe.runIf(HAS_POSTGRES)('a rolling restart of three processes', () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const member of members) member.socket?.close();
+    for (const member of members) member.close();
     await cluster?.stop();
   });
 
@@ -173,9 +60,12 @@ describe.runIf(HAS_POSTGRES)('a rolling restart of three processes', () => {
     const room = await createRoomOn(live[0]!, 'rolling restart');
 
     for (const [index, name] of NAMES.entries()) {
-      const member = new Member(name, room, route);
+      const member = new Member(name, room, {
+        route: () => route().url,
+        rejoinsAfter: (code) => code === 1001,
+      });
       members.push(member);
-      await member.join(live[index % 3]!);
+      await member.join(live[index % 3]!.url);
     }
     await waitFor(
       'every member listing all six',

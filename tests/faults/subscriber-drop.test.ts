@@ -36,92 +36,8 @@ import {
   type Running,
 } from '../support/relay-cut.js';
 import { HAS_POSTGRES } from '../support/services.js';
-import { TestSocket, type Frame } from '../support/ws-client.js';
+import { ReconnectingMember as Member } from '../support/reconnecting-member.js';
 import { waitFor } from '../support/wait.js';
-
-const contentOf = (message: unknown) => (message as { content: string }).content;
-
-/** A member whose client joins again by itself whenever the server closes its socket. */
-class Member {
-  socket: TestSocket | null = null;
-  readonly received = new Set<string>();
-  readonly sent: { content: string; outcome: 'acked' | 'refused' | 'silent' }[] = [];
-  readonly closeCodes: number[] = [];
-  private pending: { content: string; settle: () => void } | null = null;
-  private ready: Promise<void> = Promise.resolve();
-  private isDone = false;
-
-  constructor(
-    readonly name: string,
-    private readonly room: string,
-    private readonly url: string,
-  ) {}
-
-  async join(): Promise<void> {
-    const socket = await TestSocket.connect(`${this.url.replace('http', 'ws')}/chat-ws`);
-    // Heard from its first frame (the held room frames come right after room_joined).
-    socket.socket.on('message', (data) => {
-      const frame = JSON.parse(data.toString()) as Frame;
-      if (frame.type === 'room_joined') {
-        for (const message of frame.messages as unknown[]) this.received.add(contentOf(message));
-      } else if (frame.type === 'new_message') {
-        const content = contentOf(frame.message);
-        this.received.add(content);
-        if (this.pending?.content === content) this.pending.settle();
-      } else if (frame.type === 'error' && frame.frameType === 'send_message') {
-        expect(frame.message).toBe(WS_ERROR.notRelayed);
-        const last = this.sent.at(-1);
-        if (last) last.outcome = 'refused';
-        this.pending?.settle();
-      }
-    });
-    socket.socket.on('close', (code) => {
-      if (this.socket !== socket) return;
-      this.socket = null;
-      this.closeCodes.push(code);
-      this.pending?.settle();
-      if (this.isDone) return;
-      this.ready = new Promise((resolve) => setTimeout(resolve, 200)).then(() => this.join());
-    });
-    socket.send({ type: 'join_room', roomId: this.room, username: this.name });
-    await socket.nextOfType('room_joined', 10_000);
-    this.socket = socket;
-    // Sent before a close without an echo: relayed if the room has it.
-    for (const entry of this.sent) {
-      if (entry.outcome === 'silent' && this.received.has(entry.content)) entry.outcome = 'acked';
-    }
-  }
-
-  /** Sends one message (once joined) and waits for its echo, its refusal or the socket's close. */
-  async sendOne(content: string): Promise<void> {
-    await this.ready;
-    const socket = this.socket;
-    if (!socket) return;
-    const entry: (typeof this.sent)[number] = { content, outcome: 'silent' };
-    this.sent.push(entry);
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending = null;
-        resolve();
-      }, 10_000);
-      this.pending = {
-        content,
-        settle: () => {
-          clearTimeout(timer);
-          this.pending = null;
-          if (entry.outcome !== 'refused' && this.received.has(content)) entry.outcome = 'acked';
-          resolve();
-        },
-      };
-      socket.send({ type: 'send_message', content, encryptionType: 'PLAINTEXT' });
-    });
-  }
-
-  close(): void {
-    this.isDone = true;
-    this.socket?.close();
-  }
-}
 
 describe.runIf(HAS_POSTGRES)('a process that loses only its Redis subscriber', () => {
   let pair: RelayPair;
@@ -146,10 +62,10 @@ describe.runIf(HAS_POSTGRES)('a process that loses only its Redis subscriber', (
       body: JSON.stringify({ name: 'subscriber drill' }),
     });
     const room = ((await created.json()) as { secureId: string }).secureId;
-    const alice = new Member('Agent41', room, first.url);
-    const bob = new Member('Agent42', room, second.url);
+    const alice = new Member('Agent41', room, { route: () => first.url });
+    const bob = new Member('Agent42', room, { route: () => second.url });
     // Sends only once, while the first server is degraded.
-    const idle = new Member('Agent40', room, first.url);
+    const idle = new Member('Agent40', room, { route: () => first.url });
     members.push(alice, bob, idle);
     await alice.join();
     await bob.join();
@@ -211,6 +127,8 @@ describe.runIf(HAS_POSTGRES)('a process that loses only its Redis subscriber', (
     ).catch(() => undefined);
     expect(missing()).toEqual([]);
     expect(bob.received.has('Agent40:0')).toBe(false);
+    for (const member of [alice, bob, idle])
+      expect(member.refusals.every((text) => text === WS_ERROR.notRelayed)).toBe(true);
     // How: the first server closed its sockets with 1012, and the clients joined again.
     expect(alice.closeCodes).toEqual([RELAY_INTERRUPTED_CLOSE.code]);
     expect(idle.closeCodes).toEqual([RELAY_INTERRUPTED_CLOSE.code]);
@@ -240,8 +158,8 @@ describe.runIf(HAS_POSTGRES)('a process that loses only its Redis subscriber', (
       body: JSON.stringify({ name: 'silent subscriber drill' }),
     });
     const room = ((await created.json()) as { secureId: string }).secureId;
-    const carol = new Member('Agent43', room, first.url);
-    const dave = new Member('Agent44', room, second.url);
+    const carol = new Member('Agent43', room, { route: () => first.url });
+    const dave = new Member('Agent44', room, { route: () => second.url });
     members.push(carol, dave);
     await carol.join();
     await dave.join();
