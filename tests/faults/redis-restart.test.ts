@@ -24,7 +24,7 @@ import { testPrefix } from '../support/redis.js';
 import { testConfig } from '../support/server.js';
 import { HAS_POSTGRES } from '../support/services.js';
 import { startThrowawayRedis, type ThrowawayService } from '../support/test-services.js';
-import { TestSocket, type Frame } from '../support/ws-client.js';
+import { ReconnectingMember } from '../support/reconnecting-member.js';
 import { waitFor } from '../support/wait.js';
 
 const METRICS_TOKEN = 'faults-metrics-token-0123';
@@ -49,66 +49,12 @@ async function degradedGauge(server: Running): Promise<string | undefined> {
   return /^securechannel_redis_degraded (\d)$/m.exec(await response.text())?.[1];
 }
 
-/** One member: its socket, and what it sent, received and was refused. */
-class Member {
-  /** Contents of new_message frames received, with the time they came. */
-  readonly received = new Map<string, number>();
-  readonly sent: { content: string; outcome: 'acked' | 'refused' | 'silent' }[] = [];
-  readonly listsAfter: Frame[] = [];
-  private pending: { content: string; settle: (outcome: 'acked' | 'refused') => void } | null =
-    null;
-
-  constructor(
-    readonly name: string,
-    readonly socket: TestSocket,
-  ) {
-    socket.socket.on('message', (data) => {
-      const frame = JSON.parse(data.toString()) as Frame;
-      if (frame.type === 'new_message') {
-        const content = (frame.message as { content: string }).content;
-        this.received.set(content, Date.now());
-        if (this.pending?.content === content) this.pending.settle('acked');
-      } else if (frame.type === 'error' && frame.frameType === 'send_message') {
-        expect(frame.message).toBe(WS_ERROR.notRelayed);
-        // Sent one at a time: an error answers the latest message (even after its own echo).
-        const last = this.sent.at(-1);
-        if (last) last.outcome = 'refused';
-        this.pending?.settle('refused');
-      } else if (frame.type === 'user_list_update') {
-        this.listsAfter.push(frame);
-      }
-    });
-  }
-
-  /** Sends one message and waits for its echo or its refusal (or 10 s: "silent"). */
-  async sendOne(content: string): Promise<void> {
-    const entry: (typeof this.sent)[number] = { content, outcome: 'silent' };
-    this.sent.push(entry);
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending = null;
-        resolve();
-      }, 10_000);
-      this.pending = {
-        content,
-        settle: (outcome) => {
-          clearTimeout(timer);
-          this.pending = null;
-          if (entry.outcome !== 'refused') entry.outcome = outcome;
-          resolve();
-        },
-      };
-      this.socket.send({ type: 'send_message', content, encryptionType: 'PLAINTEXT' });
-    });
-  }
-}
-
 describe.runIf(HAS_POSTGRES)('a Redis restart under three servers', () => {
   let redis: ThrowawayService;
   let door: RedisDoor;
   let dropDatabase: () => Promise<void>;
   const servers: Running[] = [];
-  const sockets: TestSocket[] = [];
+  const members: ReconnectingMember[] = [];
 
   beforeAll(async () => {
     redis = await startThrowawayRedis();
@@ -129,7 +75,7 @@ describe.runIf(HAS_POSTGRES)('a Redis restart under three servers', () => {
   }, 60_000);
 
   afterAll(async () => {
-    for (const socket of sockets) socket.close();
+    for (const member of members) member.close();
     await Promise.all(servers.map(({ server }) => server.app.close()));
     await door?.close();
     await redis?.stop();
@@ -145,17 +91,17 @@ describe.runIf(HAS_POSTGRES)('a Redis restart under three servers', () => {
     expect(created.status).toBe(200);
     const room = ((await created.json()) as { secureId: string }).secureId;
 
-    const members: Member[] = [];
+    // Members that stay on their server: none is expected to be closed (the servers stay up).
     for (const [index, name] of ['Agent71', 'Agent72', 'Agent73'].entries()) {
-      const socket = await TestSocket.connect(
-        `${servers[index]!.url.replace('http', 'ws')}/chat-ws`,
+      members.push(
+        new ReconnectingMember(name, room, {
+          route: () => servers[index]!.url,
+          rejoinsAfter: () => false,
+        }),
       );
-      sockets.push(socket);
-      socket.send({ type: 'join_room', roomId: room, username: name });
-      await socket.nextOfType('room_joined');
-      members.push(new Member(name, socket));
     }
-    await members[0]!.socket.waitForMembers(['Agent71', 'Agent72', 'Agent73'], 10_000);
+    for (const member of members) await member.join();
+    await members[0]!.socket!.waitForMembers(['Agent71', 'Agent72', 'Agent73'], 10_000);
 
     // Everyone sends, one message at a time, until told to stop.
     let sending = true;
@@ -219,8 +165,9 @@ describe.runIf(HAS_POSTGRES)('a Redis restart under three servers', () => {
       await waitFor(
         'a member list frame naming all three',
         async () =>
-          member.listsAfter.some(
+          member.socket!.frames.some(
             (frame) =>
+              frame.type === 'user_list_update' &&
               Date.parse(frame.timestamp as string) >= resumedAt &&
               (frame.users as unknown[]).length === 3,
           ),
@@ -237,7 +184,7 @@ describe.runIf(HAS_POSTGRES)('a Redis restart under three servers', () => {
     // Every message: refused to its sender, or delivered to both others (given a moment to arrive).
     const all = members.flatMap((member) => member.sent.map((entry) => ({ member, entry })));
     expect(all.filter(({ entry }) => entry.outcome === 'silent')).toEqual([]);
-    const deliveredToOthers = (member: Member, content: string) =>
+    const deliveredToOthers = (member: ReconnectingMember, content: string) =>
       members.every((other) => other === member || other.received.has(content));
     await waitFor(
       'every acknowledged message at every other member',
@@ -259,6 +206,11 @@ describe.runIf(HAS_POSTGRES)('a Redis restart under three servers', () => {
     expect(all.some(({ entry }) => entry.outcome === 'refused')).toBe(true);
     const lastOfEach = members.map((member) => member.sent.at(-1)!);
     expect(lastOfEach.map((entry) => entry.outcome)).toEqual(['acked', 'acked', 'acked']);
+    for (const member of members) {
+      expect(member.refusals.every((text) => text === WS_ERROR.notRelayed)).toBe(true);
+      // No server closed a member's socket: the lists healed without anyone rejoining.
+      expect(member.closeCodes).toEqual([]);
+    }
 
     // One line on entering the degraded state and one on leaving it, on every server, and no
     // message content in any log (refusals are not logged one by one).
