@@ -198,14 +198,21 @@ describe('key purchase in the browser', () => {
     await purchase.waitForStatus('pending', 60_000);
     expect(new URL(page.url()).searchParams.get('payment')).toBe(paymentId);
 
-    // The network drops: the page says the service is unreachable and keeps the order.
+    // The network drops: the page says the service is unreachable and keeps the order. The last
+    // poll has just answered, so the next is 10 s away: the browser's offline event says it now.
     await page.context().setOffline(true);
-    await page.getByTestId('purchase-unreachable').waitFor({ timeout: 30_000 });
+    await page.getByTestId('purchase-unreachable').waitFor({ timeout: 4_000 });
     expect(await purchase.text('purchase-unreachable')).toContain('(no connection)');
     expect(await purchase.text('purchase-unreachable')).toContain('Your order is kept');
     expect(await kept()).toMatchObject({ key: true });
+    // Offline polls back off (2 s, 4 s, 8 s): once the next is 8 s away, coming back online asks
+    // at once instead.
+    await page
+      .getByTestId('purchase-unreachable')
+      .filter({ hasText: 'asking again in 8 s' })
+      .waitFor({ timeout: 30_000 });
     await page.context().setOffline(false);
-    await page.getByTestId('purchase-unreachable').waitFor({ state: 'detached', timeout: 60_000 });
+    await page.getByTestId('purchase-unreachable').waitFor({ state: 'detached', timeout: 5_000 });
 
     await page.getByTestId('sandbox-send').click();
     await purchase.waitForStatus('ready');

@@ -238,6 +238,19 @@ export function usePurchase(): Purchase {
     return () => window.clearTimeout(timer);
   }, [currentId, isWaiting, pollingStopped, refresh, failures, polls]);
 
+  // The browser's own word on its connection is news the next poll would bring up to 30 s late:
+  // going offline says so at once (the order is kept), coming back asks where the payment stands.
+  useEffect(() => {
+    if (!currentId || !isWaiting || pollingStopped) return;
+    const askNow = () => void refresh(currentId);
+    window.addEventListener('online', askNow);
+    window.addEventListener('offline', askNow);
+    return () => {
+      window.removeEventListener('online', askNow);
+      window.removeEventListener('offline', askNow);
+    };
+  }, [currentId, isWaiting, pollingStopped, refresh]);
+
   // The order's key: made in this browser (or taken from its storage) and its public part sent
   // with the proof, while the order has none. A browser that did not make the key of an order
   // whose key was already sent cannot save that key (it was never anywhere else).
