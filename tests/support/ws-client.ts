@@ -62,6 +62,16 @@ export class TestSocket {
     this.socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
   }
 
+  /**
+   * Drops the frames received so far that match `predicate`, so that a later `next` waits for a
+   * frame an action yet to come sends, not for an older one of the same shape.
+   */
+  discard(predicate: (frame: Frame) => boolean): void {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      if (predicate(this.frames[i]!)) this.frames.splice(i, 1);
+    }
+  }
+
   /** Resolves with the first frame (already received or future) matching `predicate`. */
   next(predicate: (frame: Frame) => boolean | string, timeoutMs = 5000): Promise<Frame> {
     const match = (frame: Frame) => {
