@@ -21,7 +21,13 @@ import { serializeKeyFile, type KeyFile } from '../../shared/crypto/key-file-sch
 import { secureIdForKey } from '../../shared/ids.js';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { makeRegisteredKey } from '../support/keys.js';
-import { type Actor, browserSuite, newActor, seriousAxeViolations } from './support/browser.js';
+import {
+  type Actor,
+  browserSuite,
+  newActor,
+  seriousAxeViolations,
+  watchFor,
+} from './support/browser.js';
 import { LandingPageObject } from './pages/landing-page.js';
 import { ChatPageObject } from './pages/chat-page.js';
 import { DirectMessagesPageObject } from './pages/direct-messages.js';
@@ -130,15 +136,19 @@ describe('direct messages in the browser', () => {
     expect(await aliceDms.destructOverlay().count()).toBe(0);
     await aliceDms.message(REPLY).waitFor();
 
-    // alice destroys the thread: 3 s animation, then it closes on both sides.
+    // alice destroys the thread: 3 s animation, then it closes on both sides. Bob's 2-second
+    // animation and both 5-second notices are watched for from the start.
+    const aliceNotice = watchFor(aliceDms.text(TEXT.dmThreadDestroyed), { timeout: 30_000 });
+    const bobOverlay = watchFor(bobDms.destructOverlay(), { timeout: 30_000 });
+    const bobNotice = watchFor(bobDms.text(TEXT.dmThreadDeletedByOther), { timeout: 30_000 });
     await aliceDms.killSwitch().click();
     await aliceDms.confirmKill();
     await aliceDms.destructOverlay().waitFor();
     await aliceDms.threadView().waitFor({ state: 'detached', timeout: 10_000 });
-    await aliceDms.text(TEXT.dmThreadDestroyed).waitFor();
-    await bobDms.destructOverlay().waitFor();
+    await aliceNotice;
+    await bobOverlay;
     await bobDms.threadView().waitFor({ state: 'detached', timeout: 10_000 });
-    await bobDms.text(TEXT.dmThreadDeletedByOther).waitFor();
+    await bobNotice;
     await bob.page.getByText(TEXT.dmNoConversations).waitFor();
 
     // Neither browser ever sent a plaintext, over HTTP or over the socket.

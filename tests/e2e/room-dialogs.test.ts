@@ -16,7 +16,13 @@ import { serializeKeyFile } from '../../shared/crypto/key-file-schema.js';
 import { makeRegisteredKey } from '../support/keys.js';
 import { LandingPageObject } from './pages/landing-page.js';
 import { TEXT } from '../../shared/protocol/errors.js';
-import { type Actor, browserSuite, newActor, seriousAxeViolations } from './support/browser.js';
+import {
+  type Actor,
+  browserSuite,
+  newActor,
+  seriousAxeViolations,
+  watchFor,
+} from './support/browser.js';
 import { CHAT_URL, ChatPageObject } from './pages/chat-page.js';
 import { waitForKeysFrom } from './pages/security-status.js';
 import {
@@ -71,10 +77,14 @@ describe('channel dialogs in the browser', () => {
     await create.dialog().getByLabel('Channel name').fill('   ');
     expect(await create.submitButton().isDisabled()).toBe(true);
     await create.fill({ name, clearance: 'classified', accessCode: ACCESS_CODE });
+    // The success card shows for 2 s and the toast for 5: both watched for from the submit on.
+    const established = watchFor(create.log().getByText('> CHANNEL ESTABLISHED'));
+    const success = watchFor(create.successCard());
+    const created = watchFor(toastWithTitle(alice.page, TEXT.channelCreated));
     await create.submit();
-    await create.log().getByText('> CHANNEL ESTABLISHED').waitFor();
-    await create.successCard().waitFor();
-    await toastWithTitle(alice.page, TEXT.channelCreated).waitFor();
+    await established;
+    await success;
+    await created;
     // The dialog closes 2 s after success and alice is taken into the new channel.
     await create.dialog().waitFor({ state: 'detached' });
     await alice.page.waitForURL(CHAT_URL);
@@ -131,10 +141,13 @@ describe('channel dialogs in the browser', () => {
     await timer.abort();
     expect(await timer.confirmation().count(), 'abort returns to the choice').toBe(0);
     await timer.configure();
+    const updated = watchFor(
+      toastWithTitle(alice.page, TEXT.timerUpdated).filter({
+        hasText: 'Auto-destruct in 5 minutes',
+      }),
+    );
     await timer.confirm();
-    await toastWithTitle(alice.page, TEXT.timerUpdated)
-      .filter({ hasText: 'Auto-destruct in 5 minutes' })
-      .waitFor();
+    await updated;
     await timer.dialog().waitFor({ state: 'detached' });
 
     // Both see the banner; 5:00 is orange, and within a second it is under 5 minutes: red.

@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEXT } from '../../shared/protocol/errors.js';
-import { type Actor, browserSuite, newActor } from './support/browser.js';
+import { type Actor, browserSuite, newActor, watchFor } from './support/browser.js';
 import { smallTexts } from './support/legibility.js';
 import { ChatPageObject } from './pages/chat-page.js';
 import {
@@ -46,8 +46,9 @@ describe('private channels: invite links and the own channel list', () => {
     const create = new CreateChannelDialogObject(person.page);
     await create.open();
     await create.fill({ name, clearance: 'classified', accessCode: ACCESS_CODE, timer });
+    const created = watchFor(toastWithTitle(person.page, TEXT.channelCreated));
     await create.submit();
-    await toastWithTitle(person.page, TEXT.channelCreated).waitFor();
+    await created;
     await create.dialog().waitFor({ state: 'detached' });
     await chat.roomName().filter({ hasText: name.toUpperCase() }).waitFor();
     await chat.waitUntilJoined();
@@ -73,8 +74,9 @@ describe('private channels: invite links and the own channel list', () => {
     const link = await invite.link();
     expect(new URL(link).hash).toBe(`#code=${ACCESS_CODE}`);
     expect(`${new URL(link).pathname}${new URL(link).search}`).not.toContain(ACCESS_CODE);
+    const copied = watchFor(toastWithTitle(alice.page, TEXT.copied));
     await invite.copy();
-    await toastWithTitle(alice.page, TEXT.copied).waitFor();
+    await copied;
     expect(await alice.page.evaluate(() => navigator.clipboard.readText())).toBe(link);
 
     // bob opens the link; everything his browser sends is recorded.

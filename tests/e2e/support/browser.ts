@@ -5,7 +5,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startServer, type StartOptions, type TestServer } from '../../support/server.js';
 
@@ -93,6 +99,20 @@ export function browserSuite(
     },
     actors,
   };
+}
+
+/**
+ * Starts waiting for something shown only for a moment (a 5-second toast, a 2-second animation)
+ * before the action that shows it: a wait begun after the step before it ended could start too
+ * late on a loaded machine. Await the result where the test needs it; a failure is kept until then.
+ */
+export function watchFor(
+  locator: Locator,
+  options?: Parameters<Locator['waitFor']>[0],
+): Promise<void> {
+  const seen = locator.waitFor(options);
+  seen.catch(() => undefined);
+  return seen;
 }
 
 export interface Actor {
