@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The files of the first three projects share their worker's modules instead of loading the server
- * and its libraries again for each file (importing them took 126 s of the 839 s of file time;
+ * and its libraries again for each file (importing them took 125 s of the 839 s of file time;
  * docs/decisions.md "Test files share their workers"). Every file starts its own servers, on port
  * 0, with its own database and Redis prefix; what a test may change in the process itself is
  * undone after it.
@@ -76,7 +76,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           // After the rest (a group of its own), two files at a time: a browser file spends most
           // of its time waiting on timers the product runs (a room's self-destruct, the payment
-          // poll, a call's setup), about 0.4 of a core each, so two side by side took 687 s where
+          // poll, a call's setup), about half a core, so two side by side took 687 s where
           // one at a time took 956 s, all passing (docs/decisions.md "Two test files at a time").
           sequence: { groupOrder: 1 },
           maxWorkers: 2,
