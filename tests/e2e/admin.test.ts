@@ -22,6 +22,7 @@ import { BOT_LIMITS } from '../../server/features/abuse/index.js';
 import { adminToken, login, makeRegisteredKey } from '../support/keys.js';
 import { TEST_ADMIN_PASSWORD } from '../support/server.js';
 import { browserSuite, newActor } from './support/browser.js';
+import { smallTexts } from './support/legibility.js';
 import { AdminPanelObject, BotChallengeObject, EmergencyPanelObject } from './pages/admin.js';
 import { CHAT_URL, ChatPageObject } from './pages/chat-page.js';
 
@@ -140,8 +141,10 @@ describe('administration in the browser', () => {
     await chat.send('/admin');
     await admin.waitUntilOpen();
 
+    expect(await smallTexts(alice.page, 12), 'keys tab').toEqual([]);
     await admin.openTab('tor');
     await admin.tabPanel('tor').getByTestId('tor-running').waitFor();
+    expect(await smallTexts(alice.page, 12), 'tor tab').toEqual([]);
     expect(await admin.tabPanel('tor').getByTestId('tor-config').textContent()).toMatch(
       /SOCKS port\d+.*Control port\d+.*reject/,
     );
@@ -152,6 +155,7 @@ describe('administration in the browser', () => {
       .getByTestId('admin-user-row')
       .filter({ hasText: daveCallsign })
       .waitFor();
+    expect(await smallTexts(alice.page, 12), 'users tab').toEqual([]);
 
     await admin.openTab('console');
     await admin.unlockConsole(TEST_ADMIN_PASSWORD);
@@ -163,6 +167,7 @@ describe('administration in the browser', () => {
       .consoleOutput()
       .getByText(/Usage: revoke <keyId>/)
       .waitFor();
+    expect(await smallTexts(alice.page, 12), 'console tab').toEqual([]);
 
     await admin.openTab('audit');
     await admin
@@ -171,6 +176,7 @@ describe('administration in the browser', () => {
       .filter({ hasText: 'broadcast.admin' })
       .first()
       .waitFor();
+    expect(await smallTexts(alice.page, 12), 'audit tab').toEqual([]);
   });
 
   it('refuses /admin to a user-level key holder on screen', async () => {

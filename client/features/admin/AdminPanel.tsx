@@ -85,7 +85,7 @@ export function AdminPanel({
     >
       <div className="space-y-1">
         <div className="flex flex-wrap items-center justify-between gap-2 pb-2">
-          <p className="text-[0.7rem] tracking-[0.15em] text-muted uppercase">
+          <p className="text-[0.75rem] tracking-[0.15em] text-muted uppercase">
             Clearance: <span className="text-danger">Administrator</span> · Key session
           </p>
           <button

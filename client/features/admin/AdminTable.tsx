@@ -20,7 +20,7 @@ export function AdminTableHead({
 }) {
   return (
     <thead className={className}>
-      <tr className="border-b border-border text-[0.65rem] tracking-[0.2em] text-muted uppercase">
+      <tr className="border-b border-border text-[0.75rem] tracking-[0.2em] text-muted uppercase">
         {columns.map((column, index) => {
           const {
             label,

@@ -74,7 +74,7 @@ export function AdminTabList<T extends string>({
             data-testid={`admin-tab-${tab.id}`}
             onClick={() => onChange(tab.id)}
             onKeyDown={(event) => onKeyDown(event, index)}
-            className={`-mb-px shrink-0 border-b-2 px-3 py-2 text-[0.7rem] font-bold tracking-[0.18em] whitespace-nowrap uppercase transition-colors ${
+            className={`-mb-px shrink-0 border-b-2 px-3 py-2 text-[0.75rem] font-bold tracking-[0.18em] whitespace-nowrap uppercase transition-colors ${
               isActive
                 ? 'border-primary bg-primary/10 text-primary'
                 : 'border-transparent text-muted hover:text-fg'

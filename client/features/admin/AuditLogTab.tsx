@@ -32,7 +32,7 @@ export function AuditLogTab({ isActive }: { isActive: boolean }) {
           <h3 id="admin-audit-heading" className={SECTION_TITLE}>
             Audit log
           </h3>
-          <p className="mt-1 text-[0.7rem] text-muted" role="status">
+          <p className="mt-1 text-[0.75rem] text-muted" role="status">
             {query.isPending
               ? 'Loading the audit log...'
               : `Latest ${entries.length} entries, newest first`}

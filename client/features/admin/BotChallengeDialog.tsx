@@ -94,7 +94,7 @@ function ChallengeWork({
   return (
     <div className="space-y-4">
       <div className="border border-warning/50 bg-background p-4">
-        <p className="text-[0.65rem] tracking-[0.3em] text-muted uppercase">Proof of work</p>
+        <p className="text-[0.75rem] tracking-[0.3em] text-muted uppercase">Proof of work</p>
         <p
           className="mt-2 font-mono text-xs break-all text-warning"
           data-testid="bot-challenge-question"
@@ -102,14 +102,14 @@ function ChallengeWork({
         >
           {challenge.challenge}
         </p>
-        <p className="mt-2 text-[0.7rem] text-muted">
+        <p className="mt-2 text-[0.75rem] text-muted">
           Search space: {challenge.maxnumber.toLocaleString('en-US')} candidates
         </p>
       </div>
       <div>
         <p
           id={`${ids}-status`}
-          className="mb-1 text-[0.7rem] font-bold tracking-[0.2em] text-primary uppercase"
+          className="mb-1 text-[0.75rem] font-bold tracking-[0.2em] text-primary uppercase"
           aria-live="polite"
           data-testid="bot-challenge-status"
         >

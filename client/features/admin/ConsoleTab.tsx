@@ -107,7 +107,7 @@ function UnlockedConsole({
   return (
     <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_16rem]">
       <div className="flex min-w-0 flex-col gap-2">
-        <div className="flex flex-wrap items-center justify-between gap-2 text-[0.7rem] tracking-[0.2em] text-muted uppercase">
+        <div className="flex flex-wrap items-center justify-between gap-2 text-[0.75rem] tracking-[0.2em] text-muted uppercase">
           <span>
             Console session ·{' '}
             <span className="text-fg" data-testid="console-session-left">
@@ -163,7 +163,7 @@ function UnlockedConsole({
           />
           <button
             type="submit"
-            className="sc-btn min-h-8 px-2 py-1 text-[0.7rem]"
+            className="sc-btn min-h-8 px-2 py-1 text-[0.75rem]"
             data-testid="admin-console-run"
           >
             <span aria-hidden="true">[</span>RUN<span aria-hidden="true">]</span>
@@ -184,7 +184,7 @@ function UnlockedConsole({
                 <code className="min-w-0 break-all text-accent">{command.usage}</code>
                 <span className={`${BADGE} ${VIA_TONE[command.via]}`}>{command.via}</span>
               </span>
-              <span className="block text-[0.7rem] text-muted">{command.description}</span>
+              <span className="block text-[0.75rem] text-muted">{command.description}</span>
             </li>
           ))}
         </ul>

@@ -206,7 +206,7 @@ function EmergencyControls({
 
   return (
     <div className="space-y-5">
-      <div className="flex flex-wrap items-center justify-between gap-2 text-[0.7rem] tracking-[0.2em] text-muted uppercase">
+      <div className="flex flex-wrap items-center justify-between gap-2 text-[0.75rem] tracking-[0.2em] text-muted uppercase">
         {session ? (
           <>
             <span>

@@ -233,7 +233,7 @@ export function KeyGenerateForm({
         ) : null}
       </div>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <p className="text-[0.7rem] text-muted">
+        <p className="text-[0.75rem] text-muted">
           ML-DSA-65 + ECDSA P-256, generated in this browser. Only the public part is sent.
         </p>
         <button

@@ -97,7 +97,7 @@ export function KeyListTable({ keys, now, currentKeyId, onRevoked }: KeyListTabl
                 </td>
                 <td className="max-w-[12rem] py-2 pr-3 break-words">
                   {key.username}
-                  {isOwn ? <span className="ml-1 text-[0.65rem] text-accent">(you)</span> : null}
+                  {isOwn ? <span className="ml-1 text-[0.75rem] text-accent">(you)</span> : null}
                 </td>
                 <td className="py-2 pr-3">
                   <span className={`${BADGE} ${BADGE_TONE[levelTone(key.permissions.level)]}`}>
@@ -120,7 +120,7 @@ export function KeyListTable({ keys, now, currentKeyId, onRevoked }: KeyListTabl
                       role="group"
                       aria-label={`Confirm revoking ${key.username}`}
                     >
-                      <span className="text-[0.65rem] text-warning">
+                      <span className="text-[0.75rem] text-warning">
                         {isOwn
                           ? 'Your own key: this session ends too.'
                           : 'Its sessions end at once.'}

@@ -40,13 +40,13 @@ export function KeyManagementTab({ isActive, currentKeyId }: KeyManagementTabPro
               Registered keys
             </h3>
             <p
-              className="mt-1 text-[0.7rem] text-muted"
+              className="mt-1 text-[0.75rem] text-muted"
               role="status"
               data-testid="admin-key-summary"
             >
               {query.isPending
                 ? 'Loading keys...'
-                : `${keys.length} keys · ${counts.active} active · ${counts.expired} expired · ${counts.revoked} revoked`}
+                : `${keys.length} key${keys.length === 1 ? '' : 's'} · ${counts.active} active · ${counts.expired} expired · ${counts.revoked} revoked`}
             </p>
           </div>
           <RefreshButton isFetching={query.isFetching} onRefresh={() => void query.refetch()} />

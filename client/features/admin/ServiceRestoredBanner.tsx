@@ -13,7 +13,7 @@ export function ServiceRestoredBanner({ message }: { message: string }) {
         {TEXT.serviceRestored}
       </p>
       <p className="mt-2 text-xs text-fg">{message}</p>
-      <p className="mt-1 text-[0.7rem] tracking-[0.2em] text-muted uppercase">
+      <p className="mt-1 text-[0.75rem] tracking-[0.2em] text-muted uppercase">
         Returning you to where you were...
       </p>
     </div>

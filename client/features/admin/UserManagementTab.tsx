@@ -84,7 +84,7 @@ export function UserManagementTab({
             Connected users
           </h3>
           <p
-            className="mt-1 text-[0.7rem] text-muted"
+            className="mt-1 text-[0.75rem] text-muted"
             role="status"
             data-testid="admin-users-summary"
           >

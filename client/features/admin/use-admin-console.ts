@@ -70,10 +70,21 @@ const TOR_ACTIONS: Partial<Record<TorConsoleAction, { action: TorAction; fallbac
   test: { action: 'test-hidden-service', fallback: 'Hidden service test failed' },
 };
 
+/**
+ * The first line of `tor status`: RUNNING with the network state while tor runs, otherwise why not
+ * (STOPPED, or UNAVAILABLE when this machine has no tor), then the reason the server gives, if any.
+ */
+function torHeadline(status: TorAdminStatus): string {
+  const headline = status.running
+    ? `Tor RUNNING · ${status.state}`
+    : `Tor ${status.state === 'unavailable' ? 'UNAVAILABLE' : 'STOPPED'}`;
+  return status.message ? `${headline} · ${status.message}` : headline;
+}
+
 /** What `tor status` prints (spec 001 §3: the console also reads connected, bandwidth, reachability). */
 export function torStatusLines(status: TorAdminStatus, now: number): LogLine[] {
   return [
-    { text: `Tor ${status.running ? 'RUNNING' : 'STOPPED'} · ${status.state}`, tone: 'primary' },
+    { text: torHeadline(status), tone: status.message ? 'danger' : 'primary' },
     {
       text: `  socks ${status.socksPortOpen ? 'open' : 'closed'} · control ${status.controlPortOpen ? 'open' : 'closed'} · hidden service ${status.hiddenServiceReady ? 'ready' : 'not ready'}`,
       tone: 'fg',

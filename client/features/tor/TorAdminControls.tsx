@@ -188,7 +188,7 @@ export function TorAdminControls({ credential, isActive }: TorAdminControlsProps
           Logs
         </h3>
         <pre
-          className="mt-3 max-h-56 overflow-auto border border-border/60 bg-surface/40 p-2 text-[0.68rem] leading-relaxed whitespace-pre-wrap text-muted"
+          className="mt-3 max-h-56 overflow-auto border border-border/60 bg-surface/40 p-2 text-[0.75rem] leading-relaxed whitespace-pre-wrap text-muted"
           data-testid="tor-logs"
           tabIndex={0}
         >

@@ -141,7 +141,7 @@ function TorCommands({ credential }: { credential: AdminCredential }) {
           ))}
         </div>
         <pre
-          className="mt-3 max-h-44 overflow-auto border border-border/60 bg-surface/40 p-2 text-[0.68rem] leading-relaxed whitespace-pre-wrap text-muted"
+          className="mt-3 max-h-44 overflow-auto border border-border/60 bg-surface/40 p-2 text-[0.75rem] leading-relaxed whitespace-pre-wrap text-muted"
           data-testid="tor-command-output"
           aria-live="polite"
         >

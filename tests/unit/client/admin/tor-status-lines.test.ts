@@ -66,4 +66,28 @@ describe('tor status in the console', () => {
       '  connected no · bandwidth ↓ 2.0 KiB ↑ 512 B · hidden service not reachable (not connected)',
     );
   });
+
+  it('names the state once when tor is not running, and the reason the server gives', () => {
+    const stopped = status({ running: false, state: 'stopped', connected: false, uptime: 0 });
+    expect(torStatusLines(stopped, NOW)[0]).toEqual({ text: 'Tor STOPPED', tone: 'primary' });
+    const failed = status({
+      running: false,
+      state: 'stopped',
+      connected: false,
+      message: 'tor exited unexpectedly (SIGKILL)',
+    });
+    expect(torStatusLines(failed, NOW)[0]).toEqual({
+      text: 'Tor STOPPED · tor exited unexpectedly (SIGKILL)',
+      tone: 'danger',
+    });
+    const missing = status({
+      running: false,
+      state: 'unavailable',
+      connected: false,
+      message: 'Tor is not installed on this server: set TOR_BIN or install the tor package',
+    });
+    expect(torStatusLines(missing, NOW)[0]!.text).toBe(
+      'Tor UNAVAILABLE · Tor is not installed on this server: set TOR_BIN or install the tor package',
+    );
+  });
 });
