@@ -24,7 +24,7 @@ export default defineConfig({
     // Two files at a time at least: Vitest's default (one fewer than the cores) runs a 2-core
     // machine one file at a time, while most files wait on sockets, servers and databases (the
     // unit, integration and adversary files took 406 s at two against about 820 s at one;
-    // docs/decisions.md). Browser files still run one at a time, after the rest (e2e below).
+    // docs/decisions.md). Browser files run two at a time, after the rest (e2e below).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // The ten slowest files close every run (tests/support/slowest-files-reporter.ts).
     reporters: ['default', './tests/support/slowest-files-reporter.ts'],
@@ -72,12 +72,12 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
+          ...sharedWorker,
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // After the rest (a group of its own), two files at a time: a browser file spends most
-          // of its time waiting on timers the product runs (a room's self-destruct, the payment
-          // poll, a call's setup), about half a core, so two side by side took 687 s where
-          // one at a time took 956 s, all passing (docs/decisions.md "Two test files at a time").
+          // After the rest (a group of its own), two files at a time: two Chromium files keep a
+          // 2-core machine busy (about 1.8 cores, Chromium's own processes included); more than
+          // two at once failed cases on their waits (docs/decisions.md "Two test files at a time").
           sequence: { groupOrder: 1 },
           maxWorkers: 2,
         },
