@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import LongFilesFirst from './tests/support/long-files-first.js';
 
 // Four projects: unit (pure logic), integration (real server over HTTP and WebSocket, both
 // database backends), adversary (hostile relay and members, tests/adversary) and e2e (headless
@@ -27,8 +26,6 @@ export default defineConfig({
     // unit, integration and adversary files took 406 s at two against about 820 s at one;
     // docs/decisions.md). Browser files run two at a time, after the rest (e2e below).
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    // Files that compute for a minute start first (tests/support/long-files-first.ts).
-    sequence: { sequencer: LongFilesFirst },
     // The ten slowest files close every run (tests/support/slowest-files-reporter.ts).
     reporters: ['default', './tests/support/slowest-files-reporter.ts'],
     projects: [
