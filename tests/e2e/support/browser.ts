@@ -45,6 +45,23 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
   });
 }
 
+/**
+ * One Chromium per test worker and launch options, kept from one browser file to the next (the
+ * files share their worker: vitest.config.ts); a launch costs about 1.7 CPU-seconds. Files still
+ * share nothing else: each suite closes every context left open when it ends, and a browser that
+ * has gone away is launched again. Playwright closes the browsers when the worker exits.
+ */
+const keptBrowsers = new Map<string, Promise<Browser>>();
+
+export async function sharedBrowser(options: LaunchOptions = {}): Promise<Browser> {
+  const key = JSON.stringify([options.media === true, options.args ?? []]);
+  const kept = await keptBrowsers.get(key)?.catch(() => undefined);
+  if (kept?.isConnected()) return kept;
+  const launching = launchBrowser(options);
+  keptBrowsers.set(key, launching);
+  return launching;
+}
+
 /** The server for browser tests; requires `npm run build` to have produced dist/client. */
 export async function startAppServer(options: StartOptions = {}): Promise<TestServer> {
   if (!existsSync(path.join(ROOT, 'dist/client/index.html'))) {
@@ -62,7 +79,8 @@ export interface BrowserSuite {
 }
 
 /**
- * Starts the app server and Chromium before the describe block's tests and stops them after;
+ * Starts the app server and takes the worker's Chromium before the describe block's tests, and
+ * after them stops the server and closes the contexts left open;
  * after each test, keeps the evidence of a failure and closes that test's actors. Call it at the
  * top of a `describe`.
  */
@@ -75,10 +93,10 @@ export function browserSuite(
   const actors: Actor[] = [];
   beforeAll(async () => {
     server = await startAppServer(options);
-    browser = await launchBrowser(launchOptions);
+    browser = await sharedBrowser(launchOptions);
   });
   afterAll(async () => {
-    await browser?.close();
+    for (const context of browser?.contexts() ?? []) await context.close();
     await server?.stop();
   });
   afterEach(async (context) => {
