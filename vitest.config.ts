@@ -6,11 +6,11 @@ import { defineConfig } from 'vitest/config';
 // Chromium). `npm test` runs them all.
 
 /**
- * The files of the first three projects share their worker's modules instead of loading the server
- * and its libraries again for each file (importing them took 125 s of the 839 s of file time;
- * docs/decisions.md "Test files share their workers"). Every file starts its own servers, on port
- * 0, with its own database and Redis prefix; what a test may change in the process itself is
- * undone after it.
+ * Test files share their worker's modules instead of loading the server and its libraries again
+ * for each file (importing them took 125 s of the 839 s of file time of the unit, integration and
+ * adversary files, and 101 s of the browser files' 1,391 s; docs/decisions.md "Test files share
+ * their workers"). Every file starts its own servers, on port 0, with its own database and Redis
+ * prefix; what a test may change in the process itself is undone after it.
  */
 const sharedWorker = {
   isolate: false,
@@ -76,7 +76,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // After the rest (a group of its own), two files at a time: two Chromium files keep a
-          // 2-core machine busy (about 1.8 cores, Chromium's own processes included); more than
+          // 2-core machine busy (1.7–1.8 cores, Chromium's own processes included); more than
           // two at once failed cases on their waits (docs/decisions.md "Two test files at a time").
           sequence: { groupOrder: 1 },
           maxWorkers: 2,
