@@ -53,7 +53,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
  */
 const keptBrowsers = new Map<string, Promise<Browser>>();
 
-export async function sharedBrowser(options: LaunchOptions = {}): Promise<Browser> {
+async function sharedBrowser(options: LaunchOptions = {}): Promise<Browser> {
   const key = JSON.stringify([options.media === true, options.args ?? []]);
   const kept = await keptBrowsers.get(key)?.catch(() => undefined);
   if (kept?.isConnected()) return kept;
