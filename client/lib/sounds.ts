@@ -84,7 +84,7 @@ export function isSoundAllowed(settings: SoundSettings, kind: SoundKind): boolea
   return settings.authSound;
 }
 
-interface ToneStep {
+export interface ToneStep {
   frequency: number;
   /** Seconds after the sound starts. */
   start: number;
@@ -115,21 +115,70 @@ const TONES: Record<SoundKind, readonly ToneStep[]> = {
 /** Exponential ramps cannot reach 0; this is silence for any listener. */
 const SILENT_GAIN = 0.0001;
 const ATTACK_SECONDS = 0.01;
+/** How long after its last note the audio device is let go (seconds of the context's clock). */
+export const SOUND_RELEASE_SECONDS = 0.5;
 
-let audioContext: AudioContext | null = null;
+/** The part of an AudioContext the sounds use (a fake one in unit tests). */
+export type SoundContext = Pick<
+  AudioContext,
+  'createOscillator' | 'createGain' | 'currentTime' | 'destination' | 'state' | 'resume' | 'suspend'
+>;
 
-function getAudioContext(): AudioContext | null {
-  if (audioContext !== null) return audioContext;
-  if (typeof AudioContext === 'undefined') return null;
-  try {
-    audioContext = new AudioContext();
-  } catch {
-    return null;
+/**
+ * Plays the tones on one AudioContext, created on first use, and suspends it once the last
+ * scheduled note has ended: a running context renders silence on the audio thread for as long
+ * as the page is open (about 10 ms of CPU a second, and the device held), so between sounds
+ * it sleeps; the next sound resumes it.
+ */
+export class SoundPlayer {
+  #context: SoundContext | null = null;
+  #unavailable = false;
+  /** The context time at which the last scheduled note ends. */
+  #quietAt = 0;
+  #releaseTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly createContext: () => SoundContext) {}
+
+  play(steps: readonly ToneStep[], volume: number): void {
+    const context = this.#open();
+    if (context === null) return;
+    try {
+      if (context.state === 'suspended') void context.resume().catch(() => undefined);
+      const now = context.currentTime;
+      for (const step of steps) playStep(context, step, volume, now);
+      const end = Math.max(...steps.map((step) => now + step.start + step.duration));
+      this.#quietAt = Math.max(this.#quietAt, end);
+      this.#scheduleRelease(context);
+    } catch {
+      // Audio refused (autoplay policy, device lost): stay silent.
+    }
   }
-  return audioContext;
+
+  #open(): SoundContext | null {
+    if (this.#context !== null || this.#unavailable) return this.#context;
+    try {
+      this.#context = this.createContext();
+    } catch {
+      this.#unavailable = true;
+    }
+    return this.#context;
+  }
+
+  #scheduleRelease(context: SoundContext): void {
+    clearTimeout(this.#releaseTimer);
+    const wait = Math.max(0, this.#quietAt - context.currentTime) + SOUND_RELEASE_SECONDS;
+    this.#releaseTimer = setTimeout(() => {
+      this.#releaseTimer = undefined;
+      // Not running (never allowed to start, or already asleep): nothing to let go.
+      if (context.state !== 'running') return;
+      // A note scheduled since, or a clock that started late, moves the release later.
+      if (context.currentTime < this.#quietAt) return this.#scheduleRelease(context);
+      void context.suspend().catch(() => undefined);
+    }, wait * 1000);
+  }
 }
 
-function playStep(context: AudioContext, step: ToneStep, volume: number, startAt: number): void {
+function playStep(context: SoundContext, step: ToneStep, volume: number, startAt: number): void {
   const oscillator = context.createOscillator();
   const gain = context.createGain();
   const begin = startAt + step.start;
@@ -152,15 +201,14 @@ function playStep(context: AudioContext, step: ToneStep, volume: number, startAt
   oscillator.stop(end + 0.02);
 }
 
+/** The page's one player; without WebAudio it stays silent. */
+const player = new SoundPlayer(() => {
+  if (typeof AudioContext === 'undefined') throw new Error('no WebAudio');
+  return new AudioContext();
+});
+
 /** Plays a sound if the settings allow it. Never throws: a missing sound is not an error. */
 export function playSound(kind: SoundKind, settings: SoundSettings = readSoundSettings()): void {
   if (!isSoundAllowed(settings, kind)) return;
-  const context = getAudioContext();
-  if (context === null) return;
-  try {
-    if (context.state === 'suspended') void context.resume().catch(() => undefined);
-    for (const step of TONES[kind]) playStep(context, step, settings.volume, context.currentTime);
-  } catch {
-    // Audio refused (autoplay policy, device lost): stay silent.
-  }
+  player.play(TONES[kind], settings.volume);
 }

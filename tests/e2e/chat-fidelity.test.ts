@@ -49,7 +49,10 @@ async function operatives(page: Page) {
 const row = (page: Page, username: string) =>
   page.getByTestId('operative-row').filter({ hasText: username });
 
-/** Records the notes the page's Web Audio starts, by wave (only the login sound uses triangle). */
+/**
+ * Records the notes the page's Web Audio starts, by wave (only the login sound uses triangle),
+ * and each time the page lets its AudioContext sleep.
+ */
 async function countNotes(actor: Actor) {
   await actor.context.addInitScript(() => {
     const notes: string[] = [];
@@ -58,6 +61,11 @@ async function countNotes(actor: Actor) {
     OscillatorNode.prototype.start = function (this: OscillatorNode, when?: number) {
       notes.push(this.type);
       return start.call(this, when);
+    };
+    const suspend = AudioContext.prototype.suspend;
+    AudioContext.prototype.suspend = function (this: AudioContext) {
+      notes.push('suspend');
+      return suspend.call(this);
     };
   });
 }
@@ -199,6 +207,10 @@ describe('chat screens a key holder meets', () => {
     // The login sound: alice's triad played; bob turned it off.
     expect((await notesOf(alice.actor.page)).filter((wave) => wave === 'triangle')).toHaveLength(3);
     expect(await notesOf(bob.actor.page)).not.toContain('triangle');
+    // After the last note the page lets the audio device go (no silence rendered while idle).
+    await expect
+      .poll(async () => (await notesOf(alice.actor.page)).at(-1), { timeout: 5000 })
+      .toBe('suspend');
 
     // Security details: key id, level and capabilities of alice's key; no prompt to get a key.
     expect(await alice.actor.page.getByTestId('get-key-prompt').count()).toBe(0);
