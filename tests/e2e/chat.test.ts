@@ -72,7 +72,15 @@ describe('live chat in the browser', () => {
   });
 
   it('sends on Enter, breaks the line on Shift+Enter and never sends whitespace', async () => {
-    const { chat: alice } = await enter('alice');
+    const { actor: aliceActor, chat: alice } = await enter('alice');
+    // The session timer counts on by itself (it ticks apart from the rest of the page).
+    const timer = aliceActor.page.getByTestId('session-timer');
+    const startedAt = (await timer.textContent()) ?? '';
+    expect(startedAt).toMatch(/^\d\d:\d\d$/);
+    await aliceActor.page.waitForFunction(
+      (before) => document.querySelector('[data-testid="session-timer"]')?.textContent !== before,
+      startedAt,
+    );
     const first = unique('line one');
 
     await alice.input().pressSequentially(first);

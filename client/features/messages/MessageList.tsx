@@ -4,6 +4,7 @@
  * is never interrupted.
  */
 import { useLayoutEffect, useRef } from 'react';
+import { useNow } from '../../lib/use-now.js';
 import { SCROLL_STICK_THRESHOLD_PX } from '../../../shared/constants.js';
 import { isSecurityNotice, type ChatLine } from './chat-line.js';
 import { MessageRow } from './MessageRow.js';
@@ -12,16 +13,21 @@ import { SystemRow } from './SystemRow.js';
 
 export interface MessageListProps {
   lines: readonly ChatLine[];
-  /** This browser's clock at the last tick, for the countdowns. */
-  now: number;
   /** Shown when there are no lines. */
   emptyText: string;
 }
 
-export function MessageList({ lines, now, emptyText }: MessageListProps) {
+export function MessageList({ lines, emptyText }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const isNearBottomRef = useRef(true);
   const lastLineId = lines.at(-1)?.id ?? null;
+  // The countdowns tick here, only while a message is on screen: a quiet room renders nothing
+  // a second. A line that arrived since the last tick is never shown older than it is.
+  const tick = useNow(
+    1000,
+    lines.some((line) => line.kind === 'message'),
+  );
+  const now = Math.max(tick, lines.at(-1)?.createdAtMs ?? 0);
 
   useLayoutEffect(() => {
     const element = scrollRef.current;

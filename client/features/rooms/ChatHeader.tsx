@@ -15,12 +15,12 @@ import { ThemeSelector, THEMES, nextThemeId, useTheme } from '../themes/index.js
 import type { MoreOptionsMenuProps } from './MoreOptionsMenu.js';
 import { SecurityIndicator, type SecurityIndicatorProps } from './SecurityIndicator.js';
 import { formatSessionTime } from './session-time.js';
+import { useSessionTimer } from './use-session-timer.js';
 
 export interface ChatHeaderProps {
   room: Room | null;
   status: ChatConnectionStatus;
   memberCount: number;
-  sessionSeconds: number;
   isCollapsed: boolean;
   onToggleCollapsed: () => void;
   isOperativesOpen: boolean;
@@ -97,6 +97,16 @@ function useMenuItems(props: ChatHeaderProps): NonNullable<MoreOptionsMenuProps[
   ];
 }
 
+/** The session timer ticks on its own, so the header does not render again every second. */
+function SessionTimer({ isConnected }: { isConnected: boolean }) {
+  const seconds = useSessionTimer(isConnected);
+  return (
+    <span data-testid="session-timer" className="tabular-nums">
+      {formatSessionTime(seconds)}
+    </span>
+  );
+}
+
 export function ChatHeader(props: ChatHeaderProps) {
   const { room, status, memberCount, isCollapsed } = props;
   const menu = (
@@ -119,9 +129,7 @@ export function ChatHeader(props: ChatHeaderProps) {
       {/* Collapsed on a narrow screen there is no room for the timer. */}
       <span className={`text-muted ${isCollapsed ? 'hidden sm:inline' : ''}`}>
         <span aria-hidden="true">· </span>SESSION{' '}
-        <span data-testid="session-timer" className="tabular-nums">
-          {formatSessionTime(props.sessionSeconds)}
-        </span>
+        <SessionTimer isConnected={status === 'connected'} />
       </span>
     </p>
   );

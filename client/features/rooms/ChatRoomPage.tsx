@@ -54,7 +54,7 @@ import { OperativesDrawer } from './OperativesDrawer.js';
 import { useAdminCommand } from './use-admin-command.js';
 import { useChatRoom, type ChatRoom } from './use-chat-room.js';
 import { useRoomLookup } from './use-room-lookup.js';
-import { useSessionTimer } from './use-session-timer.js';
+import { useHasPassed, useNow } from '../../lib/use-now.js';
 import { useUnreadTitle } from './use-unread-title.js';
 
 /** The call window and everything behind it load only when a call starts. */
@@ -145,7 +145,6 @@ export function ChatRoomPage() {
   useEffect(() => {
     if (joinedRoom) void rememberKnownRoom(joinedRoom, 'joined');
   }, [joinedRoom]);
-  const sessionSeconds = useSessionTimer(chat.status === 'connected');
   // Down or coming back: every readout says so, none says ACTIVE (issue 35).
   const phase = linkPhase(chat.link);
   const linkDown = phase === 'reconnecting' || phase === 'disconnected' ? phase : null;
@@ -158,10 +157,13 @@ export function ChatRoomPage() {
 
   const moderation = useModeration(chat.onFrame, chat.sendFrame, room?.id ?? null);
   const [isModerationLogOpen, setModerationLogOpen] = useState(false);
-  const mutedUntil =
-    moderation.mutedUntil !== null && Date.parse(moderation.mutedUntil) > chat.now
-      ? moderation.mutedUntil
-      : null;
+  // The page renders again when a mute runs out, and every second only while a retry counts
+  // down; the message countdowns and the session timer tick in their own components.
+  const isMuteOver = useHasPassed(
+    moderation.mutedUntil === null ? null : Date.parse(moderation.mutedUntil),
+  );
+  const mutedUntil = isMuteOver ? null : moderation.mutedUntil;
+  const clock = useNow(1000, linkDown === 'reconnecting');
 
   // Offered only to who may use them (issue 33): the timer to the room's creator, moderators and
   // service admins, never on the public channel (the server refuses both); the Tor admin overlay
@@ -245,9 +247,8 @@ export function ChatRoomPage() {
         <ChatHeader
           room={room}
           status={chat.status}
-          linkText={linkText(chat.link, chat.now)}
+          linkText={linkText(chat.link, clock)}
           memberCount={chat.memberCount}
-          sessionSeconds={sessionSeconds}
           isCollapsed={isHeaderCollapsed}
           onToggleCollapsed={toggleHeader}
           isOperativesOpen={isOperativesOpen}
@@ -297,7 +298,7 @@ export function ChatRoomPage() {
         {linkDown ? (
           <ConnectionBanner
             onReconnect={chat.reconnect}
-            reconnecting={linkDown === 'reconnecting' ? linkText(chat.link, chat.now) : null}
+            reconnecting={linkDown === 'reconnecting' ? linkText(chat.link, clock) : null}
           />
         ) : null}
         {keyFileState === 'missing' || keyFileState === 'locked' ? (
@@ -334,7 +335,6 @@ export function ChatRoomPage() {
             ) : null}
             <MessageList
               lines={chat.lines}
-              now={chat.now}
               emptyText="NO ACTIVE TRANSMISSIONS · messages self-destruct shortly after they are sent"
             />
             <TypingIndicator usernames={chat.typing.map((user) => user.username)} />

@@ -44,8 +44,6 @@ export interface ChatRoomState {
   typing: TypingUser[];
   /** Server clock minus this browser's clock, in ms, as last observed. */
   clockOffsetMs: number;
-  /** This browser's clock at the last tick; lines expire against it. */
-  now: number;
 }
 
 export type ChatRoomAction =
@@ -71,7 +69,7 @@ export type ChatRoomAction =
   | { type: 'disconnected' }
   | { type: 'tick'; now: number };
 
-export function initialChatRoomState(now: number): ChatRoomState {
+export function initialChatRoomState(): ChatRoomState {
   return {
     joinedRoomId: null,
     linesRoomId: null,
@@ -81,7 +79,6 @@ export function initialChatRoomState(now: number): ChatRoomState {
     users: [],
     typing: [],
     clockOffsetMs: 0,
-    now,
   };
 }
 
@@ -180,7 +177,6 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
         memberCount: frame.memberCount,
         users: state.linesRoomId === frame.roomId ? state.users : [],
         typing: [],
-        now: action.now,
       };
     }
     case 'new_message': {
@@ -200,7 +196,6 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
       return {
         ...state,
         clockOffsetMs: createdAt - now,
-        now: Math.max(state.now, now),
         lines: capLines([...state.lines, line]),
         typing: state.typing.filter((user) => user.nodeId !== message.senderId),
         users: withStatus(state.users, message.senderId, false),
@@ -223,7 +218,6 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
       return {
         ...state,
         memberCount: frame.memberCount,
-        now: Math.max(state.now, action.now),
         lines: capLines([
           ...state.lines,
           systemLine(action.id, text, 'info', 'server', action.now),
@@ -257,7 +251,6 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
     case 'system':
       return {
         ...state,
-        now: Math.max(state.now, action.now),
         lines: capLines([
           ...state.lines,
           systemLine(
@@ -282,12 +275,9 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
     case 'disconnected':
       return { ...state, joinedRoomId: null, typing: [] };
     case 'tick': {
+      // Unchanged unless a line leaves: a quiet room does not render again every second.
       const lines = state.lines.filter((line) => isLineShown(line, action.now));
-      return {
-        ...state,
-        now: action.now,
-        lines: lines.length === state.lines.length ? state.lines : lines,
-      };
+      return lines.length === state.lines.length ? state : { ...state, lines };
     }
   }
 }

@@ -146,7 +146,7 @@ export function useChatRoom({
   );
   const link = useSyncExternalStore(socket.onLinkChange, socket.getLink);
   const { status } = link;
-  const [state, dispatch] = useReducer(chatRoomReducer, 0, () => initialChatRoomState(Date.now()));
+  const [state, dispatch] = useReducer(chatRoomReducer, undefined, initialChatRoomState);
   const [refusal, setRefusal] = useState<{ roomId: string; isAccessCode: boolean } | null>(null);
   const [joinRequest, setJoinRequest] = useState(0);
   const [pending, setPending] = useState<readonly PendingSend[]>([]);

@@ -27,7 +27,7 @@ function message(id: string, hasImage: boolean): Message {
 }
 
 function withMessages(): ChatRoomState {
-  let state = chatRoomReducer(initialChatRoomState(T0), {
+  let state = chatRoomReducer(initialChatRoomState(), {
     type: 'room_joined',
     frame: {
       type: 'room_joined',
@@ -102,7 +102,7 @@ describe('image message expiry', () => {
       expiresAt: iso(T0 - 10_000),
     });
     const old = { ...recent, id: 'old', expiresAt: iso(T0 - 31_000) };
-    const state = chatRoomReducer(initialChatRoomState(T0), {
+    const state = chatRoomReducer(initialChatRoomState(), {
       type: 'room_joined',
       frame: {
         type: 'room_joined',

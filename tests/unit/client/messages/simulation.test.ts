@@ -72,7 +72,7 @@ describe('describeSimulation', () => {
   });
 
   it('keeps simulation lines on screen 60 s, labelled, where system lines get 30 s', () => {
-    let state = initialChatRoomState(T0);
+    let state = initialChatRoomState();
     state = chatRoomReducer(state, {
       type: 'system',
       id: 'sim',

@@ -46,7 +46,7 @@ function joined(state: ChatRoomState, messages: Message[] = [], roomId = 'room-1
 
 describe('chatRoomReducer', () => {
   it('shows the history of the joined room and the member count', () => {
-    const state = joined(initialChatRoomState(T0), [message('m1')]);
+    const state = joined(initialChatRoomState(), [message('m1')]);
     expect(state.joinedRoomId).toBe('room-1');
     expect(state.memberCount).toBe(2);
     expect(state.lines.map((line) => line.id)).toEqual(['m1']);
@@ -54,7 +54,7 @@ describe('chatRoomReducer', () => {
   });
 
   it('adds new messages once, marks its own, and ignores messages of another room', () => {
-    let state = joined(initialChatRoomState(T0));
+    let state = joined(initialChatRoomState());
     state = chatRoomReducer(state, { type: 'new_message', message: message('m1'), now: T0 });
     state = chatRoomReducer(state, { type: 'new_message', message: message('m1'), now: T0 });
     state = chatRoomReducer(state, {
@@ -75,7 +75,7 @@ describe('chatRoomReducer', () => {
 
   it("measures a new message's lifetime from its arrival, whatever this browser's clock says", () => {
     const skewedNow = T0 + 3_600_000;
-    let state = joined(initialChatRoomState(skewedNow), [], 'room-1', skewedNow);
+    let state = joined(initialChatRoomState(), [], 'room-1', skewedNow);
     state = chatRoomReducer(state, { type: 'new_message', message: message('m1'), now: skewedNow });
     const line = state.lines[0]!;
     expect(secondsLeft(line, skewedNow)).toBe(30);
@@ -83,18 +83,21 @@ describe('chatRoomReducer', () => {
   });
 
   it('drops a line on the tick its time is up, and removes expired and deleted ids at once', () => {
-    let state = joined(initialChatRoomState(T0), [message('m1'), message('m2'), message('m3')]);
+    let state = joined(initialChatRoomState(), [message('m1'), message('m2'), message('m3')]);
     state = chatRoomReducer(state, { type: 'remove', messageIds: ['m1'] });
     state = chatRoomReducer(state, { type: 'remove', messageIds: ['m2', 'unknown'] });
     expect(state.lines.map((line) => line.id)).toEqual(['m3']);
+    // A tick at which nothing leaves gives the same state back: nothing renders again.
+    const before = state;
     state = chatRoomReducer(state, { type: 'tick', now: T0 + 29_999 });
+    expect(state).toBe(before);
     expect(state.lines).toHaveLength(1);
     state = chatRoomReducer(state, { type: 'tick', now: T0 + 30_000 });
     expect(state.lines).toHaveLength(0);
   });
 
   it('turns joins and leaves into system lines with the new member count', () => {
-    let state = joined(initialChatRoomState(T0));
+    let state = joined(initialChatRoomState());
     state = chatRoomReducer(state, {
       type: 'presence',
       frame: {
@@ -131,7 +134,7 @@ describe('chatRoomReducer', () => {
       isVoiceActive: false,
       secureId: null,
     });
-    let state = joined(initialChatRoomState(T0));
+    let state = joined(initialChatRoomState());
     state = chatRoomReducer(state, {
       type: 'user_list',
       roomId: 'room-1',
@@ -200,7 +203,7 @@ describe('chatRoomReducer', () => {
   });
 
   it('tracks who is typing, never itself, and forgets a typist who sends or leaves', () => {
-    let state = joined(initialChatRoomState(T0));
+    let state = joined(initialChatRoomState());
     const typing = (type: 'typing_start' | 'typing_stop', nodeId: string, username: string) =>
       chatRoomReducer(state, { type: 'typing', frame: { type, nodeId, username } });
     state = typing('typing_start', 'node-bob', 'Ghost2');
@@ -214,7 +217,7 @@ describe('chatRoomReducer', () => {
   });
 
   it('marks a typist TYPING in the operatives list at once, and back online on stop or send', () => {
-    let state = joined(initialChatRoomState(T0));
+    let state = joined(initialChatRoomState());
     const member = (nodeId: string, username: string): RoomUser => ({
       nodeId,
       username,
@@ -255,7 +258,7 @@ describe('chatRoomReducer', () => {
   });
 
   it('keeps the lines on screen while disconnected, and keeps local lines across a rejoin', () => {
-    let state = joined(initialChatRoomState(T0), [message('m1')]);
+    let state = joined(initialChatRoomState(), [message('m1')]);
     state = chatRoomReducer(state, {
       type: 'system',
       id: 'local-1',
@@ -272,7 +275,7 @@ describe('chatRoomReducer', () => {
   });
 
   it('starts empty in a new room', () => {
-    let state = joined(initialChatRoomState(T0), [message('m1')]);
+    let state = joined(initialChatRoomState(), [message('m1')]);
     state = chatRoomReducer(state, {
       type: 'system',
       id: 'local-1',
@@ -287,7 +290,7 @@ describe('chatRoomReducer', () => {
   });
 
   it('replaces a message display once decrypted', () => {
-    let state = joined(initialChatRoomState(T0), [message('m1')]);
+    let state = joined(initialChatRoomState(), [message('m1')]);
     state = chatRoomReducer(state, {
       type: 'decrypted',
       id: 'm1',
@@ -297,7 +300,7 @@ describe('chatRoomReducer', () => {
   });
 
   it(`keeps at most ${MAX_CHAT_LINES} lines`, () => {
-    let state = joined(initialChatRoomState(T0));
+    let state = joined(initialChatRoomState());
     for (let i = 0; i < MAX_CHAT_LINES + 5; i += 1) {
       state = chatRoomReducer(state, { type: 'new_message', message: message(`m${i}`), now: T0 });
     }
