@@ -8,7 +8,9 @@
  * the socket the browser comes back to the room by itself, and after a normal close (which is
  * not retried) the banner offers RECONNECT, which restores the chat.
  *
- * The server runs with MESSAGE_TTL_SECONDS=4, so expiry is observed without long waits.
+ * The server runs with MESSAGE_TTL_SECONDS=4, so expiry is observed without long waits. The
+ * tests that only talk in the public channel share one alice and one bob (`suite.kept`); each
+ * sends text no other test sends and leaves the input and the stealth toggle as it found them.
  */
 import { describe, expect, it } from 'vitest';
 import { TEXT } from '../../shared/protocol/errors.js';
@@ -22,25 +24,38 @@ describe('live chat in the browser', () => {
   const suite = browserSuite({ env: { MESSAGE_TTL_SECONDS: '4' } });
   let serial = 0;
 
-  /** A visitor in the public channel, joined and ready to type. */
-  async function enter(name: string): Promise<{ actor: Actor; chat: ChatPageObject }> {
+  /** A visitor in the public channel, joined and ready to type; closed after the test unless kept. */
+  async function enter(
+    name: string,
+    actors: Actor[] = suite.actors,
+  ): Promise<{ actor: Actor; chat: ChatPageObject }> {
     const actor = await newActor(suite.browser, name, { storage: PUBLIC });
-    suite.actors.push(actor);
+    actors.push(actor);
     await actor.page.goto(`${suite.server.baseUrl}/`);
     const chat = new ChatPageObject(actor.page);
     await chat.waitUntilJoined();
     return { actor, chat };
   }
 
+  /** alice and bob in the public channel, each holding the other's keys, kept from test to test. */
+  const talking = suite.kept(async (kept) => {
+    const alice = await enter('alice', kept);
+    const bob = await enter('bob', kept);
+    await waitForKeysFrom(bob.actor.page, alice.chat);
+    await waitForKeysFrom(alice.actor.page, bob.chat);
+    return { alice, bob };
+  });
+
   /** Text no other test sends, so history from earlier tests cannot match it. */
   const unique = (label: string) => `${label} #${(serial += 1)}-${Date.now().toString(36)}`;
 
   it("shows alice's message to bob under her callsign, counts it down and destroys it", async () => {
-    const { chat: alice } = await enter('alice');
-    const { actor: bobActor, chat: bob } = await enter('bob');
+    const {
+      alice: { chat: alice },
+      bob: { chat: bob },
+    } = await talking();
     const callsign = (await alice.callsign().textContent()) ?? '';
     const text = unique('meet at the safehouse');
-    await waitForKeysFrom(bobActor.page, alice);
 
     await alice.send(text);
     const received = bob.message(text);
@@ -60,8 +75,10 @@ describe('live chat in the browser', () => {
   });
 
   it('tells bob while alice is typing and stops after a second of silence', async () => {
-    const { chat: alice } = await enter('alice');
-    const { chat: bob } = await enter('bob');
+    const {
+      alice: { chat: alice },
+      bob: { chat: bob },
+    } = await talking();
     const callsign = (await alice.callsign().textContent()) ?? '';
 
     await alice.input().pressSequentially('hel');
@@ -69,10 +86,13 @@ describe('live chat in the browser', () => {
     await typing.waitFor();
     await typing.waitFor({ state: 'detached', timeout: 5000 });
     expect(await alice.typingIndicator().textContent()).toBe('');
+    await alice.input().fill('');
   });
 
   it('sends on Enter, breaks the line on Shift+Enter and never sends whitespace', async () => {
-    const { actor: aliceActor, chat: alice } = await enter('alice');
+    const {
+      alice: { actor: aliceActor, chat: alice },
+    } = await talking();
     // The session timer counts on by itself (it ticks apart from the rest of the page).
     const timer = aliceActor.page.getByTestId('session-timer');
     const startedAt = (await timer.textContent()) ?? '';
@@ -105,10 +125,11 @@ describe('live chat in the browser', () => {
   });
 
   it('keeps a stealth message redacted for bob until he clicks it', async () => {
-    const { chat: alice } = await enter('alice');
-    const { actor: bobActor, chat: bob } = await enter('bob');
+    const {
+      alice: { chat: alice },
+      bob: { actor: bobActor, chat: bob },
+    } = await talking();
     const secret = unique('the package is in locker');
-    await waitForKeysFrom(bobActor.page, alice);
 
     await alice.toggleStealth();
     await alice.send(secret);
@@ -117,12 +138,14 @@ describe('live chat in the browser', () => {
     expect(await bob.message(secret).count()).toBe(0);
     await redacted.click();
     await bob.message(secret).waitFor();
+    await alice.toggleStealth();
   });
 
   it('refuses /pong to an anonymous visitor on screen and sends nothing', async () => {
-    const { chat: alice } = await enter('alice');
-    const { actor: bobActor, chat: bob } = await enter('bob');
-    await waitForKeysFrom(bobActor.page, alice);
+    const {
+      alice: { chat: alice },
+      bob: { chat: bob },
+    } = await talking();
 
     await alice.send('/pong');
     await alice.systemLine(TEXT.pongRequiresKey).waitFor();
@@ -164,8 +187,10 @@ describe('live chat in the browser', () => {
   });
 
   it('counts unread messages in the title while the tab is hidden', async () => {
-    const { actor: aliceActor } = await enter('alice');
-    const { chat: bob } = await enter('bob');
+    const {
+      alice: { actor: aliceActor },
+      bob: { chat: bob },
+    } = await talking();
     const setHidden = (hidden: boolean) =>
       aliceActor.page.evaluate((value) => {
         Object.defineProperty(document, 'hidden', { configurable: true, get: () => value });

@@ -76,6 +76,16 @@ export interface BrowserSuite {
   readonly browser: Browser;
   /** Actors of the running test: closed after it, and kept as evidence when it fails. */
   readonly actors: Actor[];
+  /**
+   * Actors kept from one test to the next (two visitors already talking in the public channel,
+   * say): `make` runs when a test first asks, and pushes the actors it opens to the list it is
+   * given. They stay open for the tests after it and close when the describe block ends; a test
+   * that fails closes them, after keeping them as evidence, so the next test makes them afresh
+   * instead of inheriting a broken state. Opening the chat is most of a browser test's CPU (four
+   * visitors entering the public channel one after the other: about 30 CPU-seconds of Chromium's
+   * on the 2-core CI machine), so tests that only talk there share their visitors.
+   */
+  kept<T>(make: (actors: Actor[]) => Promise<T>): () => Promise<T>;
 }
 
 /**
@@ -91,6 +101,7 @@ export function browserSuite(
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   const actors: Actor[] = [];
+  const keptSets: { actors: Actor[]; made?: Promise<unknown> }[] = [];
   beforeAll(async () => {
     server = await startAppServer(options);
     browser = await sharedBrowser(launchOptions);
@@ -100,9 +111,15 @@ export function browserSuite(
     await server?.stop();
   });
   afterEach(async (context) => {
-    if (context.task.result?.state === 'fail' && server)
-      await keepEvidence(context.task.name, actors, server);
+    const failed = context.task.result?.state === 'fail';
+    const keptActors = keptSets.flatMap((set) => set.actors);
+    if (failed && server) await keepEvidence(context.task.name, [...actors, ...keptActors], server);
     for (const actor of actors.splice(0)) await actor.context.close();
+    if (!failed) return;
+    for (const set of keptSets) {
+      delete set.made;
+      for (const actor of set.actors.splice(0)) await actor.context.close();
+    }
   });
   const started = <T>(value: T | undefined): T => {
     if (value === undefined) throw new Error('the browser suite has not started');
@@ -116,6 +133,11 @@ export function browserSuite(
       return started(browser);
     },
     actors,
+    kept<T>(make: (keptActors: Actor[]) => Promise<T>) {
+      const set: { actors: Actor[]; made?: Promise<unknown> } = { actors: [] };
+      keptSets.push(set);
+      return () => (set.made ??= make(set.actors)) as Promise<T>;
+    },
   };
 }
 
