@@ -27,7 +27,7 @@ import { ThreadView } from './ThreadView.js';
 import { useDmActions } from './use-dm-actions.js';
 import { useBackToChatPath, useDmThreads, useThreadReading } from './use-dm-queries.js';
 import { useDmSocket } from './use-dm-socket.js';
-import { useNow } from './use-now.js';
+import { useNow } from '../../lib/use-now.js';
 import { useThreadDestruct } from './use-thread-destruct.js';
 
 export interface DmScreenProps {

@@ -11,7 +11,7 @@ import { secureIdOf } from './e2ee-status.js';
 import { certificateText, formatAge, TRUST_TEXT } from './security-text.js';
 import type { MemberTrust } from './room-members.js';
 import { type RoomE2ee } from './use-room-e2ee.js';
-import { useNow } from './use-now.js';
+import { useNow } from '../../lib/use-now.js';
 import { describePrivacy } from '../../lib/privacy/connection-privacy.js';
 import { useConnectionPrivacy } from '../../lib/privacy/use-connection-privacy.js';
 

@@ -13,7 +13,7 @@ import type { KeyAuthDetails } from './SecurityDetailsPanel.js';
 import { type SecurityLevelLabel } from './security-level.js';
 import { certificateText, unverifiedReadersText } from './security-text.js';
 import { type RoomE2ee } from './use-room-e2ee.js';
-import { useNow } from './use-now.js';
+import { useNow } from '../../lib/use-now.js';
 import { loadTorVisitorStatus } from '../tor/index.js';
 
 // The panels open on demand: their code loads with the first opening.

@@ -12,5 +12,4 @@ export { type RoomKeyManager } from './room-key-manager.js';
 export { certificateText, countTrust } from './security-text.js';
 export { SecurityStatusBar } from './SecurityStatusBar.js';
 export { type VoiceKeyGrant } from './sender-key-envelope.js';
-export { useNow } from './use-now.js';
 export { type RoomE2ee, useRoomE2ee } from './use-room-e2ee.js';

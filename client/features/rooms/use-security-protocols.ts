@@ -11,8 +11,8 @@ import {
   certificateText,
   countTrust,
   type RoomE2ee,
-  useNow,
 } from '../e2ee/index.js';
+import { useNow } from '../../lib/use-now.js';
 import { useCallsign } from '../identity/index.js';
 import { useConnectionPrivacy } from '../../lib/privacy/use-connection-privacy.js';
 import {

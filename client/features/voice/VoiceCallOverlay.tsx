@@ -4,7 +4,8 @@
  * Unmounting leaves the call and releases everything.
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { type RoomKeyManager, useNow } from '../e2ee/index.js';
+import { type RoomKeyManager } from '../e2ee/index.js';
+import { useNow } from '../../lib/use-now.js';
 import { isOnionHost } from '../../lib/privacy/connection-privacy.js';
 import { toast } from '../../ui/use-toast.js';
 import { statusKeysOf } from './call-encryption-status.js';
