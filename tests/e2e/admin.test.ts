@@ -237,6 +237,7 @@ describe('administration in the browser', () => {
     });
     await operator.page.goto(`${suite.server.baseUrl}/maintenance-mode`);
     await operator.page.getByTestId('maintenance-notice').waitFor();
+    expect(await smallTexts(operator.page, 12), 'maintenance page').toEqual([]);
     // The callbacks run in the page, where MaintenancePage has installed the commands.
     await operator.page.waitForFunction(
       () => typeof (window as unknown as Partial<MaintenanceWindow>).restoreService === 'function',

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { browserSuite, newActor, seriousAxeViolations } from './support/browser.js';
 import { LandingPageObject } from './pages/landing-page.js';
 import { CHAT_URL, ChatPageObject } from './pages/chat-page.js';
+import { smallTexts } from './support/legibility.js';
 
 const CALLSIGN = /^(Agent|User|Op|Node|Unit|Ghost|Shadow|Cipher)([1-9][0-9]{0,3})$/;
 const PUBLIC = { securechannel_access_mode: 'public' };
@@ -25,6 +26,7 @@ describe('foundation in the browser', () => {
     const alice = await actor('alice');
     const landing = new LandingPageObject(alice.page, suite.server.baseUrl);
     await landing.open();
+    expect(await smallTexts(alice.page, 12), 'landing page').toEqual([]);
     await landing.enterPublicChannel();
     await alice.page.waitForURL(CHAT_URL);
     const chat = new ChatPageObject(alice.page);

@@ -42,6 +42,7 @@ import { browserSuite, newActor, seriousAxeViolations } from './support/browser.
 import { ChatPageObject } from './pages/chat-page.js';
 import { LandingPageObject } from './pages/landing-page.js';
 import { PurchasePageObject } from './pages/purchase-page.js';
+import { smallTexts } from './support/legibility.js';
 
 /** Logs in on the landing page with a saved key file; answers the loaded chat page. */
 async function logInWith(
@@ -68,6 +69,7 @@ describe('key purchase in the browser', () => {
     const { page } = carol;
     const purchase = new PurchasePageObject(page, suite.server.baseUrl);
     await purchase.open();
+    expect(await smallTexts(page, 12), 'tiers').toEqual([]);
     expect(await page.getByTestId('tier-general').innerText()).toContain('$75');
     expect(await page.getByTestId('tier-restricted').innerText()).toContain('$250');
     expect(await page.getByTestId('tier-classified').innerText()).toContain('$1000');
@@ -81,6 +83,7 @@ describe('key purchase in the browser', () => {
     // The sandbox invoices every currency from a price table it labels as simulated.
     await page.getByTestId('prices-simulated').waitFor();
     expect(await page.locator('[role="radio"][disabled]').count()).toBe(0);
+    expect(await smallTexts(page, 12), 'currencies').toEqual([]);
     await purchase.chooseUsername('Carol Classified');
     await purchase.chooseCurrency('BTC');
     await purchase.generatePayment();
@@ -98,6 +101,7 @@ describe('key purchase in the browser', () => {
     expect(await purchase.text('payment-progress')).toBe('20%');
     expect(await purchase.text('payment-confirmations')).toBe('CONFIRMATIONS 0/3');
     expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await smallTexts(page, 12), 'payment').toEqual([]);
     expect(page.url()).toMatch(/\/get-key\?payment=pay_[0-9a-f]{64}$/);
     const stored = await page.evaluate(() => localStorage.getItem('securechannel_payment_session'));
     expect(JSON.parse(stored ?? '{}')).toMatchObject({ address, amount, currency: 'BTC' });

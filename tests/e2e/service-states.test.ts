@@ -15,6 +15,7 @@ import { login, makeRegisteredKey } from '../support/keys.js';
 import { browserSuite, newActor } from './support/browser.js';
 import { EmergencyPanelObject } from './pages/admin.js';
 import { CHAT_URL, ChatPageObject } from './pages/chat-page.js';
+import { smallTexts } from './support/legibility.js';
 
 const PUBLIC = { securechannel_access_mode: 'public' };
 
@@ -36,6 +37,7 @@ describe('service states in the browser', () => {
       await notice.waitFor({ timeout: 10_000 });
       expect(new URL(dave.page.url()).pathname).toBe(path);
     }
+    expect(await smallTexts(dave.page, 12), 'shutdown notice').toEqual([]);
 
     // "Try again" while still down: the page says so and stays.
     await dave.page.getByTestId('emergency-shutdown-retry').click();

@@ -3,7 +3,7 @@ export function CardBar({ index, state }: { index: string; state: string }) {
   return (
     <div
       aria-hidden="true"
-      className="flex items-center justify-between border-b border-border px-4 py-2 text-[0.65rem] uppercase tracking-[0.25em] text-muted"
+      className="flex items-center justify-between border-b border-border px-4 py-2 text-xs uppercase tracking-[0.25em] text-muted"
     >
       <span className="flex items-center gap-1.5">
         <span className="size-2 rounded-full bg-danger/70" />

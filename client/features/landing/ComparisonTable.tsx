@@ -45,7 +45,7 @@ export function ComparisonTable() {
             <span aria-hidden="true">✓ yes · ✗ no · ~ varies by product.</span>
           </caption>
           <thead>
-            <tr className="bg-background/60 text-[0.65rem] uppercase sm:text-xs sm:tracking-[0.15em]">
+            <tr className="bg-background/60 text-xs uppercase sm:tracking-[0.15em]">
               <th scope="col" className="px-2 py-3 sm:px-3 font-bold text-muted">
                 Property
               </th>

@@ -43,10 +43,7 @@ export function LandingHero() {
           before they leave your browser and deleted from the server after about{' '}
           {DEFAULT_MESSAGE_TTL_SECONDS} seconds.
         </p>
-        <ul
-          aria-label="Core primitives"
-          className="mt-6 flex flex-wrap gap-2 text-[0.65rem] sm:text-xs"
-        >
+        <ul aria-label="Core primitives" className="mt-6 flex flex-wrap gap-2 text-xs">
           {BADGES.map((badge) => (
             <li
               key={badge}

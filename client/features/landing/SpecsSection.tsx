@@ -18,7 +18,7 @@ export function SpecsSection() {
             key={spec.label}
             className="flex flex-col gap-1 border-b border-border p-4 sm:p-5 sm:odd:border-r"
           >
-            <dt className="text-[0.65rem] font-bold uppercase tracking-[0.25em] text-muted">
+            <dt className="text-xs font-bold uppercase tracking-[0.25em] text-muted">
               {spec.label}
             </dt>
             <dd className="text-base font-bold text-primary sm:text-lg">{spec.value}</dd>

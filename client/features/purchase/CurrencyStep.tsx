@@ -116,10 +116,10 @@ export function CurrencyStep(props: CurrencyStepProps) {
               }`}
             >
               <span className="block font-bold tracking-[0.15em]">{currency}</span>
-              <span className="block text-[0.65rem] text-muted">{CURRENCY_NAMES[currency]}</span>
+              <span className="block text-xs text-muted">{CURRENCY_NAMES[currency]}</span>
               {offer.reason ? (
                 <span
-                  className="block text-[0.65rem] text-danger"
+                  className="block text-xs text-danger"
                   data-testid={`currency-${currency}-reason`}
                 >
                   {offer.reason}

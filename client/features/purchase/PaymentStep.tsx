@@ -18,7 +18,7 @@ import type { Purchase } from './use-purchase.js';
 function Field({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
     <div className="mb-3">
-      <p className="mb-1 text-[0.65rem] tracking-[0.3em] text-muted">{label}</p>
+      <p className="mb-1 text-xs tracking-[0.3em] text-muted">{label}</p>
       <div className="flex items-stretch gap-2">
         <code
           className="min-w-0 flex-1 break-all border border-border bg-background px-3 py-2 text-sm text-accent"

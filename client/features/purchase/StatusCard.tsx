@@ -102,7 +102,7 @@ export function StatusCard(props: StatusCardProps) {
         )}
       </div>
       {payment.transactionHash ? (
-        <p className="mb-3 break-all text-[0.7rem] text-muted">
+        <p className="mb-3 break-all text-xs text-muted">
           TX <span className="text-fg">{payment.transactionHash}</span>
         </p>
       ) : null}

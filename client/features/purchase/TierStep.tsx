@@ -24,7 +24,7 @@ export function TierStep({
             className={`${PANEL} flex flex-col p-5 ${selected?.id === tier.id ? 'border-primary' : ''}`}
             data-testid={`tier-${tier.id}`}
           >
-            <p className="mb-1 text-[0.65rem] tracking-[0.3em] text-muted">
+            <p className="mb-1 text-xs tracking-[0.3em] text-muted">
               RECORDED LEVEL: {tier.securityLevel}
             </p>
             <h3 className="mb-2 text-base font-bold tracking-[0.2em] text-primary">{tier.name}</h3>

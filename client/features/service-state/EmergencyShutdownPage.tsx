@@ -44,7 +44,7 @@ export function EmergencyShutdownPage({ returnTo = null }: { returnTo?: string |
       onAdminOpenChange={setAdminOpen}
       afterRestorePath={destination}
       footer={
-        <footer className="flex flex-wrap items-center justify-between gap-2 border-t border-border px-4 py-3 text-[0.65rem] uppercase tracking-[0.25em] text-muted sm:px-6">
+        <footer className="flex flex-wrap items-center justify-between gap-2 border-t border-border px-4 py-3 text-xs uppercase tracking-[0.25em] text-muted sm:px-6">
           <span>Status: emergency · channels closed</span>
           <button
             type="button"
@@ -64,7 +64,7 @@ export function EmergencyShutdownPage({ returnTo = null }: { returnTo?: string |
         className="w-full max-w-xl border border-danger/70 bg-surface p-6 text-center shadow-[0_0_60px_-20px_var(--sc-danger)] sm:p-10"
       >
         <AlertGlyph />
-        <p className="mt-6 text-[0.65rem] uppercase tracking-[0.35em] text-muted sm:text-xs">
+        <p className="mt-6 text-xs uppercase tracking-[0.35em] text-muted">
           Emergency protocol active
         </p>
         <h1 className="mt-2 text-2xl font-bold uppercase tracking-[0.15em] text-danger [text-shadow:0_0_16px_color-mix(in_srgb,var(--sc-danger)_60%,transparent)] sm:text-3xl">

@@ -109,7 +109,7 @@ export function MaintenancePage() {
       onAdminOpenChange={setAdminOpen}
       afterRestorePath={destination}
       footer={
-        <footer className="border-t border-border px-4 py-3 text-center text-[0.65rem] uppercase tracking-[0.25em] text-muted sm:px-6">
+        <footer className="border-t border-border px-4 py-3 text-center text-xs uppercase tracking-[0.25em] text-muted sm:px-6">
           Status: maintenance · service offline
         </footer>
       }
@@ -123,7 +123,7 @@ export function MaintenancePage() {
           className="h-2 bg-[repeating-linear-gradient(135deg,var(--sc-warning)_0_10px,transparent_10px_20px)] opacity-70"
         />
         <div className="p-6 sm:p-10">
-          <p className="text-[0.65rem] uppercase tracking-[0.35em] text-muted sm:text-xs">
+          <p className="text-xs uppercase tracking-[0.35em] text-muted">
             <span aria-hidden="true">&gt; </span>
             {TEXT.chatServiceOffline}
           </p>

@@ -161,7 +161,7 @@ function AlertSample() {
           <span className="font-bold">[~] WARNING:</span> channel self-destructs in 14 min.
         </p>
         <p className="flex items-center gap-3 text-fg">
-          <span className="sc-classified text-[0.65rem]">Classified</span>
+          <span className="sc-classified text-xs">Classified</span>
           <span className="text-muted">Eyes only / level 5</span>
         </p>
       </div>

@@ -132,7 +132,7 @@ function TorCommands({ credential }: { credential: AdminCredential }) {
             <button
               key={command.id}
               type="button"
-              className="sc-btn min-h-9 px-2 py-1 text-[0.7rem]"
+              className="sc-btn min-h-9 px-2 py-1 text-xs"
               disabled={busy !== null}
               onClick={() => void run(command.id)}
             >
@@ -148,7 +148,7 @@ function TorCommands({ credential }: { credential: AdminCredential }) {
           {output.length > 0 ? output.join('\n') : 'Ready.'}
         </pre>
       </section>
-      <p className="border border-accent/40 bg-accent/5 p-3 text-[0.7rem] leading-relaxed text-muted">
+      <p className="border border-accent/40 bg-accent/5 p-3 text-xs leading-relaxed text-muted">
         Secure communications in censored regions: where Tor is blocked, add obfs4, meek, snowflake
         or webtunnel bridges above, then connect. Visitors can then reach this service at its onion
         address without revealing where they are.

@@ -145,7 +145,7 @@ function ConnectingBar({ bootstrapProgress }: { bootstrapProgress: number }) {
       >
         <div className="h-full bg-warning transition-[width]" style={{ width: `${progress}%` }} />
       </div>
-      <p className="mt-1 text-[0.7rem] text-muted">
+      <p className="mt-1 text-xs text-muted">
         {progress}% · tor bootstrap {bootstrapProgress}%
       </p>
     </div>
