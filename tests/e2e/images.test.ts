@@ -124,6 +124,9 @@ describe('encrypted images in the browser', () => {
     // bob: the decrypted thumbnail with its countdown, then the full image.
     const thumbnail = bob.thumbnail().last();
     await thumbnail.waitFor({ timeout: 15_000 });
+    // alice sees her own image too, while it lives (8 s here: the full view and the accessibility
+    // check below can outlast it on a loaded machine).
+    await alice.thumbnail().last().waitFor();
     expect(await bob.messages().count()).toBe(before + 1);
     expect(await bob.isDecoded(thumbnail)).toBe(true);
     expect(await bob.messages().last().getByTestId('image-countdown').textContent()).toMatch(
@@ -140,8 +143,6 @@ describe('encrypted images in the browser', () => {
     expect(await seriousAxeViolations(bobActor.page)).toEqual([]);
     await bobActor.page.keyboard.press('Escape');
     await bob.fullView().waitFor({ state: 'detached' });
-    // alice sees her own image too.
-    await alice.thumbnail().last().waitFor();
 
     // What left alice's browser: ciphertext only, and nothing that would open it.
     const uploads = sent.requests.filter((request) => request.path === '/api/secure-upload');

@@ -29,6 +29,9 @@ function trackMicrophoneTracks() {
 
 describe('voice screens', () => {
   const suite = browserSuite({}, { media: true });
+  // Each test walks both themes, each with its own visitor (a 3-second recording and a reload in
+  // the first): about 70 s on the 2-core CI machine beside another browser file, over the 60 s
+  // default, so both have two minutes.
 
   async function visitor(name: string, theme: string): Promise<Actor> {
     const actor = await newActor(suite.browser, name, {
@@ -90,7 +93,7 @@ describe('voice screens', () => {
       expect(await dialog.getByTestId('voice-formant').inputValue()).toBe('1');
       expect(await dialog.getByTestId('voice-volume').inputValue()).toBe('0.6');
     }
-  });
+  }, 120_000);
 
   it('opens the floating call window, minimises it, and releases the microphone on leave', async () => {
     for (const theme of THEMES) {
@@ -148,5 +151,5 @@ describe('voice screens', () => {
       expect(states.length).toBeGreaterThan(0);
       expect(states.every((readyState) => readyState === 'ended')).toBe(true);
     }
-  });
+  }, 120_000);
 });
