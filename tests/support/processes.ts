@@ -51,7 +51,7 @@ export interface ServerProcess {
  * TypeScript sources through tsx. Compiled, a start costs about 3.4 CPU-seconds against 6 through
  * tsx on the 2-core CI machine, and runs the code as shipped; a stale build is never used.
  */
-export function serverEntryArgs(): string[] {
+function serverEntryArgs(): string[] {
   return isServerBuildStale() ? ['--import', 'tsx', 'server/main.ts'] : [SERVER_ENTRY];
 }
 

@@ -13,21 +13,26 @@ import { SystemRow } from './SystemRow.js';
 
 export interface MessageListProps {
   lines: readonly ChatLine[];
+  /**
+   * This browser's clock when the lines last changed (`ChatRoomState.linesAt`): a line that
+   * arrived since the last tick is never shown older than it is. Never a time the server gave.
+   */
+  linesAt: number;
   /** Shown when there are no lines. */
   emptyText: string;
 }
 
-export function MessageList({ lines, emptyText }: MessageListProps) {
+export function MessageList({ lines, linesAt, emptyText }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const isNearBottomRef = useRef(true);
   const lastLineId = lines.at(-1)?.id ?? null;
   // The countdowns tick here, only while a message is on screen: a quiet room renders nothing
-  // a second. A line that arrived since the last tick is never shown older than it is.
+  // a second.
   const tick = useNow(
     1000,
     lines.some((line) => line.kind === 'message'),
   );
-  const now = Math.max(tick, lines.at(-1)?.createdAtMs ?? 0);
+  const now = Math.max(tick, linesAt);
 
   useLayoutEffect(() => {
     const element = scrollRef.current;

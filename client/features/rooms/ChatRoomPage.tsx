@@ -335,6 +335,7 @@ export function ChatRoomPage() {
             ) : null}
             <MessageList
               lines={chat.lines}
+              linesAt={chat.linesAt}
               emptyText="NO ACTIVE TRANSMISSIONS · messages self-destruct shortly after they are sent"
             />
             <TypingIndicator usernames={chat.typing.map((user) => user.username)} />

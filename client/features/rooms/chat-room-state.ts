@@ -44,6 +44,11 @@ export interface ChatRoomState {
   typing: TypingUser[];
   /** Server clock minus this browser's clock, in ms, as last observed. */
   clockOffsetMs: number;
+  /**
+   * This browser's clock (never the server's) when lines last arrived or left: the countdowns
+   * never show a line as older than that, between two ticks of the message list's clock.
+   */
+  linesAt: number;
 }
 
 export type ChatRoomAction =
@@ -79,6 +84,7 @@ export function initialChatRoomState(): ChatRoomState {
     users: [],
     typing: [],
     clockOffsetMs: 0,
+    linesAt: 0,
   };
 }
 
@@ -177,6 +183,7 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
         memberCount: frame.memberCount,
         users: state.linesRoomId === frame.roomId ? state.users : [],
         typing: [],
+        linesAt: Math.max(state.linesAt, action.now),
       };
     }
     case 'new_message': {
@@ -196,6 +203,7 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
       return {
         ...state,
         clockOffsetMs: createdAt - now,
+        linesAt: Math.max(state.linesAt, now),
         lines: capLines([...state.lines, line]),
         typing: state.typing.filter((user) => user.nodeId !== message.senderId),
         users: withStatus(state.users, message.senderId, false),
@@ -218,6 +226,7 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
       return {
         ...state,
         memberCount: frame.memberCount,
+        linesAt: Math.max(state.linesAt, action.now),
         lines: capLines([
           ...state.lines,
           systemLine(action.id, text, 'info', 'server', action.now),
@@ -251,6 +260,7 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
     case 'system':
       return {
         ...state,
+        linesAt: Math.max(state.linesAt, action.now),
         lines: capLines([
           ...state.lines,
           systemLine(
@@ -277,7 +287,9 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
     case 'tick': {
       // Unchanged unless a line leaves: a quiet room does not render again every second.
       const lines = state.lines.filter((line) => isLineShown(line, action.now));
-      return lines.length === state.lines.length ? state : { ...state, lines };
+      return lines.length === state.lines.length
+        ? state
+        : { ...state, lines, linesAt: Math.max(state.linesAt, action.now) };
     }
   }
 }

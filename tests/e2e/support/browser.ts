@@ -112,8 +112,10 @@ export function browserSuite(
   });
   afterEach(async (context) => {
     const failed = context.task.result?.state === 'fail';
-    const keptActors = keptSets.flatMap((set) => set.actors);
-    if (failed && server) await keepEvidence(context.task.name, [...actors, ...keptActors], server);
+    if (failed && server) {
+      const keptActors = keptSets.flatMap((set) => set.actors);
+      await keepEvidence(context.task.name, [...actors, ...keptActors], server);
+    }
     for (const actor of actors.splice(0)) await actor.context.close();
     if (!failed) return;
     for (const set of keptSets) {

@@ -82,6 +82,23 @@ describe('chatRoomReducer', () => {
     expect(secondsLeft(line, skewedNow + 25_500)).toBe(5);
   });
 
+  it("keeps the countdowns' floor on this browser's clock when the relay dates history in the future", () => {
+    // A relay that lies about times cannot push the message list's clock ahead (which would show
+    // every other message as destroyed): linesAt only ever takes this browser's own times.
+    const future = T0 + 3_600_000;
+    let state = joined(initialChatRoomState(), [message('m1', {}, future)]);
+    expect(state.linesAt).toBe(T0);
+    state = chatRoomReducer(state, {
+      type: 'new_message',
+      message: message('m2', {}, future),
+      now: T0 + 1_000,
+    });
+    expect(state.linesAt).toBe(T0 + 1_000);
+    // A tick at which a line leaves moves it on; one at which nothing leaves does not.
+    state = chatRoomReducer(state, { type: 'tick', now: T0 + 2_000 });
+    expect(state.linesAt).toBe(T0 + 1_000);
+  });
+
   it('drops a line on the tick its time is up, and removes expired and deleted ids at once', () => {
     let state = joined(initialChatRoomState(), [message('m1'), message('m2'), message('m3')]);
     state = chatRoomReducer(state, { type: 'remove', messageIds: ['m1'] });
