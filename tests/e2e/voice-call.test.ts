@@ -81,6 +81,21 @@ function totals(page: Page): Promise<Totals> {
   });
 }
 
+/**
+ * The level heard on `page` (getStats' audioLevel), polled every 0.5 s until `settled` holds or 15 s
+ * pass; the last reading either way. Polled here because waitForFunction takes a promise for a
+ * truthy answer and returns at once.
+ */
+async function levelOnceSettled(page: Page, settled: (level: number) => boolean): Promise<number> {
+  const by = Date.now() + 15_000;
+  let level = (await totals(page)).audioLevel;
+  while (!settled(level) && Date.now() < by) {
+    await page.waitForTimeout(500);
+    level = (await totals(page)).audioLevel;
+  }
+  return level;
+}
+
 /** 0.68 s of the audio received on the page's first open peer connection. */
 function receivedSamples(page: Page): Promise<{ samples: number[]; rate: number }> {
   return page.evaluate(async () => {
@@ -282,17 +297,9 @@ describe('an encrypted voice call between two browsers', () => {
     // Mute: what bob hears from alice falls silent (bob undeafens to hear it at all).
     await bob.page.getByTestId('voice-deafen').click();
     expect(await bob.page.getByTestId('voice-deafen').getAttribute('aria-pressed')).toBe('false');
-    await bob.page.waitForTimeout(1_500);
-    expect((await totals(bob.page)).audioLevel).toBeGreaterThan(0.01);
+    expect(await levelOnceSettled(bob.page, (level) => level > 0.01)).toBeGreaterThan(0.01);
     await alice.page.getByTestId('voice-mute').click();
-    // Polled from here: waitForFunction takes a promise for a truthy answer and returns at once.
-    const quietBy = Date.now() + 15_000;
-    let heardLevel = (await totals(bob.page)).audioLevel;
-    while (heardLevel >= 0.001 && Date.now() < quietBy) {
-      await bob.page.waitForTimeout(500);
-      heardLevel = (await totals(bob.page)).audioLevel;
-    }
-    expect(heardLevel).toBeLessThan(0.001);
+    expect(await levelOnceSettled(bob.page, (level) => level < 0.001)).toBeLessThan(0.001);
 
     // carol is in the room but not in the call: she sees the roster, never a signal.
     expect(carolFrames).toContain('voice_call_participants');
