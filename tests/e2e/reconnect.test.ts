@@ -4,7 +4,8 @@
  * Scenario: the server runs as its own process on PostgreSQL. alice and bob, anonymous visitors,
  * are in the public channel. The server stops (SIGTERM: sockets close with 1001) and starts again
  * on the same port. Meanwhile every readout says the link is down (header status, the E2E field
- * of the status bar, the header's security indicator, the banner), and a message alice types is
+ * of the status bar, the header's security indicator, the banner), the header counts down to
+ * the next try ("RECONNECTING IN 2 s…", then 1 s), and a message alice types is
  * held as pending, not sent. Without a click, both browsers reconnect and rejoin the room, the
  * held message goes out encrypted, and a message sent after the return reaches bob encrypted.
  *
@@ -116,6 +117,32 @@ describe.runIf(HAS_POSTGRES)('reconnecting after a server restart', () => {
     expect(await page.getByTestId('e2e-state').textContent()).not.toContain('ACTIVE');
   }
 
+  /**
+   * The header's "RECONNECTING IN n s…" counts down while a try waits: some reading of 2 s or
+   * more is followed by one a second less. The waits are jittered below 1, 2, 4, 8… s, so the
+   * first waits of 2 s or more come within a few tries.
+   */
+  async function seesRetryCountdownTick(page: Page): Promise<void> {
+    await page.waitForFunction(
+      () => {
+        const text = document.querySelector('[data-testid="connection-status"]')?.textContent;
+        const seconds = /^RECONNECTING IN (\d+) s/.exec(text ?? '')?.[1];
+        const seen = window as unknown as { countdownReadings?: number[] };
+        const readings = (seen.countdownReadings ??= []);
+        if (seconds === undefined) {
+          readings.length = 0;
+          return false;
+        }
+        const reading = Number(seconds);
+        if (readings.at(-1) !== reading) readings.push(reading);
+        const previous = readings.at(-2);
+        return previous !== undefined && previous >= 2 && reading === previous - 1;
+      },
+      undefined,
+      { polling: 100, timeout: 45_000 },
+    );
+  }
+
   it(
     'does not bring back a member who was kicked, until he presses RECONNECT',
     { timeout: 240_000 },
@@ -192,6 +219,7 @@ describe.runIf(HAS_POSTGRES)('reconnecting after a server restart', () => {
       .getByTestId('connection-status')
       .filter({ hasText: /^RECONNECTING/ })
       .waitFor();
+    await seesRetryCountdownTick(aliceActor.page);
 
     // Typed while the link is down: held, never offered in clear, not sent.
     const held = `held while down ${Date.now().toString(36)}`;

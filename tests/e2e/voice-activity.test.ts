@@ -56,6 +56,14 @@ function instrumentPage() {
   window.RTCPeerConnection = Recorded;
 }
 
+/** Presses MUTE (or UNMUTE) and checks that the button now says the call is `muted`. */
+async function toggleMute(page: Page, muted: boolean): Promise<void> {
+  const button = page.getByTestId('voice-mute');
+  expect(await button.getAttribute('aria-pressed')).toBe(String(!muted));
+  await button.click();
+  expect(await button.getAttribute('aria-pressed')).toBe(String(muted));
+}
+
 function speaking(page: Page, who: 'self' | 'other'): Locator {
   const lit = page.locator('[data-testid="voice-participant"][data-speaking="true"]');
   return who === 'self' ? lit.filter({ hasText: '(you)' }) : lit.filter({ hasNotText: '(you)' });
@@ -122,7 +130,7 @@ describe('voice activity, tier parameters and the call window', () => {
         .waitFor({ timeout: 20_000 });
       await speaking(alice.page, 'self').waitFor({ timeout: 20_000 });
       // Muted: this browser's own indicator stays dark; bob's beeps still light his.
-      await alice.page.getByTestId('voice-mute').click();
+      await toggleMute(alice.page, true);
       const dark = (page: Page, who: 'self' | 'other') => {
         const unlit = page.locator('[data-testid="voice-participant"][data-speaking="false"]');
         return who === 'self'
@@ -135,12 +143,12 @@ describe('voice activity, tier parameters and the call window', () => {
       // starts again and it lights again. The gaps between the beeps do not darken it: the fake
       // microphone beeps every 500 ms, and an indicator stays lit 400 ms after the last loud
       // measure, so that words do not flicker.
-      await bob.page.getByTestId('voice-mute').click();
+      await toggleMute(bob.page, true);
       await dark(alice.page, 'other').waitFor({ timeout: 20_000 });
-      await bob.page.getByTestId('voice-mute').click();
+      await toggleMute(bob.page, false);
       await speaking(alice.page, 'other').waitFor({ timeout: 20_000 });
       expect(await speaking(alice.page, 'self').count()).toBe(0);
-      await alice.page.getByTestId('voice-mute').click();
+      await toggleMute(alice.page, false);
 
       // Loopback: excellent, its bitrate applied; stereo asked for, one channel sent, and said so.
       await alice.page.getByTestId('voice-quality').filter({ hasText: 'EXCELLENT' }).waitFor();
