@@ -69,8 +69,9 @@ export function DmScreen({ user, sessionToken, keyFile }: DmScreenProps) {
     removeStorage(STORAGE_KEYS.dmTargetUser);
   }, []);
 
-  // The thread's reading leaves memory with its view (OpenThread), not here: removed while the
-  // view was still mounted, its next tick fetched it again, a 404 toast for a deleted thread.
+  // The thread's reading leaves memory with its view (useThreadReading's gcTime 0: once nothing
+  // shows it), not here: removed while the view was still mounted, its next tick fetched it
+  // again, and the 404 of a deleted thread replaced the destruction notice with an error.
   const closeThread = useCallback(
     (threadId: string) => {
       setOpenThread((open) => (open?.id === threadId ? null : open));
@@ -205,13 +206,6 @@ function OpenThread({ client, ...props }: OpenThreadProps) {
   const queryClient = useQueryClient();
   const reading = useThreadReading(props.thread, client);
   const now = useNow(DM_TICK_MS);
-  // The plaintext reading goes as soon as the view does (or shows another thread); removed
-  // earlier, a render before the unmount would fetch it again.
-  const threadId = props.thread.id;
-  useEffect(
-    () => () => queryClient.removeQueries({ queryKey: dmKeys.messages(threadId) }),
-    [queryClient, threadId],
-  );
   const refresh = () =>
     void queryClient.invalidateQueries({ queryKey: dmKeys.messages(props.thread.id) });
   return (
