@@ -3,7 +3,7 @@
  * thread read through DmClient (kept only while the thread is on screen) and the default room for the back button. Fetch failures are logged and toasted
  * with the spec's texts (spec 001 §8).
  */
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { type DmThread } from '../../../shared/protocol/http/dm.js';
 import { fetchDefaultRoom, roomKeys } from '../../lib/rooms/api.js';
@@ -36,7 +36,15 @@ export function useDmThreads() {
  * fate, the messages oldest first with their status; dropped from memory once it closes.
  */
 export function useThreadReading(thread: DmThread, client: DmClient) {
-  return useQuery({
+  return useQuery(threadReadingQuery(thread, client));
+}
+
+/**
+ * The reading's query: `gcTime` 0 drops it (the decrypted messages) from the cache as soon as no
+ * view observes it, and never while one does (tests/unit/client/dm/thread-reading-query.test.ts).
+ */
+export function threadReadingQuery(thread: DmThread, client: Pick<DmClient, 'readThread'>) {
+  return queryOptions({
     queryKey: dmKeys.messages(thread.id),
     gcTime: 0,
     queryFn: async () => {
