@@ -82,7 +82,7 @@ export const PGLITE_OPTIONS = {
 const PGLITE_INIT_SCRIPT = new URL('./pglite-init.mjs', import.meta.url);
 
 /** Creates the database folder in a short-lived child process (see pglite-init.mjs). */
-async function initPgliteFolder(folder: string): Promise<void> {
+export async function initPgliteFolder(folder: string): Promise<void> {
   await promisify(execFile)(process.execPath, [
     PGLITE_INIT_SCRIPT.pathname,
     folder,

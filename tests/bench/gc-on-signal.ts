@@ -4,7 +4,7 @@
  * can read live JavaScript memory beside RSS.
  */
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { PerformanceObserver, constants, performance } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -23,8 +23,9 @@ export const gcLogPath = (pid: number) =>
 
 /**
  * Records every garbage collection's pause (perf_hooks `gc` entries) in {@link gcLogPath}, one
- * line each: start on the wall clock (ms since the epoch), duration (ms), V8's kind (1 minor,
- * 2 major, 4 incremental, 8 weak callbacks). Written every 200 ms, so that the fan-out
+ * line each: start on the wall clock (ms since the epoch), duration (ms), perf_hooks' kind
+ * (`constants.NODE_PERFORMANCE_GC_*`: 1 minor, 4 major, 8 incremental marking, 16 weak
+ * callbacks; see {@link MAJOR_GC_KINDS}). Written every 200 ms, so that the fan-out
  * scenario can match its slowest messages against the server's pauses (issue 36, tails). Only
  * when started by the bench (`BENCH_GC_LOG=1`, server-process.ts), which removes the file.
  */
@@ -45,6 +46,15 @@ export function recordGcPauses(): void {
     lines.length = 0;
   }, 200).unref();
 }
+
+/**
+ * The kinds of a major (mark-compact) collection's pauses on the main thread: its incremental
+ * marking steps and the final atomic pause. Anything else is a scavenge or weak callbacks.
+ */
+export const MAJOR_GC_KINDS: ReadonlySet<number> = new Set([
+  constants.NODE_PERFORMANCE_GC_MAJOR,
+  constants.NODE_PERFORMANCE_GC_INCREMENTAL,
+]);
 
 /** The pauses {@link recordGcPauses} logged so far: [start (epoch ms), duration (ms), kind][]. */
 export function readGcPauses(pid: number): [number, number, number][] {

@@ -1,19 +1,27 @@
 /**
- * The SecureChannel server as the bench runs it: the real buildServer with an in-memory PGlite
- * (or PostgreSQL when DATABASE_URL is set), quiet logs (to stderr) and login/room-creation limits
+ * The SecureChannel server as the bench runs it: the real buildServer with the embedded database
+ * in a data folder on disk, as `npm start` keeps it (or PostgreSQL when DATABASE_URL is set),
+ * quiet logs (to stderr) and login/room-creation limits
  * raised so that the load generator, which is one machine, is not mistaken for an attacker.
  * Everything else (hub frame limits, global per-address HTTP limit, validation, presence,
  * storage) is the product as shipped. With REDIS_URL the shared state (fan-out, presence,
  * messages, limits) lives in Redis under REDIS_PREFIX, as in a multi-process deployment.
  *
- * Env: ADMIN_PASSWORD, MESSAGE_TTL_SECONDS, LOG_LEVEL (default warn), DATABASE_URL, REDIS_URL,
- * REDIS_PREFIX, BENCH_ROOMS (extra public rooms to create before listening; with a database
+ * Not in memory: an in-memory PGlite keeps its files in growing typed arrays, and the copies it
+ * leaves as it grows them (hundreds of MB while 1,000 members join) made V8 run a full
+ * collection during the measured window, which the shipped server never does for that reason
+ * (docs/benchmarks.md, "Issue 36: the tail at 2,500 msg/s").
+ *
+ * Env: DATA_DIR (the folder; when unset, a fresh temporary one, removed on exit), ADMIN_PASSWORD,
+ * MESSAGE_TTL_SECONDS, LOG_LEVEL (default warn), DATABASE_URL, REDIS_URL, REDIS_PREFIX, BENCH_ROOMS (extra public rooms to create before listening; with a database
  * shared by several processes, one of them creates the rooms and the others get 0). Prints one
  * JSON line on stdout:
  * `{"url":"http://127.0.0.1:<port>","wsPath":"/chat-ws","rooms":[<room ids>]}` (the default room
  * and the rooms this process created).
  * Stops on SIGTERM, SIGINT or when its stdin closes (the bench went away).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { collectOnSignal, recordGcPauses } from './gc-on-signal.js';
 import pino from 'pino';
@@ -25,11 +33,17 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const UNLIMITED = 1_000_000_000;
 
 async function main(): Promise<void> {
+  const ownDataDir =
+    process.env.DATA_DIR || process.env.DATABASE_URL
+      ? null
+      : mkdtempSync(path.join(os.tmpdir(), 'securechannel-bench-data-'));
+  if (ownDataDir) process.once('exit', () => rmSync(ownDataDir, { recursive: true, force: true }));
+  const dataDir = process.env.DATA_DIR ?? ownDataDir ?? '';
   const config = loadConfig(
     {
       PORT: '0',
       HOST: '127.0.0.1',
-      DATA_DIR: '',
+      DATA_DIR: dataDir,
       ADMIN_PASSWORD: process.env.ADMIN_PASSWORD,
       MESSAGE_TTL_SECONDS: process.env.MESSAGE_TTL_SECONDS,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
@@ -41,11 +55,7 @@ async function main(): Promise<void> {
     },
     ROOT,
   );
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: '',
-    inMemory: config.databaseUrl === null,
-  });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const server = await buildServer(config, {
     database,
     logStream: pino.destination(2),

@@ -7,7 +7,7 @@ import { sleep, type BenchContext } from '../context.js';
 import { closeAll, connectMany, type BenchClient } from '../load/clients.js';
 import { runChatLoad, type ChatLoadResult } from '../load/chat-load.js';
 import { readFileSync } from 'node:fs';
-import { readGcPauses } from '../gc-on-signal.js';
+import { MAJOR_GC_KINDS, readGcPauses } from '../gc-on-signal.js';
 import { SERVER_LABEL, type ServerKind } from '../server-process.js';
 import { distribution, ratio, type Distribution } from '../stats.js';
 import {
@@ -109,8 +109,8 @@ function gcFigures(target: ServiceTarget, load: ChatLoadResult, p99: number) {
     .flatMap((server) => readGcPauses(server.pid))
     .filter(([start]) => start >= from && start < to)
     .sort((a, b) => a[0] - b[0]);
-  // perf_hooks' kind: 1 minor (scavenge), 2 major (mark-sweep-compact), 4 incremental, 8 weak.
-  const majors = pauses.filter(([, , kind]) => kind === 2);
+  // A major collection's pauses: its incremental marking steps and its final mark-compact.
+  const majors = pauses.filter(([, , kind]) => MAJOR_GC_KINDS.has(kind));
   const latencies = load.latencySamples();
   const sentAt = load.sendTimeSamples();
   let slowDeliveries = 0;
