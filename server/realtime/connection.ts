@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { visitorKey } from '../lib/visitor.js';
 import type { TokenBucket } from './token-bucket.js';
-import { batchThisTurn, type Corkable } from './write-batch.js';
+import { BatchedSocket, batchThisTurn, type Corkable } from './write-batch.js';
 import {
   encodeTextFrame,
   encodeTextFrameParts,
@@ -106,11 +106,11 @@ export class Connection {
      */
     readonly visitor: string = visitorKey(remoteAddress),
   ) {
-    this.corkable = transport && isCorkable(transport) ? transport : null;
+    this.corkable = transport && isCorkable(transport) ? new BatchedSocket(transport) : null;
   }
 
   /** The transport when it can be corked (write-batch.ts), else null; decided once. */
-  private readonly corkable: Corkable | null;
+  private readonly corkable: BatchedSocket | null;
 
   get isOpen(): boolean {
     return this.socket.readyState === OPEN;

@@ -402,7 +402,7 @@ export async function runCluster(context: BenchContext): Promise<ScenarioReport>
 
   notes.push(
     'every server process of every setup is pinned to the one server CPU: the two processes share one core here, so the two-process figures show the cost of going through Redis, not scaling',
-    `setups: "SC 1 proc" keeps its state in memory with an in-memory PGlite (as in the fanout scenario); the Redis setups use Redis (prefix ${resources.runPrefix}<set>:) and a throwaway PostgreSQL database per set of servers, both removed afterwards; ` +
+    `setups: "SC 1 proc" keeps its state in memory with the embedded database in a data folder on disk (as in the fanout scenario); the Redis setups use Redis (prefix ${resources.runPrefix}<set>:) and a throwaway PostgreSQL database per set of servers, both removed afterwards; ` +
       (settings.reuseServers
         ? 'quick run: one set of servers per setup for every measurement'
         : 'every measurement runs on a fresh set of servers'),

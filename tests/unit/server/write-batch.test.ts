@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { batchThisTurn } from '../../../server/realtime/write-batch.js';
+import { BatchedSocket, batchThisTurn } from '../../../server/realtime/write-batch.js';
 
-function fakeSocket() {
+function fakeSocket(onUncork: () => void = () => undefined) {
   const calls: string[] = [];
-  return { calls, cork: () => calls.push('cork'), uncork: () => calls.push('uncork') };
+  const socket = {
+    cork: () => calls.push('cork'),
+    uncork: () => {
+      calls.push('uncork');
+      onUncork();
+    },
+  };
+  return Object.assign(new BatchedSocket(socket), { calls });
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -25,5 +32,34 @@ describe('batchThisTurn', () => {
     batchThisTurn(a);
     await nextTurn();
     expect(a.calls).toEqual(['cork', 'uncork', 'cork', 'uncork']);
+  });
+
+  it('uncorks, at the next turn end, a socket corked again while the batch is uncorked', async () => {
+    const b = fakeSocket();
+    let again = true;
+    const a = fakeSocket(() => {
+      // A write from inside the flush (a drain callback, say) starts the next batch.
+      if (again) batchThisTurn(b);
+      again = false;
+    });
+    batchThisTurn(a);
+    await nextTurn();
+    expect(a.calls).toEqual(['cork', 'uncork']);
+    expect(b.calls).toEqual(['cork']);
+    await nextTurn();
+    expect(b.calls).toEqual(['cork', 'uncork']);
+  });
+
+  it('keeps every socket of a large turn and none of an earlier one', async () => {
+    const sockets = Array.from({ length: 1000 }, () => fakeSocket());
+    for (const socket of sockets) batchThisTurn(socket);
+    await nextTurn();
+    const few = sockets.slice(0, 3);
+    for (const socket of few) batchThisTurn(socket);
+    await nextTurn();
+    expect(few.map((socket) => socket.calls)).toEqual(
+      few.map(() => ['cork', 'uncork', 'cork', 'uncork']),
+    );
+    expect(sockets.slice(3).every((socket) => socket.calls.join() === 'cork,uncork')).toBe(true);
   });
 });
