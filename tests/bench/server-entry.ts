@@ -1,5 +1,7 @@
 /**
- * The SecureChannel server as the bench runs it: the real buildServer with the embedded database
+ * The SecureChannel server as the bench runs it, compiled to JavaScript with the server as `npm
+ * start` runs it (server-process.ts; through tsx when started from its source): the real
+ * buildServer with the embedded database
  * in a data folder on disk, as `npm start` keeps it (or PostgreSQL when DATABASE_URL is set),
  * quiet logs (to stderr) and login/room-creation limits
  * raised so that the load generator, which is one machine, is not mistaken for an attacker.
@@ -29,7 +31,13 @@ import { buildServer } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { openDatabase } from '../../server/db/connect.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
+/** The repository: two folders up from the source, three from the compiled copy in dist-server/. */
+const ROOT = path.resolve(
+  import.meta.dirname,
+  path.basename(path.resolve(import.meta.dirname, '../..')) === 'dist-server'
+    ? '../../..'
+    : '../..',
+);
 const UNLIMITED = 1_000_000_000;
 
 async function main(): Promise<void> {
