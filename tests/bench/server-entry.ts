@@ -1,26 +1,25 @@
 /**
  * The SecureChannel server as the bench runs it, compiled to JavaScript with the server as `npm
  * start` runs it (server-process.ts; through tsx when started from its source): the real
- * buildServer with the embedded database
- * in a data folder on disk, as `npm start` keeps it (or PostgreSQL when DATABASE_URL is set),
- * quiet logs (to stderr) and login/room-creation limits
+ * buildServer with the embedded database in a data folder on disk, as `npm start` keeps it (or
+ * PostgreSQL when DATABASE_URL is set), quiet logs (to stderr) and login/room-creation limits
  * raised so that the load generator, which is one machine, is not mistaken for an attacker.
- * Everything else (hub frame limits, global per-address HTTP limit, validation, presence,
- * storage) is the product as shipped. With REDIS_URL the shared state (fan-out, presence,
- * messages, limits) lives in Redis under REDIS_PREFIX, as in a multi-process deployment.
+ * Everything else (hub frame limits, global per-address HTTP limit, validation, presence, storage)
+ * is the product as shipped. With REDIS_URL the shared state (fan-out, presence, messages, limits)
+ * lives in Redis under REDIS_PREFIX, as in a multi-process deployment.
  *
  * Not in memory: an in-memory PGlite keeps its files in growing typed arrays, and the copies it
- * leaves as it grows them (hundreds of MB while 1,000 members join) made V8 run a full
- * collection during the measured window, which the shipped server never does for that reason
+ * leaves as it grows them (hundreds of MB while 1,000 members join) made V8 run a full collection
+ * during the measured window, which the shipped server never does for that reason
  * (docs/benchmarks.md, "Issue 36: the tail at 2,500 msg/s").
  *
  * Env: DATA_DIR (the folder; when unset, a fresh temporary one, removed on exit), ADMIN_PASSWORD,
- * MESSAGE_TTL_SECONDS, LOG_LEVEL (default warn), DATABASE_URL, REDIS_URL, REDIS_PREFIX, BENCH_ROOMS (extra public rooms to create before listening; with a database
- * shared by several processes, one of them creates the rooms and the others get 0). Prints one
- * JSON line on stdout:
+ * MESSAGE_TTL_SECONDS, LOG_LEVEL (default warn), DATABASE_URL, REDIS_URL, REDIS_PREFIX,
+ * BENCH_ROOMS (extra public rooms to create before listening; with a database shared by several
+ * processes, one of them creates the rooms and the others get 0). Prints one JSON line on stdout:
  * `{"url":"http://127.0.0.1:<port>","wsPath":"/chat-ws","rooms":[<room ids>]}` (the default room
- * and the rooms this process created).
- * Stops on SIGTERM, SIGINT or when its stdin closes (the bench went away).
+ * and the rooms this process created). Stops on SIGTERM, SIGINT or when its stdin closes (the
+ * bench went away).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
