@@ -10,5 +10,7 @@ export const SERVER_SOURCES: string[];
 export function newestMtime(target: string): number;
 /** True when dist-server/ is missing or older than any file of server/ or shared/. */
 export function isServerBuildStale(): boolean;
+/** Compiles TypeScript files into dist-server/ at their paths relative to the repository. */
+export function compileToServerOut(files: string[]): Promise<void>;
 /** Compiles server/ and shared/ into dist-server/. */
 export function buildServer(): Promise<void>;

@@ -56,15 +56,16 @@ export function isServerBuildStale() {
   return SERVER_SOURCES.some((folder) => existsSync(folder) && newestMtime(folder) > built);
 }
 
-export async function buildServer() {
-  const startedAt = Date.now();
+/**
+ * Compiles TypeScript files into dist-server/ at their paths relative to the repository, one
+ * JavaScript file each (imports stay as written). Also used by the bench for its server entries,
+ * which then import the compiled server beside them.
+ */
+export async function compileToServerOut(files) {
   // Loaded here, not at the top: `npm start` imports this file for its staleness check only.
   const { build } = await import('esbuild');
-  rmSync(SERVER_OUT_DIR, { recursive: true, force: true });
-  const sources = SERVER_SOURCES.flatMap(listFiles);
-  const typescript = sources.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
   await build({
-    entryPoints: typescript,
+    entryPoints: files,
     outdir: SERVER_OUT_DIR,
     outbase: root,
     bundle: false,
@@ -74,6 +75,15 @@ export async function buildServer() {
     sourcemap: false,
     logLevel: 'warning',
   });
+}
+
+export async function buildServer() {
+  const startedAt = Date.now();
+  rmSync(SERVER_OUT_DIR, { recursive: true, force: true });
+  const sources = SERVER_SOURCES.flatMap(listFiles);
+  await compileToServerOut(
+    sources.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts')),
+  );
   // Everything else the code reads relative to itself; documentation stays behind.
   for (const file of sources) {
     if (file.endsWith('.ts') || file.endsWith('.md')) continue;

@@ -7,7 +7,11 @@
  */
 import { removeGcLog } from './gc-on-signal.js';
 import { initPgliteFolder } from '../../server/db/connect.js';
-import { isServerBuildStale, SERVER_OUT_DIR } from '../../scripts/build-server.mjs';
+import {
+  compileToServerOut,
+  isServerBuildStale,
+  SERVER_OUT_DIR,
+} from '../../scripts/build-server.mjs';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -44,18 +48,9 @@ function compiledEntries(): Promise<Record<ServerKind, string>> {
         stdio: ['ignore', 'ignore', 'inherit'],
       });
     }
-    const { build } = await import('esbuild');
-    const sources = Object.values(ENTRY).map((entry) => path.join(ROOT, entry));
-    await build({
-      entryPoints: [...sources, path.join(ROOT, 'tests/bench/gc-on-signal.ts')],
-      outdir: SERVER_OUT_DIR,
-      outbase: ROOT,
-      bundle: false,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      logLevel: 'warning',
-    });
+    await compileToServerOut(
+      [...Object.values(ENTRY), 'tests/bench/gc-on-signal.ts'].map((file) => path.join(ROOT, file)),
+    );
     const out = (entry: string) => path.join(SERVER_OUT_DIR, entry.replace(/\.ts$/, '.js'));
     return { securechannel: out(ENTRY.securechannel), bare: out(ENTRY.bare) };
   })();

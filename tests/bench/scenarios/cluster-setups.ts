@@ -1,8 +1,8 @@
 /**
  * The four setups of the cluster scenario and how each is started and removed again: bare ws,
  * SecureChannel in one process (state in memory, the embedded database on disk), one process
- * with Redis, and two processes sharing Redis. The Redis setups get a throwaway PostgreSQL database and a Redis
- * key prefix of their own per set of servers; stopping a set drops both.
+ * with Redis, and two processes sharing Redis. The Redis setups get a throwaway PostgreSQL
+ * database and a Redis key prefix of their own per set of servers; stopping a set drops both.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
