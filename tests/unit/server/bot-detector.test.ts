@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { BOT_LIMITS, BotDetector } from '../../../server/features/abuse/bot-detector.js';
+import {
+  BOT_LIMITS,
+  BotDetector,
+  bodyDigest,
+} from '../../../server/features/abuse/bot-detector.js';
 
 const detector = () => new BotDetector(() => 0);
 
@@ -59,6 +63,19 @@ describe('BotDetector', () => {
     // After the window was cut many times: 560 s, 580 s and now 600 s are three; a fourth is seen.
     expect(bot.onMessage('echo', 600_000)).toBeNull();
     expect(bot.onMessage('echo', 600_050)).toBe('repetition');
+  });
+
+  it('digests a body as a small non-negative integer, the same for the same body', () => {
+    const bodies = Array.from({ length: 1000 }, (_, i) => `ciphertext ${i}`);
+    const digests = bodies.map(bodyDigest);
+    for (const digest of digests) {
+      // Within V8's small-integer range: kept inside the detector's array, no heap object each.
+      expect(Number.isInteger(digest) && digest >= 0 && digest < 2 ** 30).toBe(true);
+    }
+    expect(bodies.map(bodyDigest)).toEqual(digests);
+    expect(new Set(digests).size).toBe(bodies.length);
+    // The first 30 bits of SHA-256 ('abc': ba7816bf…), read little-endian.
+    expect(bodyDigest('abc')).toBe(0xbf1678ba >>> 2);
   });
 
   it('starts afresh after a reset', () => {
