@@ -27,6 +27,11 @@ export interface FanoutSettings {
   /** Runs of each server per configuration, alternating SecureChannel and bare. */
   rounds: number;
   timing: FanoutTiming;
+  /**
+   * The timing of {@link tailConfigs}: a longer window, because a fresh server's first seconds
+   * hold no full collection, and one every few seconds is what a server under that load pays.
+   */
+  tailTiming: FanoutTiming;
 }
 
 const P99_TARGET = 1.5;
@@ -52,6 +57,7 @@ export function fanoutSettingsFor(isQuick: boolean): FanoutSettings {
         tailConfigs: [config(5, 5, 5, 5, 1.2, TAIL_P99_TARGET, ' @ 125 msg/s')],
         rounds: 1,
         timing: { warmupMs: 300, windowMs: 1000, drainMs: 300, settleMs: 100 },
+        tailTiming: { warmupMs: 300, windowMs: 1000, drainMs: 300, settleMs: 100 },
       }
     : {
         // Both configurations expect 10,000 deliveries a second; senders stay at 10 msg/s, half
@@ -63,6 +69,10 @@ export function fanoutSettingsFor(isQuick: boolean): FanoutSettings {
         tailConfigs: [config(100, 10, 5, 5, 1.2, TAIL_P99_TARGET, ' @ 2500 msg/s')],
         rounds: 2,
         timing: { warmupMs: 2000, windowMs: 8000, drainMs: 1500, settleMs: 1000 },
+        // Issue 36: 8 s on a fresh server measured 0.91–1.53× bare while 60 s measured 3.2–4.7×,
+        // the full collections of a server that has run a while falling outside the short window
+        // (docs/benchmarks.md, "Issue 36: the tail at 2,500 msg/s"). 30 s holds several of them.
+        tailTiming: { warmupMs: 2000, windowMs: 30_000, drainMs: 1500, settleMs: 1000 },
       };
 }
 
@@ -139,12 +149,15 @@ export function runNotes(name: string, run: FanoutRun): string[] {
 
 export async function runFanout(context: BenchContext): Promise<ScenarioReport> {
   const settings = fanoutSettingsFor(context.isQuick);
-  const { timing } = settings;
   const tables: Table[] = [];
   const checks: Check[] = [];
   const notes: string[] = [];
   const results: unknown[] = [];
-  for (const each of [...settings.configs, ...settings.tailConfigs]) {
+  const runs = [
+    ...settings.configs.map((each) => ({ each, timing: settings.timing })),
+    ...settings.tailConfigs.map((each) => ({ each, timing: settings.tailTiming })),
+  ];
+  for (const { each, timing } of runs) {
     const secureRuns: FanoutRun[] = [];
     const bareRuns: FanoutRun[] = [];
     for (let round = 1; round <= settings.rounds; round += 1) {
