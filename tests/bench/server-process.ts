@@ -159,13 +159,19 @@ function spawnServer(
   // `ulimit -n` may only be raised up to the hard limit when not root; fall back quietly.
   const idle = options.idlePriority ? 'chrt --idle 0 ' : '';
   const script = `ulimit -n ${OPEN_FILES} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec ${idle}taskset -c ${cpu} "$@"`;
+  // SecureChannel starts as `npm start` starts it, through scripts/start.sh, which adds the Node
+  // flags for the CPUs the server may use (one here: taskset); the bare server runs Node as is.
+  const node =
+    options.kind === 'securechannel'
+      ? ['sh', path.join(ROOT, 'scripts/start.sh')]
+      : [process.execPath];
   const child = spawn(
     'sh',
     [
       '-c',
       script,
       'sh',
-      process.execPath,
+      ...node,
       '--expose-gc',
       ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []),
       entry,
@@ -173,6 +179,7 @@ function spawnServer(
     {
       cwd: ROOT,
       env: {
+        NODE: process.execPath,
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '/tmp',
         BENCH_ROOMS: String(options.rooms ?? 0),

@@ -1,9 +1,10 @@
 /**
- * `npm start` (scripts/start.mjs) runs the server compiled to JavaScript (dist-server/, issue 22
- * target 6): it builds what is missing or stale, serves the app on the embedded database, and
- * drains on SIGTERM.
+ * `npm start` (scripts/start.sh, then scripts/start.mjs) runs the server compiled to JavaScript
+ * (dist-server/, issue 22 target 6): it builds what is missing or stale, serves the app on the
+ * embedded database, and drains on SIGTERM; on one CPU, Node runs with --single-threaded-gc.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -39,4 +40,25 @@ describe('npm start', () => {
     server = null;
     expect(code).toBe(0);
   }, 180_000);
+
+  it('starts Node with --single-threaded-gc on one CPU, and as it is on more', () => {
+    const script = path.join(dataDir, 'print-node-args.mjs');
+    writeFileSync(script, 'console.log(JSON.stringify(process.execArgv))\n');
+    const startWith = (prefix: string[], args: string[]) => {
+      const [command = 'sh', ...rest] = [...prefix, 'sh', 'scripts/start.sh', ...args];
+      const output = execFileSync(command, rest, {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', NODE: process.execPath },
+        encoding: 'utf8',
+      });
+      return JSON.parse(output) as string[];
+    };
+    // taskset gives the process one CPU, as a one-CPU machine or a container's CPU set would.
+    expect(startWith(['taskset', '-c', '0'], [script])).toEqual(['--single-threaded-gc']);
+    expect(startWith(['taskset', '-c', '0'], ['--expose-gc', script])).toEqual([
+      '--single-threaded-gc',
+      '--expose-gc',
+    ]);
+    if (os.availableParallelism() > 1) expect(startWith([], [script])).toEqual([]);
+  });
 });

@@ -184,7 +184,7 @@ export async function runMemory(context: BenchContext): Promise<ScenarioReport> 
       },
       {
         title:
-          '`npm start` (node scripts/start.mjs: compiled server, embedded PGlite in a fresh DATA_DIR, no users)',
+          '`npm start` (sh scripts/start.sh → node scripts/start.mjs: compiled server, embedded PGlite in a fresh DATA_DIR, no users)',
         columns: ['state', 'RSS MB'],
         rows: [
           ['idle', fixed(start.idleRssBytes / MB, 1)],

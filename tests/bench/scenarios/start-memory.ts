@@ -1,6 +1,6 @@
 /**
- * Resident memory of the server as `npm start` runs it (issue 22, target 6): `node
- * scripts/start.mjs` (the compiled server, dist-server/, built first if stale) on a fresh embedded
+ * Resident memory of the server as `npm start` runs it (issue 22, target 6): `sh
+ * scripts/start.sh`, which becomes `node scripts/start.mjs` (the compiled server, dist-server/, built first if stale) on a fresh embedded
  * database in a throwaway DATA_DIR, no users. Idle RSS is the least of several VmRSS samples after
  * a pause; then N idle sockets connect and join public rooms (the rooms are created over HTTP,
  * ROOM_SIZE members each, so that the joins do not fill one room with a quadratic user list), and
@@ -90,9 +90,11 @@ export async function measureStartMemory(options: {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'scbench-start-'));
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  // What `npm start` runs: the launcher becomes `node scripts/start.mjs` (same pid).
+  const child = spawn('sh', ['scripts/start.sh'], {
     cwd: ROOT,
     env: {
+      NODE: process.execPath,
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
       DATA_DIR: dataDir,
