@@ -62,11 +62,11 @@ export class BotDetector {
  * array itself. A digest string was an object of its own living the whole minute, so with every
  * sender's minute of digests held the detector fed the heap's old generation a string (and a map
  * entry) per message (issue 36: 13% of what reached it at 2,500 messages a second). Thirty bits
- * are enough here: a window holds at most about 1,240 bodies of one connection (the hub's 20 frames
- * a second and burst of 40), so two different bodies share a digest about once in a million
- * messages, and a shared digest counts as one more sighting of a body: a false flag still needs
- * three real ones within the minute. A sender who makes bodies collide on purpose only counts
- * against their own connection.
+ * are enough here: a window holds at most about 640 bodies of one connection (past 32 within three
+ * seconds `onMessage` returns 'burst' before adding one), so two different bodies share a digest
+ * about once in 1.7 million messages, and a shared digest counts as one more sighting of a body:
+ * a false flag still needs three real ones within the minute. A sender who makes bodies collide on
+ * purpose only counts against their own connection.
  */
 export function bodyDigest(body: string): number {
   return hash('sha256', body, 'buffer').readUInt32LE(0) >>> 2;
@@ -75,7 +75,7 @@ export function bodyDigest(body: string): number {
 /**
  * Digests of the bodies seen within the window, in arrival order. Arrival times only grow, so the
  * oldest leave from the front. A new body's sightings are counted by looking through the window
- * (at most about 1,240 small integers, a microsecond) rather than kept in a map: the two arrays of
+ * (at most about 640 small integers, under a microsecond) rather than kept in a map: the two arrays of
  * numbers are all a sender's minute costs the heap.
  */
 class RecentBodies {

@@ -1,7 +1,7 @@
 /**
- * Resident memory of the server as `npm start` runs it (issue 22, target 6): `sh
- * scripts/start.sh`, which becomes `node scripts/start.mjs` (the compiled server, dist-server/, built first if stale) on a fresh embedded
- * database in a throwaway DATA_DIR, no users. Idle RSS is the least of several VmRSS samples after
+ * Resident memory of the server as `npm start` runs it (issue 22, target 6): `sh scripts/start.sh`,
+ * which becomes `node scripts/start.mjs` (the compiled server, dist-server/, built first if stale)
+ * on a fresh embedded database in a throwaway DATA_DIR, no users. Idle RSS is the least of several VmRSS samples after
  * a pause; then N idle sockets connect and join public rooms (the rooms are created over HTTP,
  * ROOM_SIZE members each, so that the joins do not fill one room with a quadratic user list), and
  * RSS is read again. No forced garbage collection: this is what an operator sees.
