@@ -98,6 +98,11 @@ export interface ServerDeps {
   uploadHoldMs?: number;
   /** Bytes of held room messages per visitor and in all (server/features/messages/store.ts). */
   heldMessageBudget?: Partial<HeldMessageBudget>;
+  /**
+   * How long a room's joins wait to be told together (RoomChannels.announceJoin); default
+   * COALESCE_WINDOW_MS. Tests lengthen it to have several joins in one window for certain.
+   */
+  joinWindowMs?: number;
 }
 
 export type Server = ServerCore & Omit<Awaited<ReturnType<typeof composeFeatures>>, 'stopTimers'>;
@@ -263,7 +268,7 @@ export async function buildServer(config: Config, deps: ServerDeps = {}): Promis
   registerMetrics(app, metrics);
 
   // Features, in a fixed order, then the realtime endpoints and the client.
-  const channels = new RoomChannels(fanout);
+  const channels = new RoomChannels(fanout, deps.joinWindowMs);
   const users = new UserChannels(fanout);
   const features = await composeFeatures({
     app,

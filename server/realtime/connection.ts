@@ -6,12 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { visitorKey } from '../lib/visitor.js';
 import type { TokenBucket } from './token-bucket.js';
 import { BatchedSocket, batchThisTurn, type Corkable } from './write-batch.js';
-import {
-  encodeTextFrame,
-  encodeTextFrameParts,
-  type SharedFrame,
-  type SharedFrameBatch,
-} from './ws-frame.js';
+import { encodeTextFrame, encodeTextFrameParts, type SharedFrame } from './ws-frame.js';
 
 /** What the hub needs from a socket: `ws` and test doubles both satisfy it. */
 export interface SocketLike {
@@ -192,23 +187,6 @@ export class Connection {
     } else {
       this.socket.send(frame.text);
     }
-  }
-
-  /**
-   * Sends the frames of `batch` but the one at index `skip` (-1: all of them), in order, in one
-   * write of the batch's shared bytes (two when a frame is skipped).
-   */
-  sendBatch(batch: SharedFrameBatch, skip: number): void {
-    if (this.held || !this.transport?.writable) {
-      batch.frames.forEach((frame, index) => {
-        if (index !== skip) this.sendShared(frame);
-      });
-      return;
-    }
-    if (!this.canSend()) return;
-    if (this.corkable) batchThisTurn(this.corkable);
-    if (skip < 0) this.transport.write(batch.bytes());
-    else for (const bytes of batch.bytesWithout(skip)) this.transport.write(bytes);
   }
 
   private canSend(): boolean {

@@ -13,22 +13,18 @@
  * parsing the frame again. A 1 closes the room on every process after delivery: its members are
  * detached (the room was destroyed).
  *
- * News that may wait a moment (a member joined) is published with {@link RoomChannels.publishSoon}:
- * it is held for up to {@link COALESCE_WINDOW_MS} and then published with the rest of the room's
- * held news, so that a member hears the joins of that window in one write instead of one per
- * event-loop turn (a room of 500 filling up: 125,000 frames in about as many writes otherwise).
- * Anything else this process publishes to the room first publishes what is held for it, so the
- * room's frames keep the order in which they were published.
- *
- * A window's held payloads are published as one: `*` on the first line, then each payload (its
- * header line and its JSON line; frame JSON has no raw line break). A receiving process frames
- * them once into one buffer and writes each member that buffer once, without the frame that
- * excludes it (its own user_joined): 500 joins into one room are then about 500 × 14 writes,
- * not 125,000.
+ * A member's join (its `user_joined`) may wait a moment: {@link RoomChannels.announceJoin} holds it
+ * for up to {@link COALESCE_WINDOW_MS}, and the room's joins of that window are published
+ * together: one join as its `user_joined` (without the newcomer), several as one `users_joined`
+ * carrying every newcomer's list entry (to every member; a client skips its own entry). A member of
+ * a room filling up then gets one frame per window instead of one per newcomer (500 joins into
+ * one room: about 500 × 14 frames, not 125,000, and each entry without a frame's wrapping).
+ * Anything else this process publishes to the room first publishes the joins held for it, so the
+ * room's frames keep the order in which they happened.
  */
 import type { Connection, OutgoingFrame } from './connection.js';
 import type { Fanout } from './fanout.js';
-import { SharedFrame, SharedFrameBatch } from './ws-frame.js';
+import { SharedFrame } from './ws-frame.js';
 
 /** The fan-out channel of a room's events. */
 export const roomChannel = (roomId: string) => `room:${roomId}`;
@@ -52,16 +48,43 @@ export function roomPayload(frameJson: string, options: RoomPublishOptions = {})
 /** What an in-process publish returns: it has delivered by then. */
 const DELIVERED: Promise<void> = Promise.resolve();
 
-/** How long {@link RoomChannels.publishSoon} may hold a frame. */
+/** How long {@link RoomChannels.announceJoin} may hold a join. */
 export const COALESCE_WINDOW_MS = 50;
-/** The first line of a payload that carries a window's held payloads (see above). */
-const BATCH_MARK = '*';
+
+/** A member's join as the room hears of it. */
+export interface RoomJoin {
+  nodeId: string;
+  username: string;
+  /** The room's member count as the newcomer's list had it. */
+  memberCount: number;
+  /** The newcomer's list entry (a `RoomUser`) as JSON. */
+  userJson: string;
+}
+
+/**
+ * The frame that tells a room of one window's joins (in order): one join's `user_joined`, which
+ * its newcomer is left out of, or a `users_joined` for several, to every member.
+ */
+export function joinsPayload(roomId: string, joins: readonly RoomJoin[]): string {
+  const room = JSON.stringify(roomId);
+  const last = joins[joins.length - 1];
+  if (!last) throw new Error('no joins to publish');
+  if (joins.length === 1) {
+    return (
+      `${last.nodeId}|0|\n{"type":"user_joined","roomId":${room},` +
+      `"username":${JSON.stringify(last.username)},"nodeId":${JSON.stringify(last.nodeId)},` +
+      `"memberCount":${last.memberCount},"user":${last.userJson}}`
+    );
+  }
+  const users = joins.map((join) => join.userJson).join(',');
+  return `|0|\n{"type":"users_joined","roomId":${room},"memberCount":${last.memberCount},"users":[${users}]}`;
+}
 
 export class RoomChannels {
   private readonly local = new Map<string, Set<Connection>>();
   private readonly unsubscribers = new Map<string, Promise<() => Promise<void>>>();
-  /** Payloads held by {@link publishSoon}, per room, in order. */
-  private readonly held = new Map<string, string[]>();
+  /** Joins held by {@link announceJoin}, per room, in order. */
+  private readonly held = new Map<string, RoomJoin[]>();
   private flushTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -75,8 +98,8 @@ export class RoomChannels {
   }
 
   /**
-   * {@link publish} for a frame serialized already (`json` is the frame's JSON text). What
-   * {@link publishSoon} holds for the room goes out first.
+   * {@link publish} for a frame serialized already (`json` is the frame's JSON text). The joins
+   * {@link announceJoin} holds for the room go out first.
    */
   publishSerialized(roomId: string, json: string, options: RoomPublishOptions = {}): Promise<void> {
     if (!this.fanout.inProcess) return this.publishPayload(roomId, json, options);
@@ -123,19 +146,13 @@ export class RoomChannels {
   }
 
   /**
-   * Publishes `frame` like {@link publish}, within {@link COALESCE_WINDOW_MS}: together with the
-   * room's other news of that window, or earlier if something else is published to the room.
+   * Tells the room of a member's join within {@link COALESCE_WINDOW_MS}: together with the room's
+   * other joins of that window, or earlier if something else is published to the room.
    */
-  publishSoon(roomId: string, frame: OutgoingFrame, options: RoomPublishOptions = {}): void {
-    this.publishSoonSerialized(roomId, JSON.stringify(frame), options);
-  }
-
-  /** {@link publishSoon} for a frame serialized already (`json` is the frame's JSON text). */
-  publishSoonSerialized(roomId: string, json: string, options: RoomPublishOptions = {}): void {
-    const payload = roomPayload(json, options);
+  announceJoin(roomId: string, join: RoomJoin): void {
     const held = this.held.get(roomId);
-    if (held) held.push(payload);
-    else this.held.set(roomId, [payload]);
+    if (held) held.push(join);
+    else this.held.set(roomId, [join]);
     if (this.flushTimer === null) {
       this.flushTimer = setTimeout(() => this.flushAll(), this.windowMs);
       this.flushTimer.unref();
@@ -143,16 +160,15 @@ export class RoomChannels {
   }
 
   /**
-   * Publishes now what {@link publishSoon} holds for `roomId` (in order). Anything that publishes
-   * to the room by another path (the Redis message store's script) calls this first, in the same
+   * Publishes now the joins {@link announceJoin} holds for `roomId`. Anything that publishes to
+   * the room by another path (the Redis message store's script) calls this first, in the same
    * turn, so that the room hears of joins before what follows them.
    */
   async flush(roomId: string): Promise<void> {
     const held = this.held.get(roomId);
     if (!held) return;
     this.held.delete(roomId);
-    const payload = held.length === 1 ? (held[0] ?? '') : `${BATCH_MARK}\n${held.join('\n')}`;
-    await this.fanout.publish(channelOf(roomId), payload);
+    await this.fanout.publish(channelOf(roomId), joinsPayload(roomId, held));
   }
 
   private flushAll(): void {
@@ -200,10 +216,6 @@ export class RoomChannels {
   private deliver(roomId: string, payload: string): void {
     const members = this.local.get(roomId);
     if (!members) return;
-    if (payload.startsWith(BATCH_MARK)) {
-      this.deliverBatch(roomId, members, payload.slice(BATCH_MARK.length + 1).split('\n'));
-      return;
-    }
     const split = payload.indexOf('\n');
     const [excluded = '', close = '0', only = ''] = payload.slice(0, split).split('|');
     const frame = new SharedFrame(payload.slice(split + 1));
@@ -228,31 +240,6 @@ export class RoomChannels {
       for (const member of members) if (member.roomId === roomId) member.roomId = null;
       void this.closeLocal(roomId);
     }
-  }
-
-  /**
-   * A window's payloads (`lines`: header, JSON, header, JSON, …). When each only leaves out one
-   * member (or none), and no member twice, every member gets one write; otherwise each payload
-   * is delivered on its own, in order.
-   */
-  private deliverBatch(roomId: string, members: Set<Connection>, lines: string[]): void {
-    const frames: SharedFrame[] = [];
-    const skipOf = new Map<string, number>();
-    for (let index = 0; index + 1 < lines.length; index += 2) {
-      const header = lines[index] ?? '';
-      const bar = header.indexOf('|');
-      const excluded = header.slice(0, bar);
-      if (header.slice(bar) !== '|0|' || skipOf.has(excluded)) {
-        for (let at = 0; at + 1 < lines.length; at += 2) {
-          this.deliver(roomId, `${lines[at] ?? ''}\n${lines[at + 1] ?? ''}`);
-        }
-        return;
-      }
-      if (excluded) skipOf.set(excluded, frames.length);
-      frames.push(new SharedFrame(lines[index + 1] ?? ''));
-    }
-    const batch = new SharedFrameBatch(frames);
-    for (const member of members) member.sendBatch(batch, skipOf.get(member.nodeId) ?? -1);
   }
 
   private async closeLocal(roomId: string): Promise<void> {

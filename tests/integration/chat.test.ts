@@ -80,7 +80,7 @@ describe('realtime chat', () => {
     const { socket: alice } = await join(defaultRoom, 'Agent1');
     const { socket: bob, joined } = await join(defaultRoom, 'Ghost2');
     expect(joined.memberCount).toBeGreaterThanOrEqual(2);
-    await alice.next((frame) => frame.type === 'user_joined' && frame.username === 'Ghost2');
+    await alice.nextJoin('Ghost2');
     const sentAt = Date.now();
     alice.send(cipher('Y2lwaGVydGV4dA=='));
     const received = await bob.nextOfType('new_message');
@@ -103,7 +103,7 @@ describe('realtime chat', () => {
     // replies to one member still go through ws. Both must arrive whole and in order.
     const { socket: alice } = await join(defaultRoom, 'Agent15');
     const { socket: bob } = await join(defaultRoom, 'Ghost16');
-    await alice.next((frame) => frame.type === 'user_joined' && frame.username === 'Ghost16');
+    await alice.nextJoin('Ghost16');
     // 48,000 characters (the schema's limit), 63,000 bytes: within the 64 KiB frame limit.
     const largest = 'ü'.repeat(5_000) + 'A'.repeat(38_000) + '€'.repeat(5_000);
     alice.send(cipher(largest));
@@ -171,7 +171,7 @@ describe('realtime chat', () => {
       return statusIn(await bob.nextOfType('user_list_update'));
     };
     // Joins reach the room as deltas: alice hears bob's.
-    await alice.next((frame) => frame.type === 'user_joined' && frame.username === 'Unit22');
+    await alice.nextJoin('Unit22');
     alice.frames.length = 0;
     alice.send({ type: 'typing_start' });
     await bob.next((frame) => frame.type === 'typing_start' && frame.username === 'Agent21');

@@ -84,7 +84,10 @@ describe('keys follow membership', () => {
           void manager.handleSenderKey(frame.fromNodeId, frame.envelope);
           break;
         case 'user_joined':
-          if (frame.user) void manager.handleMemberJoined(frame.user);
+          if (frame.user) void manager.handleMembersJoined([frame.user]);
+          break;
+        case 'users_joined':
+          void manager.handleMembersJoined(frame.users);
           break;
         case 'user_left':
           void manager.handleMemberLeft(frame.nodeId);

@@ -50,6 +50,9 @@ describe('member list deltas on one process', () => {
     sockets.push(alice);
     await alice.waitForMembers(['Agent301']);
     expect(lists(alice).map(names)).toEqual([['Agent301']]);
+    // Her own join told (a request for the list publishes what the room holds), so that bob's is
+    // alone in its window: one join is its own user_joined.
+    await settle(alice);
 
     const bob = await join(server.wsUrl(), roomId, 'Agent302');
     sockets.push(bob);
@@ -109,7 +112,7 @@ describe('member list deltas on one process', () => {
     expect(lists(carol)).toHaveLength(1);
   });
 
-  // Joins reach the room within a short window, several at once (RoomChannels.publishSoon).
+  // Joins reach the room within a short window, several at once (RoomChannels.announceJoin).
   /** Joins; the socket and the nodeId the server gave it. */
   async function joinAs(username: string): Promise<{ socket: TestSocket; nodeId: unknown }> {
     const socket = await TestSocket.connect(server.wsUrl());
@@ -145,8 +148,23 @@ describe('member list deltas on one process', () => {
     for (const member of [first, ...members.map((m) => m.socket)]) {
       await member.waitForRoster(hasEveryone);
     }
-    const joins = seen.filter((f) => f.type === 'user_joined');
-    expect(joins.map((f) => f.username).sort()).toEqual(usernames);
+    // Each join once: alone in its window as user_joined, or with the window's others in one
+    // users_joined (docs/protocol.md "Joining").
+    const told = seen.filter((f) => f.type === 'user_joined' || f.type === 'users_joined');
+    const heard = told.flatMap((f) =>
+      f.type === 'users_joined'
+        ? (f.users as { username: string }[]).map((user) => user.username)
+        : [f.username as string],
+    );
+    // Its own entry too when its join shared a window with theirs (a client skips it).
+    const others = heard.filter((name) => name !== 'Agent320');
+    expect(others.sort()).toEqual(usernames);
+    expect(heard.length - others.length).toBeLessThanOrEqual(1);
+    for (const frame of told.filter((f) => f.type === 'users_joined')) {
+      expect((frame.users as unknown[]).length).toBeGreaterThan(1);
+    }
+    // A newcomer never gets a user_joined of its own; a users_joined of its window has its entry
+    // among the others' (a client skips it), and the others' entries reach it once each.
     for (const { socket, nodeId } of members) {
       expect(socket.frames.filter((f) => f.type === 'user_joined' && f.nodeId === nodeId)).toEqual(
         [],

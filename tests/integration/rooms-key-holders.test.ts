@@ -134,9 +134,7 @@ describe('key holders and locked rooms', () => {
     });
     expect(joined.type).toBe('room_joined');
     expect(await entriesSeenBy(bob)).toEqual({ Agent102: 'code', bob: 'code' });
-    const arrival = await alice.next(
-      (frame) => frame.type === 'user_joined' && frame.username === 'bob',
-    );
+    const arrival = await alice.nextJoin('bob');
     expect((arrival.user as { entry?: unknown }).entry).toBe('code');
   });
 
@@ -148,9 +146,7 @@ describe('key holders and locked rooms', () => {
     await alice.nextOfType('user_list_update');
     const { socket: bob } = await join(room, 'ignored', { sessionToken: bobToken });
     expect(await entriesSeenBy(bob)).toEqual({ Agent103: 'code', bob: 'key' });
-    const arrival = await alice.next(
-      (frame) => frame.type === 'user_joined' && frame.username === 'bob',
-    );
+    const arrival = await alice.nextJoin('bob');
     expect(arrival.user).toMatchObject({ username: 'bob', isAuthenticated: true, entry: 'key' });
     alice.frames.length = 0;
     alice.send({ type: 'request_user_list' });

@@ -15,13 +15,28 @@ export interface RosterUser {
   isAuthenticated: boolean;
 }
 
+/** A join a socket heard of: the newcomer's list entry and the frame that carried it. */
+export interface HeardJoin {
+  username: string;
+  nodeId: string;
+  user: RosterUser;
+  /** The `user_joined` or `users_joined` frame. */
+  frame: Frame;
+}
+
 export class TestSocket {
   readonly frames: Frame[] = [];
   /**
    * The room's member list as a client keeps it: replaced by `user_list_update`, then changed by
-   * the deltas `user_joined` (its `user` entry) and `user_left`.
+   * the deltas `user_joined` (its `user` entry), `users_joined` (its `users`) and `user_left`.
    */
   readonly roster = new Map<string, RosterUser>();
+  /**
+   * The joins the room told this socket of, in order, not yet claimed by {@link nextJoin}: one per
+   * `user_joined`, one per entry of a `users_joined` (the window's joins, told together).
+   */
+  readonly joins: HeardJoin[] = [];
+  private joinWaiters: { username: string; resolve: (join: HeardJoin) => void }[] = [];
   private rosterWaiters: { predicate: () => boolean; resolve: () => void }[] = [];
   private waiters: { predicate: (frame: Frame) => boolean; resolve: (frame: Frame) => void }[] = [];
   closeCode: number | null = null;
@@ -32,6 +47,7 @@ export class TestSocket {
       const frame = JSON.parse(data.toString()) as Frame;
       this.frames.push(frame);
       this.applyRoster(frame);
+      this.hearJoins(frame);
       this.waiters = this.waiters.filter((waiter) => {
         if (!waiter.predicate(frame)) return true;
         waiter.resolve(frame);
@@ -102,6 +118,50 @@ export class TestSocket {
     });
   }
 
+  /**
+   * Resolves with the first join of `username` the room told this socket of (heard already or
+   * to come), whether in its own `user_joined` or in a window's `users_joined`, and claims it.
+   */
+  nextJoin(username: string, timeoutMs = 5000): Promise<HeardJoin> {
+    const heard = this.joins.find((join) => join.username === username);
+    if (heard) {
+      this.joins.splice(this.joins.indexOf(heard), 1);
+      return Promise.resolve(heard);
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`Timed out waiting for the join of ${username}`)),
+        timeoutMs,
+      );
+      this.joinWaiters.push({
+        username,
+        resolve: (join) => {
+          clearTimeout(timer);
+          this.joins.splice(this.joins.indexOf(join), 1);
+          resolve(join);
+        },
+      });
+    });
+  }
+
+  private hearJoins(frame: Frame): void {
+    const entries =
+      frame.type === 'user_joined' && frame.user
+        ? [frame.user as RosterUser]
+        : frame.type === 'users_joined'
+          ? (frame.users as RosterUser[])
+          : [];
+    for (const user of entries) {
+      const join = { username: user.username, nodeId: user.nodeId, user, frame };
+      this.joins.push(join);
+      const waiter = this.joinWaiters.find((w) => w.username === user.username);
+      if (waiter) {
+        this.joinWaiters.splice(this.joinWaiters.indexOf(waiter), 1);
+        waiter.resolve(join);
+      }
+    }
+  }
+
   /** The member list's usernames, sorted. */
   rosterNames(): string[] {
     return [...this.roster.values()].map((user) => user.username).sort();
@@ -144,6 +204,8 @@ export class TestSocket {
     } else if (frame.type === 'user_joined' && frame.user) {
       const user = frame.user as RosterUser;
       this.roster.set(user.nodeId, user);
+    } else if (frame.type === 'users_joined') {
+      for (const user of frame.users as RosterUser[]) this.roster.set(user.nodeId, user);
     } else if (frame.type === 'user_left') {
       this.roster.delete(frame.nodeId as string);
     } else {

@@ -238,11 +238,19 @@ export class RoomKeyManager extends SerialObservable {
     });
   }
 
-  /** `user_joined` with the newcomer's entry: the relay's member list grows by one. */
-  handleMemberJoined(user: { nodeId: string; isAuthenticated: boolean }): Promise<void> {
+  /**
+   * `user_joined` with the newcomer's entry, or `users_joined` with a window's newcomers: the
+   * relay's member list grows by them (this browser's own entry, in a `users_joined` of the
+   * window it joined in, is on the list already).
+   */
+  handleMembersJoined(
+    users: readonly { nodeId: string; isAuthenticated: boolean }[],
+  ): Promise<void> {
     return this.enqueue(async () => {
-      this.#directory.addToRoster(user);
-      if (this.#awaitingRoster.has(user.nodeId)) await this.#releaseAwaitingRoster(user.nodeId);
+      for (const user of users) {
+        this.#directory.addToRoster(user);
+        if (this.#awaitingRoster.has(user.nodeId)) await this.#releaseAwaitingRoster(user.nodeId);
+      }
       this.#emit();
     });
   }

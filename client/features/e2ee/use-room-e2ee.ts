@@ -123,7 +123,10 @@ export function useRoomE2ee({
       }),
       socket.on('user_joined', (frame) => {
         const { user } = frame;
-        if (isThisRoom(frame.roomId) && user) toManager((m) => m.handleMemberJoined(user));
+        if (isThisRoom(frame.roomId) && user) toManager((m) => m.handleMembersJoined([user]));
+      }),
+      socket.on('users_joined', (frame) => {
+        if (isThisRoom(frame.roomId)) toManager((m) => m.handleMembersJoined(frame.users));
       }),
       socket.on('user_left', (frame) => {
         if (isThisRoom(frame.roomId)) toManager((m) => m.handleMemberLeft(frame.nodeId));

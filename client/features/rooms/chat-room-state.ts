@@ -58,6 +58,13 @@ export type ChatRoomAction =
   /** `messages_expired`: gone, but an image message shows IMAGE DESTROYED 30 s first. */
   | { type: 'expired'; messageIds: readonly string[]; now: number }
   | { type: 'presence'; frame: ServerFrameOf<'user_joined' | 'user_left'>; id: string; now: number }
+  /** `users_joined`: `ids[i]` is the id of the line for `frame.users[i]`. */
+  | {
+      type: 'users_joined';
+      frame: ServerFrameOf<'users_joined'>;
+      ids: readonly string[];
+      now: number;
+    }
   | { type: 'user_list'; roomId: string; users: RoomUser[] }
   | { type: 'typing'; frame: ServerFrameOf<'typing_start' | 'typing_stop'> }
   | {
@@ -101,9 +108,13 @@ export function applyPresence(
       ? users.filter((user) => user.nodeId !== frame.nodeId)
       : users;
   }
-  const joined = frame.user;
-  if (!joined) return users;
-  return [...users.filter((user) => user.nodeId !== joined.nodeId), joined];
+  return frame.user ? withJoined(users, [frame.user]) : users;
+}
+
+/** The member list with these newcomers' entries, each replacing any entry with its node id. */
+export function withJoined(users: RoomUser[], joined: readonly RoomUser[]): RoomUser[] {
+  const ids = new Set(joined.map((user) => user.nodeId));
+  return [...users.filter((user) => !ids.has(user.nodeId)), ...joined];
 }
 
 function byCreation(a: ChatLine, b: ChatLine): number {
@@ -236,6 +247,27 @@ export function chatRoomReducer(state: ChatRoomState, action: ChatRoomAction): C
           frame.type === 'user_left'
             ? state.typing.filter((user) => user.nodeId !== frame.nodeId)
             : state.typing,
+      };
+    }
+    case 'users_joined': {
+      const { frame } = action;
+      if (!isCurrentRoom(state, frame.roomId)) return state;
+      // A newcomer of the window finds its own entry here too: it has that from its list.
+      const lines: ChatLine[] = [];
+      const joined: RoomUser[] = [];
+      frame.users.forEach((user, index) => {
+        if (user.nodeId === state.nodeId) return;
+        joined.push(user);
+        const id = action.ids[index] ?? `${action.ids[0] ?? 'joined'}-${index}`;
+        const text = `${user.username || 'A node'} joined the channel`;
+        lines.push(systemLine(id, text, 'info', 'server', action.now));
+      });
+      return {
+        ...state,
+        memberCount: frame.memberCount,
+        linesAt: Math.max(state.linesAt, action.now),
+        lines: capLines([...state.lines, ...lines]),
+        users: withJoined(state.users, joined),
       };
     }
     case 'user_list':

@@ -328,6 +328,11 @@ export function useChatRoom({
         dispatch({ type: 'presence', frame, id: newLineId(), now: now() });
         playSound('system');
       }),
+      socket.on('users_joined', (frame) => {
+        const ids = frame.users.map(() => newLineId());
+        dispatch({ type: 'users_joined', frame, ids, now: now() });
+        playSound('system');
+      }),
       socket.on('user_left', (frame) => {
         dispatch({ type: 'presence', frame, id: newLineId(), now: now() });
         playSound('system');

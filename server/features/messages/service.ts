@@ -174,7 +174,7 @@ export class MessageService {
       // Not awaited: the sender's next frame is handled while Redis works, so a backlog of frames
       // is handed over in one turn and its deliveries leave together. Redis runs the commands of
       // one connection in order, so the sender's messages keep their order (docs/decisions.md).
-      // Joins the room still holds (RoomChannels.publishSoon) are published first, in this turn,
+      // Joins the room still holds (RoomChannels.announceJoin) are published first, in this turn,
       // so the room hears of a newcomer before its first message.
       void this.deps.channels.flush(message.roomId).catch(() => undefined);
       this.deps.store

@@ -235,16 +235,14 @@ export function registerRoomFrames(deps: RoomFrameDeps): {
     connection.send({ type: 'key_bundles', bundles: await deps.bundles.list(room.id) });
     deps.joined?.(connection, room, admission);
     // The room hears of joins within a short window, several at once when many arrive
-    // (RoomChannels.publishSoon); anything else published to the room goes out after them.
-    // Written out around the newcomer's kept list entry (roomUserJson), which its successors'
-    // lists reuse: the same text as JSON.stringify of the frame with `user: toUser(member)`.
-    channels.publishSoonSerialized(
-      room.id,
-      `{"type":"user_joined","roomId":${JSON.stringify(room.id)},"username":${JSON.stringify(username)},` +
-        `"nodeId":${JSON.stringify(connection.nodeId)},"memberCount":${members.length},` +
-        `"user":${roomUserJson(member)}}`,
-      { exclude: connection },
-    );
+    // (RoomChannels.announceJoin); anything else published to the room goes out after them. The
+    // entry is the newcomer's kept list entry (roomUserJson), which its successors' lists reuse.
+    channels.announceJoin(room.id, {
+      nodeId: connection.nodeId,
+      username,
+      memberCount: members.length,
+      userJson: roomUserJson(member),
+    });
   });
 
   const typing = (type: 'typing_start' | 'typing_stop') => async (connection: Connection) => {

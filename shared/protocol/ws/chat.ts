@@ -143,6 +143,20 @@ export const UserPresenceFrameSchema = z.object({
   memberCount: z.number().int().nonnegative(),
   user: RoomUserSchema.optional(),
 });
+/**
+ * Several members joined within one window (docs/protocol.md "Joining"): their list entries in
+ * `users`, in the order they joined, and the member count after the last. Sent instead of one
+ * `user_joined` each when more than one member joined the room within the window, so a member of
+ * a filling room gets one frame per window, not one per newcomer. It goes to every member, the
+ * window's newcomers too, so an entry may be the receiver's own: a client skips it (it has its
+ * own entry from its list).
+ */
+export const UsersJoinedFrameSchema = z.object({
+  type: z.literal('users_joined'),
+  roomId: z.string(),
+  memberCount: z.number().int().nonnegative(),
+  users: z.array(RoomUserSchema).min(1),
+});
 export const UserListUpdateFrameSchema = z.object({
   type: z.literal('user_list_update'),
   roomId: z.string(),

@@ -11,6 +11,7 @@ import {
   TypingBroadcastFrameSchema,
   UserListUpdateFrameSchema,
   UserPresenceFrameSchema,
+  UsersJoinedFrameSchema,
 } from './chat.js';
 import {
   BotChallengeFrameSchema,
@@ -54,6 +55,7 @@ export const ServerFrameSchema = z.discriminatedUnion('type', [
   MessageDeletedFrameSchema,
   MessagesExpiredFrameSchema,
   UserPresenceFrameSchema,
+  UsersJoinedFrameSchema,
   UserListUpdateFrameSchema,
   TypingBroadcastFrameSchema,
   SystemMessageFrameSchema,

@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Connection } from '../../../server/realtime/connection.js';
 import { LocalFanout } from '../../../server/realtime/fanout.js';
-import { RoomChannels } from '../../../server/realtime/room-channels.js';
+import {
+  joinsPayload,
+  RoomChannels,
+  type RoomJoin,
+} from '../../../server/realtime/room-channels.js';
+import { ServerFrameSchema } from '../../../shared/protocol/ws/server-frames.js';
 import { SharedFrame } from '../../../server/realtime/ws-frame.js';
 import { fakeSocket } from '../../support/fake-socket.js';
 
@@ -53,14 +58,14 @@ describe('RoomChannels', () => {
     const bob = new Connection(b.socket, '127.0.0.1', '/ws');
     void channels.add('r', alice);
     void channels.add('r', bob);
-    channels.publishSoon('r', { type: 'user_joined', nodeId: 'n1' }, { exclude: alice });
+    channels.announceJoin('r', join(alice.nodeId));
     const published = channels.publishFrame('r', new SharedFrame('{"type":"new_message"}'), {
       exclude: bob,
     });
     // Nothing to wait for: delivered before publishFrame returned.
     expect(published).toBeUndefined();
     expect(a.sent).toEqual(['{"type":"new_message"}']);
-    expect(b.sent).toEqual(['{"type":"user_joined","nodeId":"n1"}']);
+    expect(types(b.sent)).toEqual(['user_joined']);
   });
 
   it('unsubscribes when the last local member leaves', async () => {
@@ -71,7 +76,7 @@ describe('RoomChannels', () => {
     expect(channels.localRooms()).toEqual([]);
   });
 
-  describe('news held for a moment (publishSoon)', () => {
+  describe('joins held for a moment (announceJoin)', () => {
     afterEach(() => vi.useRealTimers());
 
     async function room() {
@@ -85,85 +90,120 @@ describe('RoomChannels', () => {
       await channels.add('r', bob);
       return { channels, alice, bob, a, b };
     }
-    const types = (sent: string[]) =>
-      sent.map((text) => (JSON.parse(text) as { type: string }).type);
 
-    it("publishes the window's frames together, in order, each with its own exclusion", async () => {
-      const { channels, alice, bob, a, b } = await room();
-      channels.publishSoon('r', { type: 'user_joined', nodeId: 'n1' }, { exclude: alice });
-      channels.publishSoon('r', { type: 'user_joined', nodeId: 'n2' }, { exclude: bob });
-      channels.publishSoon('r', { type: 'user_joined', nodeId: 'n3' });
-      expect(a.sent).toEqual([]);
+    it("tells the room of a window's one join as user_joined, without its newcomer", async () => {
+      const { channels, alice, a, b } = await room();
+      channels.announceJoin('r', join(alice.nodeId, 'Agent1', 2));
       expect(b.sent).toEqual([]);
       await vi.advanceTimersByTimeAsync(50);
-      expect(a.sent.map((t) => JSON.parse(t) as { nodeId: string })).toMatchObject([
-        { nodeId: 'n2' },
-        { nodeId: 'n3' },
-      ]);
-      expect(b.sent.map((t) => JSON.parse(t) as { nodeId: string })).toMatchObject([
-        { nodeId: 'n1' },
-        { nodeId: 'n3' },
+      expect(a.sent).toEqual([]);
+      expect(b.sent.map((text) => JSON.parse(text) as unknown)).toEqual([
+        {
+          type: 'user_joined',
+          roomId: 'r',
+          username: 'Agent1',
+          nodeId: alice.nodeId,
+          memberCount: 2,
+          user: entry(alice.nodeId, 'Agent1'),
+        },
       ]);
       // Published once: nothing more when the next window passes.
       await vi.advanceTimersByTimeAsync(100);
-      expect(a.sent).toHaveLength(2);
+      expect(b.sent).toHaveLength(1);
     });
 
-    it("writes a window's frames to each member at once, without the frame that excludes it", async () => {
-      vi.useFakeTimers();
-      const channels = new RoomChannels(new LocalFanout(), 50);
-      const wired = () => {
-        const { socket, sent } = fakeSocket();
-        const written: Buffer[] = [];
-        const transport = {
-          writable: true,
-          write: (b: Uint8Array) => written.push(Buffer.from(b)) > 0,
-        };
-        return { connection: new Connection(socket, '127.0.0.1', '/ws', transport), sent, written };
+    it("tells the room of a window's several joins in one users_joined, to every member", async () => {
+      const { channels, alice, bob, a, b } = await room();
+      channels.announceJoin('r', join(alice.nodeId, 'Agent1', 3));
+      channels.announceJoin('r', join(bob.nodeId, 'Agent2', 4));
+      channels.announceJoin('r', join('n3', 'Agent3', 5));
+      await vi.advanceTimersByTimeAsync(50);
+      const expected = {
+        type: 'users_joined',
+        roomId: 'r',
+        memberCount: 5,
+        users: [entry(alice.nodeId, 'Agent1'), entry(bob.nodeId, 'Agent2'), entry('n3', 'Agent3')],
       };
-      const [a, b, c] = [wired(), wired(), wired()];
-      for (const member of [a, b, c]) await channels.add('r', member.connection);
-      channels.publishSoon('r', { type: 'user_joined', nodeId: 'n1' }, { exclude: a.connection });
-      channels.publishSoon('r', { type: 'user_joined', nodeId: 'n2' }, { exclude: b.connection });
-      await vi.advanceTimersByTimeAsync(50);
-      // One buffer for the room: c gets all of it in one write, a and b a view without theirs.
-      expect(c.written).toHaveLength(1);
-      expect(a.written).toHaveLength(1);
-      expect(b.written).toHaveLength(1);
-      expect(c.written[0]?.toString()).toContain('"n1"');
-      expect(c.written[0]?.toString()).toContain('"n2"');
-      expect(a.written[0]?.toString()).not.toContain('"n1"');
-      expect(b.written[0]?.toString()).not.toContain('"n2"');
-      expect([...a.sent, ...b.sent, ...c.sent]).toEqual([]);
+      // One frame each, the same bytes: the newcomers' own entries are in it (clients skip theirs).
+      expect(a.sent).toHaveLength(1);
+      expect(b.sent).toEqual(a.sent);
+      expect(JSON.parse(a.sent[0] ?? '')).toEqual(expected);
+      expect(ServerFrameSchema.safeParse(expected).success).toBe(true);
+      await vi.advanceTimersByTimeAsync(100);
+      expect(a.sent).toHaveLength(1);
     });
 
-    it('delivers a window frame by frame when a frame is for one member only', async () => {
-      const { channels, alice, a, b } = await room();
-      channels.publishSoon('r', { type: 'user_joined', nodeId: 'n1' });
-      channels.publishSoon('r', { type: 'key_bundle', nodeId: 'n2' }, { onlyNodeId: alice.nodeId });
-      channels.publishSoon('r', { type: 'user_joined', nodeId: 'n3' });
+    it('keeps the windows of different rooms apart', async () => {
+      const { channels, a } = await room();
+      channels.announceJoin('r', join('n1'));
+      channels.announceJoin('other', join('x'));
+      channels.announceJoin('other', join('y'));
       await vi.advanceTimersByTimeAsync(50);
-      expect(types(a.sent)).toEqual(['user_joined', 'key_bundle', 'user_joined']);
-      expect(types(b.sent)).toEqual(['user_joined', 'user_joined']);
+      expect(types(a.sent)).toEqual(['user_joined']);
     });
 
     it('publishes what is held before anything else published to the same room', async () => {
       const { channels, a } = await room();
-      channels.publishSoon('r', { type: 'user_joined', nodeId: 'n1' });
-      channels.publishSoon('other', { type: 'user_joined', nodeId: 'x' });
+      channels.announceJoin('r', join('n1'));
+      channels.announceJoin('r', join('n2'));
       await channels.publish('r', { type: 'user_left', nodeId: 'n1' });
-      expect(types(a.sent)).toEqual(['user_joined', 'user_left']);
+      expect(types(a.sent)).toEqual(['users_joined', 'user_left']);
       await vi.advanceTimersByTimeAsync(50);
-      expect(types(a.sent)).toEqual(['user_joined', 'user_left']);
+      expect(types(a.sent)).toEqual(['users_joined', 'user_left']);
     });
 
     it('publishes on demand with flush', async () => {
       const { channels, a } = await room();
-      channels.publishSoon('r', { type: 'user_joined', nodeId: 'n1' });
+      channels.announceJoin('r', join('n1'));
       await channels.flush('r');
       expect(types(a.sent)).toEqual(['user_joined']);
       await channels.flush('r');
       expect(a.sent).toHaveLength(1);
     });
   });
+
+  describe('joinsPayload (the published form, heard by every process)', () => {
+    it('leaves the newcomer of a single join out, and nobody out of a users_joined', () => {
+      const one = joinsPayload('r', [join('n1')]);
+      expect(one.slice(0, one.indexOf('\n'))).toBe('n1|0|');
+      const many = joinsPayload('r', [join('n1'), join('n2')]);
+      expect(many.slice(0, many.indexOf('\n'))).toBe('|0|');
+    });
+
+    it('delivers what another process published as it would its own', async () => {
+      const fanout = new LocalFanout();
+      const channels = new RoomChannels(fanout);
+      const a = fakeSocket();
+      const alice = new Connection(a.socket, '127.0.0.1', '/ws');
+      await channels.add('r', alice);
+      // LocalFanout hands a publish straight to the subscriber, as Redis would from elsewhere.
+      await fanout.publish('room:r', joinsPayload('r', [join(alice.nodeId), join('n2')]));
+      await fanout.publish('room:r', joinsPayload('r', [join(alice.nodeId)]));
+      await fanout.publish('room:r', joinsPayload('r', [join('n3')]));
+      expect(types(a.sent)).toEqual(['users_joined', 'user_joined']);
+      expect((JSON.parse(a.sent[1] ?? '') as { nodeId: string }).nodeId).toBe('n3');
+    });
+  });
 });
+
+/** A list entry as the server keeps it for `nodeId`. */
+function entry(nodeId: string, username = 'Agent9') {
+  return {
+    nodeId,
+    username,
+    status: 'online',
+    role: 'user',
+    isAuthenticated: false,
+    connectionTime: '2026-11-30T00:00:00.000Z',
+    lastSeen: '2026-11-30T00:00:00.000Z',
+    isVoiceActive: false,
+    secureId: null,
+    entry: 'open',
+  };
+}
+
+function join(nodeId: string, username = 'Agent9', memberCount = 1): RoomJoin {
+  return { nodeId, username, memberCount, userJson: JSON.stringify(entry(nodeId, username)) };
+}
+
+const types = (sent: string[]) => sent.map((text) => (JSON.parse(text) as { type: string }).type);

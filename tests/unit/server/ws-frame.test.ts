@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
 import {
   SharedFrame,
-  SharedFrameBatch,
   encodeTextFrame,
   encodeTextFrameAround,
   encodeTextFrameParts,
@@ -166,42 +165,8 @@ function member(transport: boolean) {
   };
 }
 
-describe('Connection.sendBatch', () => {
+describe('Connection.releaseRoomFrames', () => {
   const texts = ['{"type":"a"}', 'é'.repeat(70), '{"type":"c"}'];
-  it('writes every frame in one buffer, the same one to every member', async () => {
-    const batch = new SharedFrameBatch(texts.map((text) => new SharedFrame(text)));
-    const a = member(true);
-    const b = member(true);
-    a.connection.sendBatch(batch, -1);
-    b.connection.sendBatch(batch, -1);
-    expect(a.written).toHaveLength(1);
-    expect(a.written[0]?.equals(b.written[0] ?? Buffer.alloc(0))).toBe(true);
-    expect(await decode(a.written[0] ?? Buffer.alloc(0))).toEqual(texts);
-  });
-
-  it.each([0, 1, 2])(
-    'leaves out the frame at %i and keeps the order of the others',
-    async (skip) => {
-      const batch = new SharedFrameBatch(texts.map((text) => new SharedFrame(text)));
-      const a = member(true);
-      a.connection.sendBatch(batch, skip);
-      expect(await decode(Buffer.concat(a.written))).toEqual(texts.filter((_, i) => i !== skip));
-      const plain = member(false);
-      plain.connection.sendBatch(batch, skip);
-      expect(plain.sent).toEqual(texts.filter((_, i) => i !== skip));
-    },
-  );
-
-  it('holds the frames one by one while the member joins', async () => {
-    const batch = new SharedFrameBatch(texts.map((text) => new SharedFrame(text)));
-    const a = member(true);
-    a.connection.holdRoomFrames();
-    a.connection.sendBatch(batch, 1);
-    expect(a.written).toEqual([]);
-    a.connection.releaseRoomFrames();
-    expect(await decode(Buffer.concat(a.written))).toEqual([texts[0], texts[2]]);
-  });
-
   it('drops on release the held frames the joiner has already', async () => {
     const a = member(true);
     a.connection.holdRoomFrames();

@@ -29,6 +29,21 @@ function message(id: string, overrides: Partial<Message> = {}, at = T0): Message
   });
 }
 
+/** A member list entry, online since T0. */
+function member(nodeId: string, username: string): RoomUser {
+  return {
+    nodeId,
+    username,
+    status: 'online',
+    role: 'user',
+    isAuthenticated: false,
+    connectionTime: iso(T0),
+    lastSeen: iso(T0),
+    isVoiceActive: false,
+    secureId: null,
+  };
+}
+
 function joined(state: ChatRoomState, messages: Message[] = [], roomId = 'room-1', now = T0) {
   return chatRoomReducer(state, {
     type: 'room_joined',
@@ -140,22 +155,11 @@ describe('chatRoomReducer', () => {
   });
 
   it('keeps the member list from the whole list and the join and leave deltas after it', () => {
-    const user = (nodeId: string, username: string) => ({
-      nodeId,
-      username,
-      status: 'online' as const,
-      role: 'user' as const,
-      isAuthenticated: false,
-      connectionTime: iso(T0),
-      lastSeen: iso(T0),
-      isVoiceActive: false,
-      secureId: null,
-    });
     let state = joined(initialChatRoomState());
     state = chatRoomReducer(state, {
       type: 'user_list',
       roomId: 'room-1',
-      users: [user('node-alice', 'Agent1'), user('node-bob', 'Ghost2')],
+      users: [member('node-alice', 'Agent1'), member('node-bob', 'Ghost2')],
     });
     const presence = (
       frame: Parameters<typeof chatRoomReducer>[1] & { type: 'presence' },
@@ -168,7 +172,7 @@ describe('chatRoomReducer', () => {
         username: 'Op3',
         nodeId: 'node-carol',
         memberCount: 3,
-        user: user('node-carol', 'Op3'),
+        user: member('node-carol', 'Op3'),
       },
       id: 's1',
       now: T0,
@@ -182,7 +186,7 @@ describe('chatRoomReducer', () => {
         username: 'Op3',
         nodeId: 'node-carol',
         memberCount: 3,
-        user: user('node-carol', 'Op3'),
+        user: member('node-carol', 'Op3'),
       },
       id: 's2',
       now: T0,
@@ -219,6 +223,38 @@ describe('chatRoomReducer', () => {
     expect(state.users).toBe(before);
   });
 
+  it("applies a window's joins told together (users_joined), skipping its own entry", () => {
+    let state = joined(initialChatRoomState());
+    const alice = member('node-alice', 'Agent1');
+    const bob = member('node-bob', 'Ghost2');
+    // Alice joined in the same window as bob: her list has bob already.
+    state = chatRoomReducer(state, { type: 'user_list', roomId: 'room-1', users: [bob, alice] });
+    const lines = state.lines.length;
+    const carol = member('node-carol', 'Op3');
+    state = chatRoomReducer(state, {
+      type: 'users_joined',
+      frame: { type: 'users_joined', roomId: 'room-1', memberCount: 3, users: [bob, alice, carol] },
+      ids: ['j1', 'j2', 'j3'],
+      now: T0,
+    });
+    // Her own entry is skipped (no line for it); bob's, heard again, replaces his.
+    expect(state.users.map((entry) => entry.username)).toEqual(['Agent1', 'Ghost2', 'Op3']);
+    expect(state.memberCount).toBe(3);
+    expect(state.lines.slice(lines)).toMatchObject([
+      { kind: 'system', id: 'j1', text: 'Ghost2 joined the channel' },
+      { kind: 'system', id: 'j3', text: 'Op3 joined the channel' },
+    ]);
+    // Another room's joins change nothing.
+    const before = state;
+    state = chatRoomReducer(state, {
+      type: 'users_joined',
+      frame: { type: 'users_joined', roomId: 'room-2', memberCount: 9, users: [carol] },
+      ids: ['j4'],
+      now: T0,
+    });
+    expect(state).toBe(before);
+  });
+
   it('tracks who is typing, never itself, and forgets a typist who sends or leaves', () => {
     let state = joined(initialChatRoomState());
     const typing = (type: 'typing_start' | 'typing_stop', nodeId: string, username: string) =>
@@ -235,17 +271,6 @@ describe('chatRoomReducer', () => {
 
   it('marks a typist TYPING in the operatives list at once, and back online on stop or send', () => {
     let state = joined(initialChatRoomState());
-    const member = (nodeId: string, username: string): RoomUser => ({
-      nodeId,
-      username,
-      status: 'online',
-      role: 'user',
-      isAuthenticated: false,
-      connectionTime: iso(T0),
-      lastSeen: iso(T0),
-      isVoiceActive: false,
-      secureId: null,
-    });
     state = chatRoomReducer(state, {
       type: 'user_list',
       roomId: 'room-1',
