@@ -240,14 +240,15 @@ export class RoomKeyManager extends SerialObservable {
 
   /**
    * `user_joined` with the newcomer's entry, or `users_joined` with a window's newcomers: the
-   * relay's member list grows by them (this browser's own entry, in a `users_joined` of the
-   * window it joined in, is on the list already).
+   * relay's member list grows by them. This browser's own entry, in a `users_joined` of the
+   * window it joined in, is skipped: it is on the list already.
    */
   handleMembersJoined(
     users: readonly { nodeId: string; isAuthenticated: boolean }[],
   ): Promise<void> {
     return this.enqueue(async () => {
       for (const user of users) {
+        if (user.nodeId === this.#room?.nodeId) continue;
         this.#directory.addToRoster(user);
         if (this.#awaitingRoster.has(user.nodeId)) await this.#releaseAwaitingRoster(user.nodeId);
       }

@@ -226,6 +226,24 @@ describe('room key agreement between members', { timeout: 30_000 }, () => {
       trustReason: expect.stringContaining('reload'),
     });
   });
+
+  it("learns a window's newcomers from one users_joined (its own entry among them)", async () => {
+    relay = new TestRelay(new TestClock());
+    const bob = await relay.join('Agent2');
+    const alice = await relay.join('alice');
+    await bob.manager.setRoster([{ nodeId: bob.nodeId, isAuthenticated: false }]);
+    expect(bob.manager.isPresent(alice.nodeId)).toBe(false);
+    // The window bob joined in: his own entry beside alice's.
+    await bob.manager.handleMembersJoined([
+      { nodeId: bob.nodeId, isAuthenticated: false },
+      { nodeId: alice.nodeId, isAuthenticated: true },
+    ]);
+    expect(bob.manager.isPresent(alice.nodeId)).toBe(true);
+    expect(bob.manager.getStatus().members.find((m) => m.nodeId === alice.nodeId)).toMatchObject({
+      trust: 'unverified',
+      trustReason: expect.stringContaining('reload'),
+    });
+  });
 });
 
 describe('rotation on the clock', () => {
