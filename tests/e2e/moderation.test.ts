@@ -193,34 +193,35 @@ describe('room moderation in the browser', () => {
     const marker = 'all frames before this line are handled';
     let announced: string | null = null;
     let isRemoved = false;
-    const hasAnnounced = new Promise<void>((resolve) => {
-      void bob.page.routeWebSocket(/\/chat-ws$/, (page) => {
-        const server = page.connectToServer();
-        page.onMessage((message) => {
-          if (typeof message === 'string' && message.includes('"type":"key_announce"')) {
-            announced = message;
-            resolve();
-          }
-          server.send(message);
-        });
-        server.onMessage((message) => {
-          page.send(message);
-          if (typeof message !== 'string') return;
-          if (message.includes('"type":"removed_from_room"') && announced !== null) {
-            // Sent by bob's socket after the server took it out, as a slow browser does.
-            isRemoved = true;
-            server.send(announced);
-          } else if (isRemoved && message.includes('"frameType":"key_announce"')) {
-            page.send(
-              JSON.stringify({
-                type: 'system_message',
-                message: marker,
-                level: 'info',
-                timestamp: new Date().toISOString(),
-              }),
-            );
-          }
-        });
+    let onAnnounced = () => {};
+    const hasAnnounced = new Promise<void>((resolve) => (onAnnounced = resolve));
+    // In place before bob's page opens its socket (an unrouted socket would never be seen here).
+    await bob.page.routeWebSocket(/\/chat-ws$/, (page) => {
+      const server = page.connectToServer();
+      page.onMessage((message) => {
+        if (typeof message === 'string' && message.includes('"type":"key_announce"')) {
+          announced = message;
+          onAnnounced();
+        }
+        server.send(message);
+      });
+      server.onMessage((message) => {
+        page.send(message);
+        if (typeof message !== 'string') return;
+        if (message.includes('"type":"removed_from_room"') && announced !== null) {
+          // Sent by bob's socket after the server took it out, as a slow browser does.
+          isRemoved = true;
+          server.send(announced);
+        } else if (isRemoved && message.includes('"frameType":"key_announce"')) {
+          page.send(
+            JSON.stringify({
+              type: 'system_message',
+              message: marker,
+              level: 'info',
+              timestamp: new Date().toISOString(),
+            }),
+          );
+        }
       });
     });
     await bob.page.goto(`${suite.server.baseUrl}/chat/${room.secureId}`);
