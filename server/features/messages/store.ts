@@ -91,27 +91,70 @@ export interface EphemeralMessageStore {
 }
 
 /**
- * A held message is its JSON text in UTF-8, outside the JavaScript heap. Messages live for the
- * whole TTL, long enough to be promoted to V8's old space, and the old space's growth is what
- * sets off full collections, each of which marks the whole live heap. As objects a message was
- * some fifteen heap objects; as a string, some 700 bytes of old space; as a Buffer, a small view
- * object on the heap and its bytes in a Buffer pool slab (a member's message: a view of its room
- * frame's bytes, encoded once for both). Reading it back (history on join,
- * moderation) parses it again, which is rare next to relaying.
+ * A room's held messages, oldest first, as parallel arrays: per message its id, expiry time,
+ * JSON text in UTF-8 and sender's visitor key.
+ *
+ * Messages live for the whole TTL, long enough to be promoted to V8's old space, and every
+ * object that survives is copied by the scavenges before that and marked by every full
+ * collection after. As objects a message was some fifteen heap objects; as a string, some 700
+ * bytes of old space; as a Buffer, a small view object on the heap and its bytes in a Buffer pool
+ * slab (a member's message: a view of its room frame's bytes, encoded once for both). Kept as an
+ * object per message (`{id, expiresAtMs, json, visitor}`) that was still four heap objects, the
+ * expiry time boxed as a heap number; in these arrays it is two (the id and the view): the
+ * expiry times sit unboxed in a double array and the visitor keys are the connections' own
+ * strings. Reading a message back (history on join, moderation) parses it again, which is rare
+ * next to relaying.
  */
-interface Held {
-  id: string;
-  expiresAtMs: number;
-  json: Buffer;
-  /** Whose budget its bytes count against; null for the server's own messages. */
-  visitor: string | null;
+class HeldList {
+  readonly ids: string[] = [];
+  readonly expiresAtMs: number[] = [];
+  readonly jsons: Buffer[] = [];
+  /** Whose budget each message's bytes count against; null for the server's own messages. */
+  readonly visitors: (string | null)[] = [];
+
+  get length(): number {
+    return this.ids.length;
+  }
+
+  /** Inserts at `index` (the end, unless the clock stepped backwards). */
+  insert(index: number, id: string, expiresAtMs: number, json: Buffer, visitor: string | null) {
+    if (index === this.ids.length) {
+      this.ids.push(id);
+      this.expiresAtMs.push(expiresAtMs);
+      this.jsons.push(json);
+      this.visitors.push(visitor);
+      return;
+    }
+    this.ids.splice(index, 0, id);
+    this.expiresAtMs.splice(index, 0, expiresAtMs);
+    this.jsons.splice(index, 0, json);
+    this.visitors.splice(index, 0, visitor);
+  }
+
+  /** Removes `count` messages from `index` on; returns them as held. */
+  remove(index: number, count: number): Removed {
+    this.expiresAtMs.splice(index, count);
+    return {
+      ids: this.ids.splice(index, count),
+      jsons: this.jsons.splice(index, count),
+      visitors: this.visitors.splice(index, count),
+    };
+  }
+
+  message(index: number): Message {
+    return JSON.parse(this.jsons[index]!.toString('utf8')) as Message;
+  }
 }
 
-const parseHeld = (held: Held): Message => JSON.parse(held.json.toString('utf8')) as Message;
-const idOf = (held: Held): string => held.id;
+/** Messages taken out of a {@link HeldList}, in the same parallel form. */
+interface Removed {
+  ids: string[];
+  jsons: Buffer[];
+  visitors: (string | null)[];
+}
 
 export class MemoryMessageStore implements EphemeralMessageStore {
-  private readonly rooms = new Map<string, Held[]>();
+  private readonly rooms = new Map<string, HeldList>();
   /** Bytes held in all, and per visitor (entries removed at 0). */
   private heldTotal = 0;
   private readonly heldByVisitor = new Map<string, number>();
@@ -136,22 +179,16 @@ export class MemoryMessageStore implements EphemeralMessageStore {
     this.take(visitor, json.byteLength);
     let list = this.rooms.get(message.roomId);
     if (!list) {
-      list = [];
+      list = new HeldList();
       this.rooms.set(message.roomId, list);
     }
-    const held: Held = {
-      id: message.id,
-      expiresAtMs: encoded?.expiresAtMs ?? Date.parse(message.expiresAt),
-      json,
-      visitor,
-    };
+    const expiresAtMs = encoded?.expiresAtMs ?? Date.parse(message.expiresAt);
     // Equal lifetimes keep the list sorted; a clock step backwards is the only way to break it.
     let index = list.length;
-    while (index > 0 && list[index - 1]!.expiresAtMs > held.expiresAtMs) index -= 1;
-    if (index === list.length) list.push(held);
-    else list.splice(index, 0, held);
+    while (index > 0 && list.expiresAtMs[index - 1]! > expiresAtMs) index -= 1;
+    list.insert(index, message.id, expiresAtMs, json, visitor);
     if (list.length <= this.maxPerRoom) return [];
-    return this.release(list.splice(0, list.length - this.maxPerRoom));
+    return this.release(list.remove(0, list.length - this.maxPerRoom));
   }
 
   async heldBytes(visitor: string | null): Promise<number> {
@@ -170,23 +207,26 @@ export class MemoryMessageStore implements EphemeralMessageStore {
   }
 
   /** Gives back the bytes of messages no longer held; returns their ids. */
-  private release(gone: Held[]): string[] {
-    for (const held of gone) {
-      const bytes = held.json.byteLength;
+  private release(gone: Removed): string[] {
+    gone.jsons.forEach((json, index) => {
+      const bytes = json.byteLength;
       this.heldTotal -= bytes;
-      if (held.visitor === null) continue;
-      const left = (this.heldByVisitor.get(held.visitor) ?? bytes) - bytes;
-      if (left > 0) this.heldByVisitor.set(held.visitor, left);
-      else this.heldByVisitor.delete(held.visitor);
-    }
-    return gone.map(idOf);
+      const visitor = gone.visitors[index] ?? null;
+      if (visitor === null) return;
+      const left = (this.heldByVisitor.get(visitor) ?? bytes) - bytes;
+      if (left > 0) this.heldByVisitor.set(visitor, left);
+      else this.heldByVisitor.delete(visitor);
+    });
+    return gone.ids;
   }
 
   async list(roomId: string, now: number): Promise<Message[]> {
     const list = this.rooms.get(roomId);
     if (!list) return [];
     const messages: Message[] = [];
-    for (const held of list) if (held.expiresAtMs > now) messages.push(parseHeld(held));
+    for (let index = 0; index < list.length; index++) {
+      if (list.expiresAtMs[index]! > now) messages.push(list.message(index));
+    }
     return messages;
   }
 
@@ -194,9 +234,9 @@ export class MemoryMessageStore implements EphemeralMessageStore {
     const expired = new Map<string, string[]>();
     for (const [roomId, list] of this.rooms) {
       let count = 0;
-      while (count < list.length && list[count]!.expiresAtMs <= now) count += 1;
+      while (count < list.length && list.expiresAtMs[count]! <= now) count += 1;
       if (count === 0) continue;
-      expired.set(roomId, this.release(list.splice(0, count)));
+      expired.set(roomId, this.release(list.remove(0, count)));
       if (list.length === 0) this.rooms.delete(roomId);
     }
     return expired;
@@ -204,22 +244,23 @@ export class MemoryMessageStore implements EphemeralMessageStore {
 
   async remove(roomId: string, messageId: string): Promise<Message | null> {
     const list = this.rooms.get(roomId);
-    const index = list?.findIndex((held) => held.id === messageId) ?? -1;
+    const index = list?.ids.indexOf(messageId) ?? -1;
     if (!list || index < 0) return null;
-    const removed = list.splice(index, 1);
-    this.release(removed);
+    const message = list.message(index);
+    this.release(list.remove(index, 1));
     if (list.length === 0) this.rooms.delete(roomId);
-    return removed[0] ? parseHeld(removed[0]) : null;
+    return message;
   }
 
   async find(roomId: string, messageId: string, now: number): Promise<Message | null> {
-    const held = this.rooms.get(roomId)?.find((entry) => entry.id === messageId);
-    return held && held.expiresAtMs > now ? parseHeld(held) : null;
+    const list = this.rooms.get(roomId);
+    const index = list?.ids.indexOf(messageId) ?? -1;
+    return list && index >= 0 && list.expiresAtMs[index]! > now ? list.message(index) : null;
   }
 
   async purgeRoom(roomId: string): Promise<void> {
     const list = this.rooms.get(roomId);
-    if (list) this.release(list);
+    if (list) this.release(list.remove(0, list.length));
     this.rooms.delete(roomId);
   }
 

@@ -58,6 +58,38 @@ describe('MemoryMessageStore', () => {
     expect(Object.fromEntries(await store.expire(35_000))).toEqual({ r: ['early'] });
   });
 
+  it("finds and removes one message, keeping every other's expiry and sender's bytes with it", async () => {
+    const store = new MemoryMessageStore(500, {
+      perVisitorBytes: 1_000_000,
+      totalBytes: 10_000_000,
+    });
+    const sizeOf = (m: Message) => Buffer.byteLength(JSON.stringify(m));
+    const [a, b, c] = [message('a', 'r', 0), message('b', 'r', 1_000), message('c', 'r', 2_000)];
+    await store.add(a, undefined, 'alice');
+    await store.add(b, undefined, 'bob');
+    await store.add(c, undefined, null);
+    // A clock step backwards puts this one first: the lists stay in step however it is inserted.
+    const early = message('early', 'r', -1_000);
+    await store.add(early, undefined, 'bob');
+    expect(await store.heldBytes('bob')).toBe(sizeOf(b) + sizeOf(early));
+
+    expect(await store.find('r', 'b', 30_999)).toEqual(b);
+    expect(await store.find('r', 'b', 31_000)).toBeNull();
+    expect(await store.remove('r', 'b')).toEqual(b);
+    expect(await store.remove('r', 'b')).toBeNull();
+    expect(await store.heldBytes('bob')).toBe(sizeOf(early));
+    expect(await store.heldBytes('alice')).toBe(sizeOf(a));
+    expect(await store.heldBytes(null)).toBe(sizeOf(a) + sizeOf(c) + sizeOf(early));
+    expect((await store.list('r', 0)).map((m) => m.id)).toEqual(['early', 'a', 'c']);
+    expect(Object.fromEntries(await store.expire(30_000))).toEqual({ r: ['early', 'a'] });
+    expect(await store.heldBytes('bob')).toBe(0);
+    expect(await store.heldBytes('alice')).toBe(0);
+    expect(await store.find('r', 'c', 30_000)).toEqual(c);
+    await store.purgeRoom('r');
+    expect(await store.heldBytes(null)).toBe(0);
+    expect(await store.size()).toBe(0);
+  });
+
   it('purges a destroyed room', async () => {
     const store = new MemoryMessageStore();
     await store.add(message('a', 'gone', 0));
