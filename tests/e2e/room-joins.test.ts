@@ -9,8 +9,11 @@
  * joins first, in one `users_joined` that carries bob's own entry. Once bob and alice hold each
  * other's keys (nothing more for the room to publish), two more sockets join and the window ends
  * with both in one frame. alice's browser shows every arrival; bob's shows the others' and
- * himself once in the list, without a line announcing him to himself.
+ * himself once in the list, without a line announcing him to himself. With SCREENSHOT_DIR set,
+ * both pages are saved there (alice's in the classic theme, bob's in matrix).
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { TestSocket } from '../support/ws-client.js';
@@ -19,6 +22,13 @@ import { ChatPageObject } from './pages/chat-page.js';
 import { waitForKeysFrom } from './pages/security-status.js';
 
 const PUBLIC = { securechannel_access_mode: 'public' };
+const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? null;
+
+async function shoot(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOT_DIR) return;
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}
 const JOIN_WINDOW_MS = 6_000;
 
 type Frame = { type: string } & Record<string, unknown>;
@@ -79,7 +89,9 @@ describe('joins told together in the browser', () => {
       const heardBefore = told(aliceFrames).length;
 
       await joinAs('Ghost902');
-      const bob = await newActor(suite.browser, 'bob', { storage: PUBLIC });
+      const bob = await newActor(suite.browser, 'bob', {
+        storage: { ...PUBLIC, 'secure-channel-theme': 'matrix' },
+      });
       suite.actors.push(bob);
       const bobFrames = receivedFrames(bob.page);
       await bob.page.goto(`${suite.server.baseUrl}/`);
@@ -115,6 +127,8 @@ describe('joins told together in the browser', () => {
       await expect.poll(() => bob.page.getByTestId('operatives-count').textContent()).toBe('6');
       expect(await alice.page.getByTestId('operatives-count').textContent()).toBe('6');
       expect(await operativeRow(bob.page, bobCallsign).count()).toBe(1);
+      await shoot(alice.page, 'joins-told-together-classic');
+      await shoot(bob.page, 'joins-told-together-matrix');
       expect(alice.errors).toEqual([]);
       expect(bob.errors).toEqual([]);
     } finally {
