@@ -41,8 +41,13 @@ export interface RoomPublishOptions {
  * store publishes `roomPayload('')` followed by the frame it builds itself (redis-message-store.ts).
  */
 export function roomPayload(frameJson: string, options: RoomPublishOptions = {}): string {
-  const header = `${options.exclude?.nodeId ?? ''}|${options.closeRoom ? 1 : 0}|${options.onlyNodeId ?? ''}`;
-  return `${header}\n${frameJson}`;
+  const { exclude, closeRoom = false, onlyNodeId = '' } = options;
+  return `${payloadHeader(exclude?.nodeId, closeRoom, onlyNodeId)}\n${frameJson}`;
+}
+
+/** The first line of a published payload (see the wire form above). */
+function payloadHeader(excludedNodeId = '', closeRoom = false, onlyNodeId = ''): string {
+  return `${excludedNodeId}|${closeRoom ? 1 : 0}|${onlyNodeId}`;
 }
 
 /** What an in-process publish returns: it has delivered by then. */
@@ -71,13 +76,13 @@ export function joinsPayload(roomId: string, joins: readonly RoomJoin[]): string
   if (!last) throw new Error('no joins to publish');
   if (joins.length === 1) {
     return (
-      `${last.nodeId}|0|\n{"type":"user_joined","roomId":${room},` +
+      `${payloadHeader(last.nodeId)}\n{"type":"user_joined","roomId":${room},` +
       `"username":${JSON.stringify(last.username)},"nodeId":${JSON.stringify(last.nodeId)},` +
       `"memberCount":${last.memberCount},"user":${last.userJson}}`
     );
   }
   const users = joins.map((join) => join.userJson).join(',');
-  return `|0|\n{"type":"users_joined","roomId":${room},"memberCount":${last.memberCount},"users":[${users}]}`;
+  return `${payloadHeader()}\n{"type":"users_joined","roomId":${room},"memberCount":${last.memberCount},"users":[${users}]}`;
 }
 
 export class RoomChannels {

@@ -12,6 +12,8 @@ import { deletePrefix, REDIS_TEST_URL, testPrefix } from '../support/redis.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { TestSocket, type Frame } from '../support/ws-client.js';
 import { connectRedis } from '../../server/redis/connect.js';
+import { RoomSchema } from '../../shared/protocol/http/rooms.js';
+import { login, makeRegisteredKey } from '../support/keys.js';
 
 const lists = (socket: TestSocket) => socket.frames.filter((f) => f.type === 'user_list_update');
 const names = (frame: Frame) =>
@@ -30,6 +32,13 @@ async function settle(socket: TestSocket): Promise<Frame> {
   const earlier = new Set(lists(socket));
   socket.send({ type: 'request_user_list' });
   return socket.next((frame) => frame.type === 'user_list_update' && !earlier.has(frame));
+}
+
+/** Every frame `socket` receives from now on, in order of arrival (nothing is consumed). */
+function record(socket: TestSocket): Frame[] {
+  const seen: Frame[] = [];
+  socket.socket.on('message', (data) => seen.push(JSON.parse(data.toString()) as Frame));
+  return seen;
 }
 
 describe('member list deltas on one process', () => {
@@ -121,13 +130,6 @@ describe('member list deltas on one process', () => {
     return { socket, nodeId: (await socket.nextOfType('room_joined')).nodeId };
   }
 
-  /** Every frame `socket` receives from now on, in order of arrival (nothing is consumed). */
-  function record(socket: TestSocket): Frame[] {
-    const seen: Frame[] = [];
-    socket.socket.on('message', (data) => seen.push(JSON.parse(data.toString()) as Frame));
-    return seen;
-  }
-
   /** The types of the frames in `seen` about `nodeId` (its presence or its messages). */
   const about = (seen: Frame[], nodeId: unknown) =>
     seen
@@ -200,6 +202,78 @@ describe('member list deltas on one process', () => {
     const order = seen.map((f) => f.type);
     expect(about(seen, late.nodeId)).toEqual(['user_joined']);
     expect(order.indexOf('user_joined')).toBeLessThan(order.indexOf('user_list_update'));
+  });
+});
+
+describe('removal within a join window (users_joined, then the removal)', () => {
+  // Windows a minute long: they end only at the room's next publish, so the order is certain.
+  let server: TestServer;
+  const sockets: TestSocket[] = [];
+  beforeAll(async () => {
+    server = await startServer({ deps: { joinWindowMs: 60_000 } });
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await server.stop();
+  });
+
+  async function enter(roomId: string, frame: Record<string, unknown>) {
+    const socket = await TestSocket.connect(server.wsUrl());
+    sockets.push(socket);
+    socket.send({ type: 'join_room', roomId, ...frame });
+    const joined = await socket.nextOfType('room_joined');
+    await socket.nextOfType('user_list_update');
+    return { socket, nodeId: joined.nodeId as string };
+  }
+
+  it("tells the room of a kicked and a departed newcomer's join before their removal, and no list keeps them", async () => {
+    const ownerKey = await makeRegisteredKey(server.baseUrl, { username: 'warden' });
+    const token = (await login(server.baseUrl, ownerKey)).body.sessionToken as string;
+    const created = await fetch(`${server.baseUrl}/api/rooms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name: 'window-removals' }),
+    });
+    const room = RoomSchema.parse(await created.json());
+    const owner = await enter(room.secureId, { username: 'warden', sessionToken: token });
+    // Her own join told (a list request publishes what is held), so the next window is theirs.
+    owner.socket.send({ type: 'request_user_list' });
+    await owner.socket.nextOfType('user_list_update');
+    const seen = record(owner.socket);
+
+    const kicked = await enter(room.secureId, { username: 'Agent401' });
+    const stays = await enter(room.secureId, { username: 'Agent402' });
+    const departs = await enter(room.secureId, { username: 'Agent403' });
+    // Nothing told yet: the three joins wait in one window.
+    expect(seen.filter((f) => f.type === 'users_joined' || f.type === 'user_joined')).toEqual([]);
+
+    owner.socket.send({ type: 'kick_member', nodeId: kicked.nodeId });
+    expect(await kicked.socket.nextOfType('removed_from_room')).toMatchObject({ action: 'kick' });
+    departs.socket.close();
+    await owner.socket.next((f) => f.type === 'user_left' && f.nodeId === departs.nodeId);
+
+    // The window's joins first, in one frame, then each removal.
+    const order = seen
+      .filter((f) => ['users_joined', 'user_joined', 'user_left'].includes(f.type))
+      .map((f) => (f.type === 'user_left' ? `left ${f.username as string}` : f.type));
+    expect(order).toEqual(['users_joined', 'left Agent401', 'left Agent403']);
+    const batch = seen.find((f) => f.type === 'users_joined');
+    expect((batch?.users as { username: string }[]).map((u) => u.username)).toEqual([
+      'Agent401',
+      'Agent402',
+      'Agent403',
+    ]);
+    // Every list kept from the frames ends without them, as the server's own does.
+    for (const socket of [owner.socket, stays.socket]) {
+      await socket.waitForMembers(['Agent402', 'warden']);
+      socket.send({ type: 'request_user_list' });
+      const list = await socket.next(
+        (f) => f.type === 'user_list_update' && (f.users as unknown[]).length === 2,
+      );
+      expect(names(list)).toEqual(['Agent402', 'warden']);
+    }
+    // The kicked socket heard the window's frame before its removal, and nothing of the room since.
+    expect(kicked.socket.frames.some((f) => f.type === 'user_left')).toBe(false);
   });
 });
 

@@ -6,6 +6,7 @@ import {
   RoomChannels,
   type RoomJoin,
 } from '../../../server/realtime/room-channels.js';
+import { roomUser } from '../../support/room-user.js';
 import { ServerFrameSchema } from '../../../shared/protocol/ws/server-frames.js';
 import { SharedFrame } from '../../../server/realtime/ws-frame.js';
 import { fakeSocket } from '../../support/fake-socket.js';
@@ -187,20 +188,8 @@ describe('RoomChannels', () => {
 });
 
 /** A list entry as the server keeps it for `nodeId`. */
-function entry(nodeId: string, username = 'Agent9') {
-  return {
-    nodeId,
-    username,
-    status: 'online',
-    role: 'user',
-    isAuthenticated: false,
-    connectionTime: '2026-11-30T00:00:00.000Z',
-    lastSeen: '2026-11-30T00:00:00.000Z',
-    isVoiceActive: false,
-    secureId: null,
-    entry: 'open',
-  };
-}
+const entry = (nodeId: string, username = 'Agent9') =>
+  roomUser(nodeId, username, { entry: 'open' });
 
 function join(nodeId: string, username = 'Agent9', memberCount = 1): RoomJoin {
   return { nodeId, username, memberCount, userJson: JSON.stringify(entry(nodeId, username)) };

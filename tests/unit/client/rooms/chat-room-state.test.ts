@@ -3,7 +3,8 @@
  * expiry on the client clock, presence lines, typing and room switches.
  */
 import { describe, expect, it } from 'vitest';
-import { type Message, type RoomUser } from '../../../../shared/protocol/ws/chat.js';
+import { type Message } from '../../../../shared/protocol/ws/chat.js';
+import { roomUser } from '../../../support/room-user.js';
 import {
   MAX_CHAT_LINES,
   chatRoomReducer,
@@ -27,21 +28,6 @@ function message(id: string, overrides: Partial<Message> = {}, at = T0): Message
     expiresAt: iso(at + 30_000),
     ...overrides,
   });
-}
-
-/** A member list entry, online since T0. */
-function member(nodeId: string, username: string): RoomUser {
-  return {
-    nodeId,
-    username,
-    status: 'online',
-    role: 'user',
-    isAuthenticated: false,
-    connectionTime: iso(T0),
-    lastSeen: iso(T0),
-    isVoiceActive: false,
-    secureId: null,
-  };
 }
 
 function joined(state: ChatRoomState, messages: Message[] = [], roomId = 'room-1', now = T0) {
@@ -159,7 +145,7 @@ describe('chatRoomReducer', () => {
     state = chatRoomReducer(state, {
       type: 'user_list',
       roomId: 'room-1',
-      users: [member('node-alice', 'Agent1'), member('node-bob', 'Ghost2')],
+      users: [roomUser('node-alice', 'Agent1'), roomUser('node-bob', 'Ghost2')],
     });
     const presence = (
       frame: Parameters<typeof chatRoomReducer>[1] & { type: 'presence' },
@@ -172,7 +158,7 @@ describe('chatRoomReducer', () => {
         username: 'Op3',
         nodeId: 'node-carol',
         memberCount: 3,
-        user: member('node-carol', 'Op3'),
+        user: roomUser('node-carol', 'Op3'),
       },
       id: 's1',
       now: T0,
@@ -186,7 +172,7 @@ describe('chatRoomReducer', () => {
         username: 'Op3',
         nodeId: 'node-carol',
         memberCount: 3,
-        user: member('node-carol', 'Op3'),
+        user: roomUser('node-carol', 'Op3'),
       },
       id: 's2',
       now: T0,
@@ -225,12 +211,12 @@ describe('chatRoomReducer', () => {
 
   it("applies a window's joins told together (users_joined), skipping its own entry", () => {
     let state = joined(initialChatRoomState());
-    const alice = member('node-alice', 'Agent1');
-    const bob = member('node-bob', 'Ghost2');
+    const alice = roomUser('node-alice', 'Agent1');
+    const bob = roomUser('node-bob', 'Ghost2');
     // Alice joined in the same window as bob: her list has bob already.
     state = chatRoomReducer(state, { type: 'user_list', roomId: 'room-1', users: [bob, alice] });
     const lines = state.lines.length;
-    const carol = member('node-carol', 'Op3');
+    const carol = roomUser('node-carol', 'Op3');
     state = chatRoomReducer(state, {
       type: 'users_joined',
       frame: { type: 'users_joined', roomId: 'room-1', memberCount: 3, users: [bob, alice, carol] },
@@ -274,7 +260,7 @@ describe('chatRoomReducer', () => {
     state = chatRoomReducer(state, {
       type: 'user_list',
       roomId: 'room-1',
-      users: [member('node-alice', 'Agent1'), member('node-bob', 'Ghost2')],
+      users: [roomUser('node-alice', 'Agent1'), roomUser('node-bob', 'Ghost2')],
     });
     const statusOf = (nodeId: string) => state.users.find((user) => user.nodeId === nodeId)?.status;
     const typing = (type: 'typing_start' | 'typing_stop') =>

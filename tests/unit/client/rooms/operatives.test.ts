@@ -1,22 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type RoomUser } from '../../../../shared/protocol/ws/chat.js';
 import { filterOperatives } from '../../../../client/features/rooms/operatives.js';
+import { roomUser } from '../../../support/room-user.js';
 
-function user(nodeId: string, username: string): RoomUser {
-  return {
-    nodeId,
-    username,
-    status: 'online',
-    role: 'user',
-    isAuthenticated: false,
-    connectionTime: '2030-01-01T00:00:00.000Z',
-    lastSeen: '2030-01-01T00:00:00.000Z',
-    isVoiceActive: false,
-    secureId: null,
-  };
-}
-
-const USERS = [user('n1', 'Shadow7'), user('n2', 'agent99'), user('n3', 'Ghost12')];
+const USERS = [roomUser('n1', 'Shadow7'), roomUser('n2', 'agent99'), roomUser('n3', 'Ghost12')];
 
 describe('filterOperatives (spec 000 §2 participant list with search)', () => {
   it('puts this tab first, then sorts by callsign', () => {
