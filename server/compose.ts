@@ -143,6 +143,9 @@ export async function composeFeatures(deps: ComposeDeps) {
       await events.publish({ kind: 'revoked', keyId });
     },
     loginRatePerMinute: deps.loginRatePerMinute,
+    loginLimiter: shared.limiter('login', deps.loginRatePerMinute, 60_000),
+    hub,
+    logger: app.log,
     admission: deps.loginAdmission,
     onAdminAction: (actor, action, detail) => admin.audit.record({ actor, action, detail }),
   });

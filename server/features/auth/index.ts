@@ -1,6 +1,10 @@
 /** The auth feature: key registration, login, sessions and permissions. */
 import type { Db } from '../../db/connect.js';
 import type { AttemptCounter } from '../../lib/attempt-counter.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RateLimiter } from '../../lib/rate-limiter.js';
+import type { Hub } from '../../realtime/hub.js';
+import { registerLoginFrames } from './frames.js';
 import { createGuards } from './guards.js';
 import { authRoutes, type AuthRouteOptions } from './routes.js';
 import { AuthService } from './service.js';
@@ -42,6 +46,10 @@ export interface AuthFeatureDeps {
   onRevoked: (keyId: string) => Promise<void>;
   loginRatePerMinute: number;
   admission: LoginAdmission;
+  /** Logins per visitor and minute, each step: the routes and the login frames count here. */
+  loginLimiter: RateLimiter;
+  hub: Hub;
+  logger: FastifyBaseLogger;
   onAdminAction: AuthRouteOptions['onAdminAction'];
 }
 
@@ -55,12 +63,20 @@ export function createAuthFeature(deps: AuthFeatureDeps) {
     onRevoked: deps.onRevoked,
   });
   const guards = createGuards(service, deps.isAdminSession);
+  registerLoginFrames({
+    hub: deps.hub,
+    service,
+    limiter: deps.loginLimiter,
+    admission: deps.admission,
+    logger: deps.logger,
+  });
   return {
     service,
     guards,
     routes: authRoutes(service, guards, {
       loginRatePerMinute: deps.loginRatePerMinute,
       admission: deps.admission,
+      limiter: deps.loginLimiter,
       onAdminAction: deps.onAdminAction,
     }),
   };

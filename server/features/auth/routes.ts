@@ -4,6 +4,7 @@ import type {
   FastifyPluginAsync,
   FastifyReply,
   FastifyRequest,
+  preHandlerAsyncHookHandler,
   preValidationHookHandler,
 } from 'fastify';
 import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
@@ -32,9 +33,11 @@ import {
   scanVerifyRequest,
 } from '../../../shared/protocol/http/verify-body.js';
 import { AppError } from '../../errors.js';
+import type { RateLimiter } from '../../lib/rate-limiter.js';
 import { TurnQueue } from '../../lib/turns.js';
 import { visitorOfRequest } from '../../lib/visitor.js';
 import type { Guards, Principal } from './guards.js';
+import { loginLimitKey } from './frames.js';
 import type { LoginAdmission } from './login-admission.js';
 import type { AuthService } from './service.js';
 import { bearerToken } from './tokens.js';
@@ -44,6 +47,11 @@ export interface AuthRouteOptions {
   loginRatePerMinute: number;
   /** The bounded queue of verifications in front of the verify pool. */
   admission: LoginAdmission;
+  /**
+   * Challenges and verifications per visitor and minute, shared with the login frames
+   * (frames.ts): one allowance per visitor whichever way it logs in.
+   */
+  limiter: RateLimiter;
   /** Records an admin action (key registration, revocation) in the audit log. */
   onAdminAction: (
     actor: string,
@@ -133,6 +141,13 @@ export function authRoutes(
         .code(503)
         .header('retry-after', String(retryAfterSeconds))
         .send({ error: TEXT.loginBusy });
+    // The count the login frames share (the route's own limit above answers with its headers).
+    const countLogin =
+      (step: 'challenge' | 'verify'): preHandlerAsyncHookHandler =>
+      async (request, reply) => {
+        if (await options.limiter.hit(loginLimitKey(visitorOfRequest(request), step))) return;
+        return reply.code(429).send({ error: TEXT.tooManyRequests });
+      };
     // Before the body is read: a verification past the queue's bound costs the event loop next
     // to nothing, and the client waits Retry-After seconds (issue 22). Nothing is taken yet.
     const refuseWhenBusy = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -186,6 +201,7 @@ export function authRoutes(
       {
         config: loginLimit,
         preValidation: inTurn,
+        preHandler: countLogin('challenge'),
         serializerCompiler: plainJson,
         schema: {
           tags: ['auth'],
@@ -205,6 +221,7 @@ export function authRoutes(
         config: { ...loginLimit, scanJsonBody: scanVerifyBody },
         onRequest: refuseWhenBusy,
         preValidation: [admitVerification, inTurn],
+        preHandler: countLogin('verify'),
         validatorCompiler: verifyBodyValidator,
         serializerCompiler: plainJson,
         schema: {

@@ -31,6 +31,7 @@ import {
   SessionAuthFrameSchema,
 } from './dm.js';
 import { KeyAnnounceFrameSchema, SenderKeyFrameSchema } from './e2ee.js';
+import { LoginChallengeFrameSchema, LoginVerifyFrameSchema } from './auth.js';
 import { GameControlFrameSchema, JoinGameFrameSchema, PaddleMoveFrameSchema } from './pong.js';
 import {
   AppointModeratorFrameSchema,
@@ -69,6 +70,8 @@ export const CLIENT_FRAME_SCHEMAS = {
   voice_call_start: VoiceCallFrameSchema,
   voice_call_end: VoiceCallFrameSchema,
   session_auth: SessionAuthFrameSchema,
+  login_challenge: LoginChallengeFrameSchema,
+  login_verify: LoginVerifyFrameSchema,
   dm_send_message: DmSendMessageFrameSchema,
   dm_thread_delete: DmThreadDeleteFrameSchema,
   join_game: JoinGameFrameSchema,
@@ -108,5 +111,7 @@ export const ErrorFrameSchema = z.object({
   type: z.literal('error'),
   message: z.string(),
   frameType: z.string().optional(),
+  /** A login refused because the server's login queue is full: send it again after this wait. */
+  retryAfterSeconds: z.number().int().positive().optional(),
 });
 export type ErrorFrame = z.infer<typeof ErrorFrameSchema>;

@@ -28,6 +28,7 @@ import {
   UserListFrameSchema,
 } from './admin.js';
 import { ErrorFrameSchema } from './index.js';
+import { LoginChallengeIssuedFrameSchema, LoginSessionFrameSchema } from './auth.js';
 import { ModerationStateFrameSchema, RemovedFromRoomFrameSchema } from './moderation.js';
 import {
   DmMessageReceivedFrameSchema,
@@ -75,6 +76,8 @@ export const ServerFrameSchema = z.discriminatedUnion('type', [
   KeyBundlesFrameSchema,
   SenderKeyDeliveredFrameSchema,
   SessionAuthenticatedFrameSchema,
+  LoginChallengeIssuedFrameSchema,
+  LoginSessionFrameSchema,
   DmMessageReceivedFrameSchema,
   DmThreadDeletedFrameSchema,
   ModerationStateFrameSchema,
