@@ -87,6 +87,11 @@ export function setRequestGate(gate: RequestGate | null): void {
   requestGate = gate;
 }
 
+/** What the gate says now: null when calls (and the key login's socket) may go out. */
+export function requestGateRefusal(): Promise<string | null> {
+  return requestGate ? requestGate() : Promise.resolve(null);
+}
+
 /**
  * Calls the API and parses the JSON answer with `schema`. The schema may still be loading (a
  * promise): the entry's calls fetch their schemas, and zod, in parallel with the request, so that
@@ -99,7 +104,7 @@ export async function apiRequest<S extends z.ZodType>(
 ): Promise<z.infer<S>> {
   // Awaited after the answer; a schema that failed to load fails the call there.
   if (schema instanceof Promise) schema.catch(() => undefined);
-  const refusal = requestGate ? await requestGate() : null;
+  const refusal = await requestGateRefusal();
   if (refusal !== null) throw new Error(refusal);
   const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';

@@ -4,9 +4,10 @@
  * body has arrived and gives it back as soon as it is answered, so no request from a test can hold
  * a place for the seconds a browser needs (the queue's own refusals are proven over real HTTP in
  * tests/integration/login-admission.test.ts). Here the server's first answer to alice's
- * verification is the queue's refusal as the server words it (503, Retry-After, TEXT.loginBusy),
- * put in place of the real one; the page says so and that it retries, and its retry reaches the
- * real server and logs her in by itself.
+ * verification is the queue's refusal as the server words it (TEXT.loginBusy and a wait),
+ * put in place of the real one (the login frame's refusal with `retryAfterSeconds`, as the server
+ * words it); the page says so and that it retries, and its retry reaches the real server and logs
+ * her in by itself.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,14 +38,26 @@ describe('key login while the login queue is full', () => {
 
       // The first verification is refused as a full queue refuses it; the retry goes through.
       let refused = 0;
-      await alice.page.route('**/api/auth/verify', async (route) => {
-        if (refused > 0) return route.continue();
-        refused += 1;
-        return route.fulfill({
-          status: 503,
-          headers: { 'content-type': 'application/json', 'retry-after': '2' },
-          body: JSON.stringify({ error: TEXT.loginBusy }),
+      await alice.page.routeWebSocket('**/chat-ws', (socket) => {
+        const server = socket.connectToServer();
+        socket.onMessage((message) => {
+          if (
+            refused === 0 &&
+            typeof message === 'string' &&
+            message.includes('"type":"login_verify"')
+          ) {
+            refused += 1;
+            const busy = {
+              type: 'error',
+              message: TEXT.loginBusy,
+              frameType: 'login_verify',
+              retryAfterSeconds: 2,
+            };
+            return socket.send(JSON.stringify(busy));
+          }
+          server.send(message);
         });
+        server.onMessage((message) => socket.send(message));
       });
       await landing.authenticateButton().click();
       await alice.page.getByText(TEXT.loginBusy).first().waitFor({ timeout: 20_000 });

@@ -44,10 +44,18 @@ describe('key login in the browser', () => {
     const landing = new LandingPageObject(alice.page, suite.server.baseUrl);
     await landing.open();
     await landing.chooseKeyFile('alice.sck', serializeKeyFile(aliceKey));
+    // The login goes over the chat's socket, and the chat keeps it: one socket, no login route.
+    const sockets: string[] = [];
+    alice.page.on('websocket', (socket) => sockets.push(new URL(socket.url()).pathname));
+    const routes: string[] = [];
+    alice.page.on('request', (request) => routes.push(new URL(request.url()).pathname));
     await landing.authenticateButton().click();
     const chat = new ChatPageObject(alice.page);
     await chat.waitUntilLoaded();
     await alice.page.getByText('Authentication Successful').first().waitFor();
+    await chat.waitUntilJoined();
+    expect(sockets).toEqual(['/chat-ws']);
+    expect(routes.filter((path) => path.startsWith('/api/auth/'))).toEqual([]);
     expect(await chat.callsign().textContent()).toBe('alice');
     expect(await alice.page.getByTestId('sec-level').textContent()).toBe('USER');
     expect(await alice.page.getByTestId('regenerate-callsign').count()).toBe(0);
@@ -88,16 +96,21 @@ describe('key login in the browser', () => {
   it('words a refused verification as the spec of each page does', async () => {
     const carol = await newActor(suite.browser, 'carol');
     suite.actors.push(carol);
-    // A proxy in front of the server fails the verification with a bare 502; then the server
-    // answers for itself with its error text.
-    let verifyAnswer: { status: number; body: string } = { status: 502, body: 'Bad Gateway' };
-    await carol.page.route('**/api/auth/verify', (route) =>
-      route.fulfill({
-        status: verifyAnswer.status,
-        contentType: verifyAnswer.body.startsWith('{') ? 'application/json' : 'text/plain',
-        body: verifyAnswer.body,
-      }),
-    );
+    // A proxy in front of the server drops the connection during the verification, so the
+    // server says nothing; then the server answers for itself with its error text.
+    let verifyAnswer: string | null = null;
+    await carol.page.routeWebSocket('**/chat-ws', (socket) => {
+      const server = socket.connectToServer();
+      socket.onMessage((message) => {
+        if (typeof message === 'string' && message.includes('"type":"login_verify"')) {
+          if (verifyAnswer === null) return socket.close({ code: 1011, reason: 'Bad Gateway' });
+          const refusal = { type: 'error', message: verifyAnswer, frameType: 'login_verify' };
+          return socket.send(JSON.stringify(refusal));
+        }
+        server.send(message);
+      });
+      server.onMessage((message) => socket.send(message));
+    });
     const landing = new LandingPageObject(carol.page, suite.server.baseUrl);
     await landing.open();
     await landing.chooseKeyFile('alice.sck', serializeKeyFile(aliceKey));
@@ -107,10 +120,7 @@ describe('key login in the browser', () => {
       await carol.page.getByText('Authentication verification failed', { exact: true }).count(),
     ).toBe(0);
 
-    verifyAnswer = {
-      status: 401,
-      body: JSON.stringify({ error: 'Signature verification failed' }),
-    };
+    verifyAnswer = 'Signature verification failed';
     await landing.chooseKeyFile('alice.sck', serializeKeyFile(aliceKey));
     await landing.authenticateButton().click();
     await carol.page.getByText('Signature verification failed', { exact: true }).first().waitFor();
@@ -121,7 +131,7 @@ describe('key login in the browser', () => {
     });
     await carol.page.goto(`${suite.server.baseUrl}/`);
     await carol.page.getByRole('heading', { name: 'KEY AUTHENTICATION' }).waitFor();
-    verifyAnswer = { status: 502, body: 'Bad Gateway' };
+    verifyAnswer = null;
     await carol.page.getByTestId('key-auth-file').setInputFiles({
       name: 'alice.sck',
       mimeType: 'application/octet-stream',
@@ -141,10 +151,7 @@ describe('key login in the browser', () => {
     });
     await carol.page.goto(`${suite.server.baseUrl}/`);
     await carol.page.getByRole('heading', { name: 'KEY AUTHENTICATION' }).waitFor();
-    verifyAnswer = {
-      status: 401,
-      body: JSON.stringify({ error: 'Signature verification failed' }),
-    };
+    verifyAnswer = 'Signature verification failed';
     await carol.page.getByTestId('key-auth-file').setInputFiles({
       name: 'alice.sck',
       mimeType: 'application/octet-stream',

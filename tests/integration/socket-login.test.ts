@@ -86,7 +86,12 @@ describe('key login on the chat socket', () => {
     expect(await checked.json()).toMatchObject({ valid: true, user: { keyId: key.keyId } });
 
     // The same socket joins a room with the token it was given: as the key holder.
-    socket.send({ type: 'join_room', roomId: room.secureId, username: 'ignored', sessionToken: token });
+    socket.send({
+      type: 'join_room',
+      roomId: room.secureId,
+      username: 'ignored',
+      sessionToken: token,
+    });
     await socket.nextOfType('room_joined');
     await socket.waitForMembers(['sockalice']);
     socket.close();

@@ -22,7 +22,7 @@ import {
   type KeyFileState,
   type RememberChoice,
 } from '../../lib/session/auth-context.js';
-import { fetchSessionUser, loginWithKeyFile, logoutOnServer } from './auth-api.js';
+import { fetchSessionUser, logoutOnServer } from './auth-api.js';
 
 /** Length of the fade before /landing on logout, in ms. */
 export const LOGOUT_FADE_MS = 300;
@@ -92,6 +92,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     async (file: KeyFile, remember?: RememberChoice): Promise<SessionUser> => {
       setState((previous) => ({ ...previous, isAuthenticating: true }));
       try {
+        // The login's code (signing, the socket, the routes) loads with the first login.
+        const { loginWithKeyFile } = await import('./key-login.js');
         const { sessionToken, user } = await loginWithKeyFile(file, {
           // The server's login queue is full (503): say so, and that the login goes on by itself.
           onBusy: (seconds) =>
@@ -133,6 +135,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const logout = useCallback(async () => {
     const token = readStorage(STORAGE_KEYS.session);
     if (token) await logoutOnServer(token);
+    // A socket the login left for the chat, not yet taken, goes with the session.
+    await import('../../lib/realtime/socket-handoff.js').then(
+      (module) => module.dropParkedSocket(),
+      () => undefined,
+    );
     removeStorage(STORAGE_KEYS.session);
     setKeyFile(null);
     setRememberedMode(null);

@@ -14,7 +14,7 @@ import {
   type PongServerFrame,
   type PongSide,
 } from '../../../shared/protocol/ws/pong.js';
-import type { WebSocketLike } from '../../lib/realtime/chat-socket.js';
+import type { WebSocketLike } from '../../lib/realtime/websocket-like.js';
 
 export type PongConnectionStatus = 'connecting' | 'connected' | 'disconnected';
 

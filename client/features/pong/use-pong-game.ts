@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { PongGameState, PongServerFrame, PongSide } from '../../../shared/protocol/ws/pong.js';
-import { openBrowserSocket } from '../../lib/realtime/chat-socket.js';
+import { openBrowserSocket } from '../../lib/realtime/websocket-like.js';
 import { waitForServerTrust } from '../../lib/privacy/server-trust.js';
 import { Interpolator } from './interpolation.js';
 import { PongSocket, pongSocketUrl, type PongConnectionStatus } from './pong-socket.js';

@@ -27,6 +27,8 @@ import {
 } from '../../../shared/constants.js';
 import type { ClientFrame } from '../../../shared/protocol/ws/index.js';
 import type { ServerFrame, ServerFrameSchema } from '../../../shared/protocol/ws/server-frames.js';
+import { takeParkedSocket, type HandedSocket } from './socket-handoff.js';
+import { openBrowserSocket, type WebSocketLike } from './websocket-like.js';
 
 /** The schema every incoming frame is parsed with. */
 export type FrameSchema = typeof ServerFrameSchema;
@@ -65,37 +67,7 @@ export interface ChatLink {
   hold: ReconnectHold | null;
 }
 
-/** The part of the browser's WebSocket this class uses; tests hand in a fake. */
-export interface WebSocketLike {
-  readonly readyState: number;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-  onopen: (() => void) | null;
-  onclose: ((event: { code: number }) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onerror: (() => void) | null;
-}
-
-/** The browser's WebSocket behind the {@link WebSocketLike} shape. */
-export function openBrowserSocket(url: string): WebSocketLike {
-  const socket = new WebSocket(url);
-  const like: WebSocketLike = {
-    get readyState() {
-      return socket.readyState;
-    },
-    send: (data) => socket.send(data),
-    close: (code, reason) => socket.close(code, reason),
-    onopen: null,
-    onclose: null,
-    onmessage: null,
-    onerror: null,
-  };
-  socket.onopen = () => like.onopen?.();
-  socket.onclose = (event) => like.onclose?.({ code: event.code });
-  socket.onmessage = (event) => like.onmessage?.({ data: event.data });
-  socket.onerror = () => like.onerror?.();
-  return like;
-}
+export { openBrowserSocket, type WebSocketLike } from './websocket-like.js';
 
 /** WebSocket.OPEN, spelled out so the module needs no WebSocket global. */
 const OPEN = 1;
@@ -117,6 +89,11 @@ export interface ChatSocketOptions {
   url: string;
   /** Opens the socket; defaults to the browser's WebSocket. */
   createSocket?: (url: string) => WebSocketLike;
+  /**
+   * An open socket to take instead of opening one (default: the one the key login parked,
+   * socket-handoff.ts), with the frames it received while it waited.
+   */
+  adoptSocket?: (url: string) => HandedSocket | null;
   onServiceRedirect?: (path: ServiceRedirect) => void;
   /**
    * Asked before every connection; false keeps the socket closed (the server's identity failed
@@ -345,8 +322,9 @@ export class ChatSocket {
 
   private connect(): void {
     let socket: WebSocketLike;
+    const handed = (this.options.adoptSocket ?? takeParkedSocket)(this.options.url);
     try {
-      socket = this.createSocket(this.options.url);
+      socket = handed?.socket ?? this.createSocket(this.options.url);
     } catch {
       this.handleClose(1006);
       return;
@@ -368,6 +346,14 @@ export class ChatSocket {
     };
     // An error is always followed by a close event, which decides what happens next.
     socket.onerror = () => undefined;
+    if (!handed) return;
+    // Taken open: connected now, then what arrived while it waited, in order.
+    this.reconnectAttempts = 0;
+    this.setStatus('connected');
+    this.updateLink();
+    for (const data of handed.received) {
+      if (this.socket === socket) this.receive(data);
+    }
   }
 
   private handleClose(code: number): void {

@@ -4,11 +4,8 @@
  * seconds (and up to one more); after LOGIN_BUSY_RETRIES such answers the login fails with the server's text.
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  LOGIN_BUSY_RETRIES,
-  LoginError,
-  loginWithKeyFile,
-} from '../../../client/features/auth/auth-api.js';
+import { LoginError } from '../../../client/features/auth/auth-api.js';
+import { LOGIN_BUSY_RETRIES, loginWithKeyFile } from '../../../client/features/auth/key-login.js';
 import { createKeyFile } from '../../../shared/crypto/key-file.js';
 import type { KeyFile } from '../../../shared/crypto/key-file-schema.js';
 import { TEXT } from '../../../shared/protocol/errors.js';
@@ -54,6 +51,9 @@ function fakeServer(verifies: Array<() => Response>) {
   return sent;
 }
 
+/** No socket to be had: the login takes the HTTP routes (the socket's own tests: socket-login.test.ts). */
+const overHttp = () => Promise.resolve(null);
+
 let keyFile: KeyFile;
 beforeAll(async () => {
   keyFile = await createKeyFile({ username: 'queued', level: 'user', validityDays: 1 });
@@ -68,6 +68,7 @@ describe('key login while the login queue is full', () => {
     const told: Array<[number, number]> = [];
     const waited: number[] = [];
     const result = await loginWithKeyFile(keyFile, {
+      openSocket: overHttp,
       onBusy: (seconds, triesLeft) => told.push([seconds, triesLeft]),
       sleep: (ms) => {
         waited.push(ms);
@@ -91,9 +92,10 @@ describe('key login while the login queue is full', () => {
 
   it('gives up with the server text after the last try', async () => {
     fakeServer(Array.from({ length: LOGIN_BUSY_RETRIES + 1 }, () => busy));
-    const error = await loginWithKeyFile(keyFile, { sleep: () => Promise.resolve() }).catch(
-      (e: unknown) => e,
-    );
+    const error = await loginWithKeyFile(keyFile, {
+      openSocket: overHttp,
+      sleep: () => Promise.resolve(),
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LoginError);
     expect((error as LoginError).message).toBe(TEXT.loginBusy);
   });
@@ -102,7 +104,11 @@ describe('key login while the login queue is full', () => {
     const sent = fakeServer([() => json({ error: TEXT.serviceUnavailable }, 503)]);
     const onBusy = vi.fn();
     await expect(
-      loginWithKeyFile(keyFile, { onBusy, sleep: () => Promise.resolve() }),
+      loginWithKeyFile(keyFile, {
+        openSocket: overHttp,
+        onBusy,
+        sleep: () => Promise.resolve(),
+      }),
     ).rejects.toThrow(TEXT.serviceUnavailable);
     expect(onBusy).not.toHaveBeenCalled();
     expect(sent).toHaveLength(1);

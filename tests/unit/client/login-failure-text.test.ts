@@ -6,7 +6,8 @@
  * challenge failure. The login runs for real against a fake `fetch`.
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LoginError, loginWithKeyFile } from '../../../client/features/auth/auth-api.js';
+import { LoginError } from '../../../client/features/auth/auth-api.js';
+import { loginWithKeyFile } from '../../../client/features/auth/key-login.js';
 import {
   keyPageLoginFailureText,
   landingLoginFailureText,
@@ -35,13 +36,19 @@ function fakeServer(challenge: () => Response, verify: () => Response) {
 }
 
 async function failure(): Promise<unknown> {
-  return loginWithKeyFile(keyFile, { sleep: () => Promise.resolve() }).then(
+  return loginWithKeyFile(keyFile, {
+    openSocket: overHttp,
+    sleep: () => Promise.resolve(),
+  }).then(
     () => {
       throw new Error('the login succeeded');
     },
     (error: unknown) => error,
   );
 }
+
+/** No socket to be had: the login takes the HTTP routes (the socket's own tests: socket-login.test.ts). */
+const overHttp = () => Promise.resolve(null);
 
 let keyFile: KeyFile;
 beforeAll(async () => {
