@@ -1,17 +1,20 @@
 /**
  * Key login against a member with a self-made key and one with a registered key of their own
- * (SECURITY.md "key login"), over real HTTP against the real server with two verify workers.
- * Each test names what it proves: a signature only ever opens a session for the key it was
- * checked against, whatever order the workers answer in, and a challenge opens one session at
- * most, however often its answer is replayed.
+ * (SECURITY.md "key login") against the real server with two verify workers, both ways a login
+ * reaches it: the HTTP routes and the frames on the chat socket (several sockets, so that frames
+ * race as requests do). Each test names what it proves: a signature only ever opens a session for
+ * the key it was checked against, whatever order the workers answer in, and a challenge opens one
+ * session at most, however often its answer is replayed, over either way or both.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesToNumbers } from '../../shared/crypto/bytes.js';
+import { bytesToBase64, bytesToNumbers, numbersToBytes } from '../../shared/crypto/bytes.js';
 import { createKeyFile, signChallenge } from '../../shared/crypto/key-file.js';
 import { type KeyFile } from '../../shared/crypto/key-file-schema.js';
 import { VerifyResponseSchema } from '../../shared/protocol/http/auth.js';
 import { login, makeRegisteredKey } from '../support/keys.js';
 import { startServer, type TestServer } from '../support/server.js';
+import { TestSocket } from '../support/ws-client.js';
+import { TEXT } from '../../shared/protocol/errors.js';
 
 let server: TestServer;
 
@@ -26,6 +29,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  for (const socket of sockets) socket.close();
   await server.stop();
 });
 
@@ -34,7 +38,9 @@ interface Answer {
   body: Record<string, unknown>;
 }
 
-async function post(path: string, body: unknown): Promise<Answer> {
+type Way = 'http' | 'socket';
+
+async function overHttp(path: string, body: unknown): Promise<Answer> {
   const response = await fetch(`${server.baseUrl}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -42,6 +48,59 @@ async function post(path: string, body: unknown): Promise<Answer> {
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
+
+/** The texts of the routes' 401 answers: the same refusal as an error frame. */
+const UNAUTHORIZED = new Set<string>([
+  TEXT.keyNotRegistered,
+  TEXT.keyRevoked,
+  TEXT.keyExpired,
+  TEXT.challengeInvalid,
+  TEXT.signatureInvalid,
+]);
+
+/** Sockets the frames go out on, in turn: a socket answers its frames in order, so eight race. */
+const sockets: TestSocket[] = [];
+let nextSocket = 0;
+const turns = new Map<TestSocket, Promise<unknown>>();
+const SOCKETS = 8;
+
+async function socketFor(): Promise<TestSocket> {
+  if (sockets.length < SOCKETS) sockets.push(await TestSocket.connect(server.wsUrl()));
+  return sockets[nextSocket++ % sockets.length]!;
+}
+
+/** The route's request as its frame; the answer read as the route's status and body. */
+async function overSocket(path: string, body: Record<string, unknown>): Promise<Answer> {
+  const socket = await socketFor();
+  const isVerify = path === '/api/auth/verify';
+  const frame = isVerify
+    ? {
+        type: 'login_verify',
+        keyId: body.keyId,
+        challenge: body.challenge,
+        dilithiumSignature: bytesToBase64(numbersToBytes(body.dilithiumSignature as number[])),
+        ecdsaSignature: bytesToBase64(numbersToBytes(body.ecdsaSignature as number[])),
+      }
+    : { type: 'login_challenge', keyId: body.keyId };
+  const answerType = isVerify ? 'login_session' : 'login_challenge_issued';
+  // One question at a time on a socket (its answers come in order); the sockets race.
+  const ask = async (): Promise<Answer> => {
+    const answer = socket.next((each) => each.type === answerType || each.type === 'error', 15_000);
+    socket.send(frame);
+    const { type, ...rest } = await answer;
+    if (type !== 'error') return { status: 200, body: rest };
+    return { status: UNAUTHORIZED.has(rest.message as string) ? 401 : 400, body: rest };
+  };
+  const asked = (turns.get(socket) ?? Promise.resolve()).then(ask, ask);
+  turns.set(socket, asked);
+  return asked;
+}
+
+let way: Way = 'http';
+const otherWay = (path: string, body: Record<string, unknown>): Promise<Answer> =>
+  way === 'http' ? overSocket(path, body) : overHttp(path, body);
+const post = (path: string, body: Record<string, unknown>): Promise<Answer> =>
+  way === 'http' ? overHttp(path, body) : overSocket(path, body);
 
 async function challengeFor(keyId: string): Promise<string> {
   const answer = await post('/api/auth/challenge', { keyId });
@@ -60,7 +119,11 @@ async function verifyBody(keyId: string, challenge: string, signer: KeyFile) {
   };
 }
 
-describe('key login against hostile members', () => {
+describe.each(['http', 'socket'] as const)('key login against hostile members (%s)', (each) => {
+  beforeAll(() => {
+    way = each;
+  });
+
   it('a self-made key gets no challenge, and its signatures open no session for a registered key', async () => {
     const victim = await makeRegisteredKey(server.baseUrl, { username: 'victim-self-made' });
     const forged = await createKeyFile({
@@ -86,7 +149,7 @@ describe('key login against hostile members', () => {
     const mallory = await makeRegisteredKey(server.baseUrl, { username: 'mallory-race' });
     const victim = await makeRegisteredKey(server.baseUrl, { username: 'victim-race' });
     const rounds = 12;
-    const bodies: { forged: boolean; body: unknown }[] = [];
+    const bodies: { forged: boolean; body: Record<string, unknown> }[] = [];
     for (let index = 0; index < rounds; index += 1) {
       bodies.push({
         forged: false,
@@ -126,8 +189,12 @@ describe('key login against hostile members', () => {
     const holder = await makeRegisteredKey(server.baseUrl, { username: 'holder-replay' });
     const body = await verifyBody(holder.keyId, await challengeFor(holder.keyId), holder);
 
+    // Over this way and the other at once: one allowance of sessions for a challenge, not one
+    // per way.
     const answers = await Promise.all(
-      Array.from({ length: 8 }, () => post('/api/auth/verify', body)),
+      Array.from({ length: 8 }, (_, index) =>
+        index % 2 === 0 ? post('/api/auth/verify', body) : otherWay('/api/auth/verify', body),
+      ),
     );
 
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
