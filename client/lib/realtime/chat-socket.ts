@@ -27,7 +27,7 @@ import {
 } from '../../../shared/constants.js';
 import type { ClientFrame } from '../../../shared/protocol/ws/index.js';
 import type { ServerFrame, ServerFrameSchema } from '../../../shared/protocol/ws/server-frames.js';
-import { takeParkedSocket, type HandedSocket } from './socket-handoff.js';
+import { takeParkedSocket } from './socket-handoff.js';
 import { openBrowserSocket, type WebSocketLike } from './websocket-like.js';
 
 /** The schema every incoming frame is parsed with. */
@@ -89,11 +89,6 @@ export interface ChatSocketOptions {
   url: string;
   /** Opens the socket; defaults to the browser's WebSocket. */
   createSocket?: (url: string) => WebSocketLike;
-  /**
-   * An open socket to take instead of opening one (default: the one the key login parked,
-   * socket-handoff.ts), with the frames it received while it waited.
-   */
-  adoptSocket?: (url: string) => HandedSocket | null;
   onServiceRedirect?: (path: ServiceRedirect) => void;
   /**
    * Asked before every connection; false keeps the socket closed (the server's identity failed
@@ -322,7 +317,8 @@ export class ChatSocket {
 
   private connect(): void {
     let socket: WebSocketLike;
-    const handed = (this.options.adoptSocket ?? takeParkedSocket)(this.options.url);
+    // The socket the key login parked for the chat, when there is one (socket-handoff.ts).
+    const handed = takeParkedSocket(this.options.url);
     try {
       socket = handed?.socket ?? this.createSocket(this.options.url);
     } catch {
