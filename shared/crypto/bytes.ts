@@ -19,7 +19,19 @@ export function toHex(bytes: Uint8Array): string {
 }
 
 const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const BASE64_VALUES = new Map([...BASE64_ALPHABET].map((char, index) => [char, index]));
+/** Character code → 6-bit value, 255 for a character outside the alphabet. */
+const BASE64_VALUES = new Uint8Array(128).fill(255);
+for (let index = 0; index < BASE64_ALPHABET.length; index++) {
+  BASE64_VALUES[BASE64_ALPHABET.charCodeAt(index)] = index;
+}
+const PAD = 0x3d; // '='
+
+/** The 6-bit value of the character at `index`, or -1 outside the alphabet. */
+function base64Value(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  const value = code < 128 ? BASE64_VALUES[code]! : 255;
+  return value === 255 ? -1 : value;
+}
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -98,27 +110,41 @@ export function bytesToBase64(bytes: Uint8Array): string {
  * @throws RangeError on any malformed input.
  */
 export function base64ToBytes(text: string): Uint8Array<ArrayBuffer> {
-  if (text.length % 4 !== 0) throw new RangeError('Invalid base64 length');
-  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
-  const bytes = new Uint8Array((text.length / 4) * 3 - padding);
+  const length = text.length;
+  if (length % 4 !== 0) throw new RangeError('Invalid base64 length');
+  const padding =
+    length === 0 || text.charCodeAt(length - 1) !== PAD
+      ? 0
+      : text.charCodeAt(length - 2) === PAD
+        ? 2
+        : 1;
+  const bytes = new Uint8Array((length / 4) * 3 - padding);
+  // Every quartet but the last: four characters of the alphabet, three bytes.
+  const full = padding === 0 ? length : length - 4;
   let byteIndex = 0;
-  for (let index = 0; index < text.length; index += 4) {
-    const isLast = index + 4 === text.length;
-    let chunk = 0;
-    for (let offset = 0; offset < 4; offset++) {
-      const char = text[index + offset]!;
-      const isPadding = isLast && char === '=' && offset >= 4 - padding;
-      const value = isPadding ? 0 : BASE64_VALUES.get(char);
-      if (value === undefined) throw new RangeError('Invalid base64 character');
-      chunk = (chunk << 6) | value;
-    }
-    const chunkBytes = [(chunk >> 16) & 255, (chunk >> 8) & 255, chunk & 255];
-    const keep = isLast ? 3 - padding : 3;
-    if (chunkBytes.slice(keep).some((byte) => byte !== 0)) {
-      throw new RangeError('Invalid base64 padding bits');
-    }
-    for (let offset = 0; offset < keep; offset++) bytes[byteIndex++] = chunkBytes[offset]!;
+  for (let index = 0; index < full; index += 4) {
+    const a = base64Value(text, index);
+    const b = base64Value(text, index + 1);
+    const c = base64Value(text, index + 2);
+    const d = base64Value(text, index + 3);
+    if ((a | b | c | d) < 0) throw new RangeError('Invalid base64 character');
+    const chunk = (a << 18) | (b << 12) | (c << 6) | d;
+    bytes[byteIndex++] = chunk >> 16;
+    bytes[byteIndex++] = (chunk >> 8) & 255;
+    bytes[byteIndex++] = chunk & 255;
   }
+  if (padding === 0) return bytes;
+  // The padded quartet: two or three characters, and no bits set past the last byte.
+  const a = base64Value(text, full);
+  const b = base64Value(text, full + 1);
+  const c = padding === 2 ? 0 : base64Value(text, full + 2);
+  if ((a | b | c) < 0) throw new RangeError('Invalid base64 character');
+  const chunk = (a << 18) | (b << 12) | (c << 6);
+  if ((padding === 2 ? chunk & 0xffff : chunk & 0xff) !== 0) {
+    throw new RangeError('Invalid base64 padding bits');
+  }
+  bytes[byteIndex++] = chunk >> 16;
+  if (padding === 1) bytes[byteIndex] = (chunk >> 8) & 255;
   return bytes;
 }
 

@@ -204,7 +204,7 @@ describe('the socket login and the routes share one allowance per visitor', () =
     const sent = [0, 0];
     for (let i = 0; i < half + 2; i += 1) {
       sockets[i % 2]!.send({ type: 'login_challenge', keyId: key.keyId });
-      sent[i % 2] += 1;
+      sent[i % 2] = (sent[i % 2] ?? 0) + 1;
     }
     const frames = [];
     for (const [index, socket] of sockets.entries()) {

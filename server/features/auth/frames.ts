@@ -8,7 +8,8 @@
  * - the failed verifications per key and visitor (AuthService.verify);
  * - the bounded queue in front of the verify pool (LoginAdmission): past it the frame is refused
  *   with the route's 503 text and `retryAfterSeconds`, and nothing is taken;
- * - the hub's frames per second of the socket.
+ * - the hub's frames per second of the socket;
+ * - one login started per event-loop turn (the routes' queue of turns).
  *
  * A login gives the socket no identity: the session token comes back to the client, which joins
  * with it like any other socket (one identity per socket stays the join's business).
@@ -17,6 +18,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { TEXT } from '../../../shared/protocol/errors.js';
 import { AppError } from '../../errors.js';
 import type { RateLimiter } from '../../lib/rate-limiter.js';
+import type { TurnQueue } from '../../lib/turns.js';
 import type { Hub } from '../../realtime/hub.js';
 import type { LoginAdmission } from './login-admission.js';
 import type { AuthService } from './service.js';
@@ -27,6 +29,8 @@ export interface LoginFramesDeps {
   /** Challenges and verifications per visitor and minute, shared with the HTTP routes. */
   limiter: RateLimiter;
   admission: LoginAdmission;
+  /** One login starts per event-loop turn, over either way (shared with the routes). */
+  turns: TurnQueue;
   logger: FastifyBaseLogger;
 }
 
@@ -36,9 +40,13 @@ export function loginLimitKey(visitor: string, step: 'challenge' | 'verify'): st
 }
 
 export function registerLoginFrames(deps: LoginFramesDeps): void {
-  const { hub, service, limiter, admission, logger } = deps;
+  const { hub, service, limiter, admission, turns, logger } = deps;
+  // A burst of logins (a room reconnecting) starts one per turn, so chat frames are read between
+  // them; only the start waits its turn, not the verification.
+  const myTurn = () => turns.run(() => undefined);
 
   hub.on('login_challenge', async (connection, frame) => {
+    await myTurn();
     if (!(await limiter.hit(loginLimitKey(connection.visitor, 'challenge')))) {
       throw new AppError('RATE_LIMITED', 429, TEXT.tooManyRequests);
     }
@@ -59,6 +67,7 @@ export function registerLoginFrames(deps: LoginFramesDeps): void {
       return;
     }
     try {
+      await myTurn();
       if (!(await limiter.hit(loginLimitKey(connection.visitor, 'verify')))) {
         throw new AppError('RATE_LIMITED', 429, TEXT.tooManyRequests);
       }

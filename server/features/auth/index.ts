@@ -3,6 +3,7 @@ import type { Db } from '../../db/connect.js';
 import type { AttemptCounter } from '../../lib/attempt-counter.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RateLimiter } from '../../lib/rate-limiter.js';
+import { TurnQueue } from '../../lib/turns.js';
 import type { Hub } from '../../realtime/hub.js';
 import { registerLoginFrames } from './frames.js';
 import { createGuards } from './guards.js';
@@ -63,7 +64,9 @@ export function createAuthFeature(deps: AuthFeatureDeps) {
     onRevoked: deps.onRevoked,
   });
   const guards = createGuards(service, deps.isAdminSession);
+  const turns = new TurnQueue();
   registerLoginFrames({
+    turns,
     hub: deps.hub,
     service,
     limiter: deps.loginLimiter,
@@ -77,6 +80,7 @@ export function createAuthFeature(deps: AuthFeatureDeps) {
       loginRatePerMinute: deps.loginRatePerMinute,
       admission: deps.admission,
       limiter: deps.loginLimiter,
+      turns,
       onAdminAction: deps.onAdminAction,
     }),
   };

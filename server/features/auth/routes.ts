@@ -34,7 +34,7 @@ import {
 } from '../../../shared/protocol/http/verify-body.js';
 import { AppError } from '../../errors.js';
 import type { RateLimiter } from '../../lib/rate-limiter.js';
-import { TurnQueue } from '../../lib/turns.js';
+import type { TurnQueue } from '../../lib/turns.js';
 import { visitorOfRequest } from '../../lib/visitor.js';
 import type { Guards, Principal } from './guards.js';
 import { loginLimitKey } from './frames.js';
@@ -52,6 +52,8 @@ export interface AuthRouteOptions {
    * (frames.ts): one allowance per visitor whichever way it logs in.
    */
   limiter: RateLimiter;
+  /** One login starts per event-loop turn, over either way (shared with the login frames). */
+  turns: TurnQueue;
   /** Records an admin action (key registration, revocation) in the audit log. */
   onAdminAction: (
     actor: string,
@@ -132,9 +134,8 @@ export function authRoutes(
     const loginLimit = { rateLimit: { max: options.loginRatePerMinute, timeWindow: '1 minute' } };
     // Logins arrive in bursts (a room reconnecting, a shift starting). Each one's validation and
     // handler start in its own event-loop turn, so chat frames get through between them.
-    const loginTurns = new TurnQueue();
     const inTurn: preValidationHookHandler = (_request, _reply, done) => {
-      void loginTurns.run(() => done());
+      void options.turns.run(() => done());
     };
     const busy = (reply: FastifyReply, retryAfterSeconds: number) =>
       reply

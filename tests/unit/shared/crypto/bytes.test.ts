@@ -58,12 +58,28 @@ describe('base64', () => {
     }
   });
 
-  it.each(['Zg', 'Zh==', 'Zm9v\n', 'Zm9-', 'Z===', '====', 'Zg==Zg=='])(
-    'rejects the malformed or non-canonical encoding %j',
-    (encoded) => {
-      expect(() => base64ToBytes(encoded)).toThrow(RangeError);
-    },
-  );
+  it('decodes long strings like the reference, each in one go', () => {
+    for (const length of [64, 1952, 3309]) {
+      const bytes = sampleBytes(length);
+      expect(base64ToBytes(Buffer.from(bytes).toString('base64'))).toEqual(bytes);
+    }
+  });
+
+  it.each([
+    'Zg',
+    'Zh==',
+    'Zm9v\n',
+    'Zm9-',
+    'Z===',
+    '====',
+    'Zg==Zg==',
+    'Zm9=',
+    'Zm=v',
+    'Zm9vZm\u00e9=',
+    'Zm9v Zm8=',
+  ])('rejects the malformed or non-canonical encoding %j', (encoded) => {
+    expect(() => base64ToBytes(encoded)).toThrow(RangeError);
+  });
 });
 
 describe('hex', () => {
