@@ -74,13 +74,19 @@ const mlDsa = loadMlDsaVerifier().then((verifier) => {
   return verifier;
 });
 
-parentPort.on('message', (job) => {
+// A batch of jobs per message (verify-pool.ts); one answer per job, in the batch's order, in one
+// message.
+parentPort.on('message', ({ jobs }) => {
+  if (!Array.isArray(jobs)) return;
   void mlDsa.then((verifier) => {
-    const { message } = job;
-    const valid =
-      message instanceof Uint8Array &&
-      verifyEcdsa(job.ecdsaSignature, message, job.ecdsaPublicKey) &&
-      verifier.verify(job.mlDsaSignature, message, job.mlDsaPublicKey);
-    parentPort.postMessage({ id: job.id, valid });
+    const results = jobs.map((job) => {
+      const { message } = job;
+      const valid =
+        message instanceof Uint8Array &&
+        verifyEcdsa(job.ecdsaSignature, message, job.ecdsaPublicKey) &&
+        verifier.verify(job.mlDsaSignature, message, job.mlDsaPublicKey);
+      return { id: job.id, valid };
+    });
+    parentPort.postMessage({ results });
   });
 });
