@@ -37,9 +37,12 @@ export function generateRoomSecureId(): RoomSecureId {
 }
 
 /** A key id: `SCK` followed by 32 lowercase hex digits. */
-export const KeyIdSchema = z
-  .string()
-  .refine((value) => value.startsWith('SCK') && HEX_32.test(value.slice(3)), 'Invalid key id');
+/** True for a key id: `SCK` and 32 lowercase hex digits (KeyIdSchema's rule). */
+export function isKeyId(value: string): boolean {
+  return value.length === 35 && value.startsWith('SCK') && HEX_32.test(value.slice(3));
+}
+
+export const KeyIdSchema = z.string().refine(isKeyId, 'Invalid key id');
 export type KeyId = z.infer<typeof KeyIdSchema>;
 
 /** A user id: `USR` followed by 32 hex digits. */

@@ -86,6 +86,33 @@ function frame(type: string, keys: Record<string, () => unknown>): string {
   return json;
 }
 
+/** A key id, sometimes one character off (length, case, prefix, a non-hex digit). */
+function keyId(): string {
+  const good = `SCK${'0123456789abcdef'.repeat(2)}`;
+  if (random() < 0.75) return good;
+  return pick([
+    good.toUpperCase(),
+    `${good}0`,
+    good.slice(0, -1),
+    `XCK${good.slice(3)}`,
+    `${good.slice(0, -1)}g`,
+  ]);
+}
+
+/** Base64 of `bytes` bytes, sometimes of another length, malformed or not canonical. */
+function signature(bytes: number): unknown {
+  const good = Buffer.from(Array.from({ length: bytes }, () => Math.floor(random() * 256)));
+  const encoded = good.toString('base64');
+  if (random() < 0.75) return encoded;
+  return pick<() => unknown>([
+    () => Buffer.from(good.subarray(1)).toString('base64'),
+    () => `${encoded.slice(0, -4)}****`,
+    () => `${encoded.slice(0, -2)}==`,
+    () => encoded.replaceAll('=', 'A'),
+    () => [...good],
+  ])();
+}
+
 const GENERATORS: Record<string, () => string> = {
   join_room: () =>
     frame('join_room', {
@@ -97,6 +124,14 @@ const GENERATORS: Record<string, () => string> = {
   request_user_list: () => frame('request_user_list', { roomId: text }),
   typing_start: () => frame('typing_start', {}),
   typing_stop: () => frame('typing_stop', {}),
+  login_challenge: () => frame('login_challenge', { keyId }),
+  login_verify: () =>
+    frame('login_verify', {
+      keyId,
+      challenge: text,
+      dilithiumSignature: () => signature(3309),
+      ecdsaSignature: () => signature(64),
+    }),
 };
 
 /**
@@ -117,13 +152,13 @@ function compare(json: string): { schema: boolean; fast: boolean } {
 }
 
 describe('fast checks of hot client frames', () => {
-  it('covers the frames of a join and nothing unplanned', () => {
+  it('covers the frames of a join and of a login, and nothing unplanned', () => {
     expect(Object.keys(FAST_CLIENT_FRAME_PARSERS).sort()).toEqual(Object.keys(GENERATORS).sort());
   });
 
   for (const type of Object.keys(GENERATORS) as ClientFrameType[]) {
     it(`${type}: accepts only what the schema accepts, with the same frame`, () => {
-      const count = type.startsWith('typing') ? 500 : 5000;
+      const count = type.startsWith('typing') ? 500 : type === 'login_verify' ? 2000 : 5000;
       let accepted = 0;
       let taken = 0;
       for (let index = 0; index < count; index += 1) {
