@@ -24,14 +24,7 @@ const BASE64_VALUES = new Uint8Array(128).fill(255);
 for (let index = 0; index < BASE64_ALPHABET.length; index++) {
   BASE64_VALUES[BASE64_ALPHABET.charCodeAt(index)] = index;
 }
-const PAD = 0x3d; // '='
 
-/** The 6-bit value of the character at `index`, or -1 outside the alphabet. */
-function base64Value(text: string, index: number): number {
-  const code = text.charCodeAt(index);
-  const value = code < 128 ? BASE64_VALUES[code]! : 255;
-  return value === 255 ? -1 : value;
-}
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -112,39 +105,26 @@ export function bytesToBase64(bytes: Uint8Array): string {
 export function base64ToBytes(text: string): Uint8Array<ArrayBuffer> {
   const length = text.length;
   if (length % 4 !== 0) throw new RangeError('Invalid base64 length');
-  const padding =
-    length === 0 || text.charCodeAt(length - 1) !== PAD
-      ? 0
-      : text.charCodeAt(length - 2) === PAD
-        ? 2
-        : 1;
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
   const bytes = new Uint8Array((length / 4) * 3 - padding);
-  // Every quartet but the last: four characters of the alphabet, three bytes.
-  const full = padding === 0 ? length : length - 4;
-  let byteIndex = 0;
-  for (let index = 0; index < full; index += 4) {
-    const a = base64Value(text, index);
-    const b = base64Value(text, index + 1);
-    const c = base64Value(text, index + 2);
-    const d = base64Value(text, index + 3);
-    if ((a | b | c | d) < 0) throw new RangeError('Invalid base64 character');
-    const chunk = (a << 18) | (b << 12) | (c << 6) | d;
-    bytes[byteIndex++] = chunk >> 16;
-    bytes[byteIndex++] = (chunk >> 8) & 255;
-    bytes[byteIndex++] = chunk & 255;
+  let at = 0;
+  for (let index = 0; index < length; index += 4) {
+    let chunk = 0;
+    for (let position = index; position < index + 4; position++) {
+      // The padding counts as zero bits; any other character must be of the alphabet.
+      const code = position < length - padding ? text.charCodeAt(position) : 65;
+      const value = code < 128 ? BASE64_VALUES[code]! : 255;
+      if (value === 255) throw new RangeError('Invalid base64 character');
+      chunk = (chunk << 6) | value;
+    }
+    const keep = index + 4 === length ? 3 - padding : 3;
+    if (keep < 3 && (chunk & (keep === 1 ? 0xffff : 0xff)) !== 0) {
+      throw new RangeError('Invalid base64 padding bits');
+    }
+    bytes[at++] = chunk >> 16;
+    if (keep > 1) bytes[at++] = (chunk >> 8) & 255;
+    if (keep > 2) bytes[at++] = chunk & 255;
   }
-  if (padding === 0) return bytes;
-  // The padded quartet: two or three characters, and no bits set past the last byte.
-  const a = base64Value(text, full);
-  const b = base64Value(text, full + 1);
-  const c = padding === 2 ? 0 : base64Value(text, full + 2);
-  if ((a | b | c) < 0) throw new RangeError('Invalid base64 character');
-  const chunk = (a << 18) | (b << 12) | (c << 6);
-  if ((padding === 2 ? chunk & 0xffff : chunk & 0xff) !== 0) {
-    throw new RangeError('Invalid base64 padding bits');
-  }
-  bytes[byteIndex++] = chunk >> 16;
-  if (padding === 1) bytes[byteIndex] = (chunk >> 8) & 255;
   return bytes;
 }
 
