@@ -13,9 +13,10 @@ import { signChallenge } from '../../shared/crypto/key-file.js';
 import type { KeyFile } from '../../shared/crypto/key-file-schema.js';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { WS_ERROR } from '../../shared/protocol/errors.js';
+import { SERVICE_TEXT } from '../../server/features/admin/operations.js';
 import { DM_FRAME_TEXT } from '../../server/features/dm/index.js';
 import { adminToken, makeRegisteredKey } from '../support/keys.js';
-import { startServer, type TestServer } from '../support/server.js';
+import { TEST_ADMIN_PASSWORD, startServer, type TestServer } from '../support/server.js';
 import { TestSocket } from '../support/ws-client.js';
 
 const LOGIN_RATE = 6;
@@ -174,6 +175,57 @@ describe('key login on the chat socket', () => {
     expect(await answerTo(socket)).toMatchObject({ type: 'error', frameType: 'login_verify' });
     socket.send({ type: 'login_challenge', keyId: revoked.keyId });
     expect(await socket.nextOfType('error')).toMatchObject({ message: TEXT.keyRevoked });
+    socket.close();
+  });
+});
+
+describe('the socket login during an emergency shutdown', () => {
+  let server: TestServer;
+  let key: KeyFile;
+
+  beforeAll(async () => {
+    server = await startServer({ deps: { loginRatePerMinute: 1000 } });
+    key = await makeRegisteredKey(server.baseUrl, { username: 'sockfrank' });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('refuses both frames as the routes refuse their calls, and logs in again once restored', async () => {
+    const socket = await TestSocket.connect(server.wsUrl());
+    const signed = await verifyFrame(key, await challengeOn(socket, key.keyId));
+    const shutdown = await fetch(`${server.baseUrl}/api/admin/emergency-shutdown`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password: TEST_ADMIN_PASSWORD, reason: 'drill' }),
+    });
+    expect(shutdown.status).toBe(200);
+
+    // A socket that connects now hears maintenance_mode, and no login frame is handled.
+    const during = await TestSocket.connect(server.wsUrl());
+    await during.nextOfType('maintenance_mode');
+    during.send({ type: 'login_challenge', keyId: key.keyId });
+    expect(await during.nextOfType('error')).toMatchObject({
+      frameType: 'login_challenge',
+      message: SERVICE_TEXT.unavailable,
+    });
+    during.send(signed);
+    expect(await during.nextOfType('error')).toMatchObject({
+      frameType: 'login_verify',
+      message: SERVICE_TEXT.unavailable,
+    });
+    const route = await fetch(`${server.baseUrl}/api/auth/challenge`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ keyId: key.keyId }),
+    });
+    expect(route.status).toBe(503);
+
+    // Restored: the challenge signed before the shutdown was not used up by the refusal.
+    await server.adminOperations.restore('test');
+    during.send(signed);
+    expect((await answerTo(during)).type).toBe('login_session');
+    during.close();
     socket.close();
   });
 });
