@@ -73,13 +73,7 @@ describe('key login on the chat socket', () => {
       frameType: 'dm_send_message',
       message: DM_FRAME_TEXT.keyRequired,
     });
-    const created = await fetch(`${server.baseUrl}/api/rooms`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'socket login' }),
-    });
-    expect(created.status).toBe(200);
-    const room = (await created.json()) as { secureId: string };
+    const room = { secureId: await newRoom('socket login') };
 
     const checked = await fetch(`${server.baseUrl}/api/auth/session`, {
       headers: { authorization: `Bearer ${token}` },
@@ -177,18 +171,58 @@ describe('key login on the chat socket', () => {
     expect(await socket.nextOfType('error')).toMatchObject({ message: TEXT.keyRevoked });
     socket.close();
   });
-});
 
-describe('the socket login during an emergency shutdown', () => {
-  let server: TestServer;
-  let key: KeyFile;
+  /** A room made over HTTP, as a client makes one. */
+  async function newRoom(name: string): Promise<string> {
+    const created = await fetch(`${server.baseUrl}/api/rooms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
+    expect(created.status).toBe(200);
+    return ((await created.json()) as { secureId: string }).secureId;
+  }
 
-  beforeAll(async () => {
-    server = await startServer({ deps: { loginRatePerMinute: 1000 } });
-    key = await makeRegisteredKey(server.baseUrl, { username: 'sockfrank' });
+  async function loginOn(socket: TestSocket, keyFile: KeyFile): Promise<string> {
+    socket.send(await verifyFrame(keyFile, await challengeOn(socket, keyFile.keyId)));
+    const session = await answerTo(socket);
+    expect(session.type).toBe('login_session');
+    return session.sessionToken as string;
+  }
+
+  it('leaves a socket in a room under the identity it joined with: a login on it changes nobody', async () => {
+    const roomId = await newRoom('anonymous first');
+    const socket = await TestSocket.connect(server.wsUrl());
+    socket.send({ type: 'join_room', roomId, username: 'Agent4242' });
+    await socket.nextOfType('room_joined');
+    // The login itself is answered (a token is a token) ...
+    const token = await loginOn(socket, key);
+    // ... but the socket keeps the identity it joined with: presenting the key is refused.
+    socket.send({ type: 'session_auth', sessionToken: token });
+    expect(await socket.nextOfType('error')).toMatchObject({
+      frameType: 'session_auth',
+      message: DM_FRAME_TEXT.identityFixed,
+    });
+    await socket.waitForMembers(['Agent4242']);
+    expect(socket.rosterNames()).not.toContain('sockalice');
+    socket.close();
   });
-  afterAll(async () => {
-    await server.stop();
+
+  it('lets a key revoked between the login and the join into no room on the same socket', async () => {
+    const revokedLater = await makeRegisteredKey(server.baseUrl, { username: 'sockgrace' });
+    const roomId = await newRoom('revoked between');
+    const socket = await TestSocket.connect(server.wsUrl());
+    const token = await loginOn(socket, revokedLater);
+    const revoke = await fetch(`${server.baseUrl}/api/admin/keys/${revokedLater.keyId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${await adminToken(server.baseUrl)}` },
+    });
+    expect(revoke.status).toBe(200);
+    socket.send({ type: 'join_room', roomId, username: 'ignored', sessionToken: token });
+    expect(
+      await socket.next((frame) => frame.type === 'room_joined' || frame.type === 'error'),
+    ).toMatchObject({ type: 'error', frameType: 'join_room', message: TEXT.sessionInvalid });
+    socket.close();
   });
 
   it('refuses both frames as the routes refuse their calls, and logs in again once restored', async () => {

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { ECDSA_P256_SIGNATURE_BYTES, ML_DSA_65_SIGNATURE_BYTES } from '../../constants.js';
 import { base64ToBytes } from '../../crypto/bytes.js';
 import { KeyIdSchema } from '../../ids.js';
-import { SessionUserSchema } from '../http/auth.js';
+import { ChallengeResponseSchema, VerifyResponseSchema } from '../http/auth.js';
 
 /** Exactly `bytes` bytes as standard padded base64, parsed to bytes. */
 const base64Bytes = (bytes: number) =>
@@ -45,20 +45,13 @@ export const LoginVerifyFrameSchema = z.strictObject({
 });
 
 /** Server → client: the challenge, as `POST /api/auth/challenge` answers it. */
-export const LoginChallengeIssuedFrameSchema = z.object({
+export const LoginChallengeIssuedFrameSchema = ChallengeResponseSchema.extend({
   type: z.literal('login_challenge_issued'),
-  challenge: z.string(),
-  nonce: z.string(),
-  timestamp: z.iso.datetime(),
-  expiresAt: z.iso.datetime(),
 });
 export type LoginChallengeIssuedFrame = z.infer<typeof LoginChallengeIssuedFrameSchema>;
 
 /** Server → client: the session opened, as `POST /api/auth/verify` answers it. */
-export const LoginSessionFrameSchema = z.object({
+export const LoginSessionFrameSchema = VerifyResponseSchema.extend({
   type: z.literal('login_session'),
-  sessionToken: z.string(),
-  expiresAt: z.iso.datetime(),
-  user: SessionUserSchema,
 });
 export type LoginSessionFrame = z.infer<typeof LoginSessionFrameSchema>;
