@@ -25,7 +25,8 @@ export default defineConfig({
     // machine one file at a time, while most files wait on sockets, servers and databases (the
     // unit, integration and adversary files took 406 s at two against about 820 s at one, and
     // 261 s at three against 305 s at two, the machine 1.78 cores busy instead of 1.46;
-    // docs/decisions.md). Browser files run two at a time, after the rest (e2e below).
+    // docs/decisions.md "One file more than the cores"). Browser files run after the rest (e2e
+    // below).
     maxWorkers: availableParallelism() + 1,
     // The ten slowest files close every run (tests/support/slowest-files-reporter.ts).
     reporters: ['default', './tests/support/slowest-files-reporter.ts'],
@@ -78,8 +79,8 @@ export default defineConfig({
           hookTimeout: 120_000,
           // After the rest (a group of its own), one file more than the cores at a time, at most
           // four: on 2 cores three files took 492 s against 541 s for two, the machine 1.92 cores
-          // busy instead of 1.68, every case passing (docs/decisions.md "Two test files at a
-          // time"). Each file's Chromium is about a core at its busiest.
+          // busy instead of 1.68, every case passing (docs/decisions.md "One file more than the
+          // cores"). Each file's Chromium is about a core at its busiest.
           sequence: { groupOrder: 1 },
           maxWorkers: Math.min(availableParallelism() + 1, 4),
         },
