@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
-// Four projects: unit (pure logic), integration (real server over HTTP and WebSocket, both
-// database backends), adversary (hostile relay and members, tests/adversary) and e2e (headless
-// Chromium). `npm test` runs them all.
+// Five projects: unit (pure logic), integration (real server over HTTP and WebSocket, both
+// database backends), adversary (hostile relay and members, tests/adversary), and e2e and
+// e2e-voice (headless Chromium; the voice calls' files apart). `npm test` runs them all.
 
 /**
  * Test files share their worker's modules instead of loading the server and its libraries again
