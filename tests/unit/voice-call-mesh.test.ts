@@ -538,6 +538,39 @@ describe('renegotiating a tier', () => {
     expect(offers()).toHaveLength(1);
   });
 
+  it('skips a probe while the last one still waits, so one moved tier makes one offer', async () => {
+    const { pc, offers } = await answered();
+    // A starved browser: getStats answers 200 ms round trip (fair), but only when the test says.
+    const held: (() => void)[] = [];
+    let asked = 0;
+    const fair = new Map([
+      [
+        'pair',
+        { type: 'candidate-pair', nominated: true, state: 'succeeded', currentRoundTripTime: 0.2 },
+      ],
+    ]);
+    pc.getStats = () => {
+      asked += 1;
+      return new Promise((resolve) => held.push(() => resolve(fair)));
+    };
+    await vi.advanceTimersByTimeAsync(2_100);
+    expect(asked).toBe(1);
+    // Three more intervals pass while the first probe waits: none starts another.
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(asked).toBe(1);
+    held.shift()!();
+    await vi.advanceTimersByTimeAsync(0);
+    // The probe after it reads the next interval, which has moved the tier: one offer, from the
+    // one probe running (the fake stays stable after an offer, as a browser would not).
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(asked).toBe(2);
+    held.shift()!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(offers()).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(asked).toBe(3);
+  });
+
   it('settles two offers at once: the lower node id goes on, the other rolls back and answers', async () => {
     const { h, pc, described } = await answered();
     // node-b offered (its tier moved) while node-a's offer was on its way.

@@ -252,6 +252,7 @@ export class VoiceCall {
   /** Each peer's frame counters at the last probe, and what they did in the interval since. */
   #peerFrames: Record<string, PeerFrameCounters> = {};
   readonly #peerInterval = new Map<string, { played: number; refused: number }>();
+  #isProbing = false;
 
   constructor(private readonly deps: VoiceCallDeps) {
     this.#settings = deps.settings;
@@ -801,8 +802,23 @@ export class VoiceCall {
     });
   }
 
-  /** Every 2 s: tiers from getStats, bitrates applied, owed keys retried, worker counters. */
+  /**
+   * Every 2 s: tiers from getStats, bitrates applied, owed keys retried, worker counters. A probe
+   * still waiting (a starved browser can take longer than the interval over getStats,
+   * setParameters or a renegotiation) makes the next one skip: two probes at once would read one
+   * interval twice and could start two offers to the same peer from one stable state.
+   */
   async #probe(): Promise<void> {
+    if (this.#isProbing) return;
+    this.#isProbing = true;
+    try {
+      await this.#probeOnce();
+    } finally {
+      this.#isProbing = false;
+    }
+  }
+
+  async #probeOnce(): Promise<void> {
     this.#post({ type: 'stats' });
     if (this.#keyOwed.size > 0) {
       const owed = [...this.#keyOwed];
