@@ -142,6 +142,8 @@ interface Harness {
   emit: (type: string, frame: object) => void;
   /** A frame key arriving from `from` through the key channel. */
   voiceKey: (from: string, grant: VoiceKeyGrant) => void;
+  /** While false, a frame key cannot leave (the recipient's bundle unknown): it is owed. */
+  keyChannel: { isOpen: boolean };
 }
 
 function harness(
@@ -155,6 +157,7 @@ function harness(
   const keysSent: { nodeId: string; grant: VoiceKeyGrant }[] = [];
   const workerMessages: unknown[] = [];
   const voiceKeyListeners: ((from: string, grant: VoiceKeyGrant) => void)[] = [];
+  const keyChannel = { isOpen: true };
   const call = new VoiceCall({
     socket: {
       send: (frame) => sent.push(frame) > 0,
@@ -167,6 +170,7 @@ function harness(
     },
     keys: {
       sendVoiceKey: (nodeId, grant) => {
+        if (!keyChannel.isOpen) return Promise.resolve(false);
         keysSent.push({ nodeId, grant: { ...grant, key: grant.key.slice() } });
         return Promise.resolve(true);
       },
@@ -204,7 +208,7 @@ function harness(
   const voiceKey = (from: string, grant: VoiceKeyGrant) => {
     for (const listener of voiceKeyListeners) listener(from, grant);
   };
-  return { call, sent, keysSent, workerMessages, emit, voiceKey };
+  return { call, sent, keysSent, workerMessages, emit, voiceKey, keyChannel };
 }
 
 const participant = (nodeId: string) => ({
@@ -569,6 +573,31 @@ describe('renegotiating a tier', () => {
     expect(offers()).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(2_000);
     expect(asked).toBe(3);
+  });
+
+  it('retries an owed frame key on time while a measurement still waits', async () => {
+    const { h, pc } = await answered();
+    let asked = 0;
+    pc.getStats = () => {
+      asked += 1;
+      return new Promise(() => undefined);
+    };
+    await vi.advanceTimersByTimeAsync(2_100);
+    expect(asked).toBe(1);
+    // node-c joins while node-b's key cannot leave: the rotated key is owed to node-a and node-c.
+    h.keyChannel.isOpen = false;
+    roster(h, 'node-a', 'node-b', 'node-c');
+    await vi.advanceTimersByTimeAsync(0);
+    const sentBefore = h.keysSent.length;
+    h.keyChannel.isOpen = true;
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(asked).toBe(1);
+    expect(
+      h.keysSent
+        .slice(sentBefore)
+        .map((sent) => sent.nodeId)
+        .sort(),
+    ).toEqual(['node-a', 'node-c']);
   });
 
   it('settles two offers at once: the lower node id goes on, the other rolls back and answers', async () => {

@@ -803,28 +803,29 @@ export class VoiceCall {
   }
 
   /**
-   * Every 2 s: tiers from getStats, bitrates applied, owed keys retried, worker counters. A probe
-   * still waiting (a starved browser can take longer than the interval over getStats,
-   * setParameters or a renegotiation) makes the next one skip: two probes at once would read one
-   * interval twice and could start two offers to the same peer from one stable state.
+   * Every 2 s: worker counters asked for, owed keys retried, then tiers from getStats and bitrates
+   * applied. A measurement still waiting (a starved browser can take longer than the interval
+   * over getStats, setParameters or a renegotiation) makes the next one skip: two at once would
+   * read one interval twice and could start two offers to the same peer from one stable state.
+   * The counters and the owed keys do not wait for it.
    */
   async #probe(): Promise<void> {
-    if (this.#isProbing) return;
-    this.#isProbing = true;
-    try {
-      await this.#probeOnce();
-    } finally {
-      this.#isProbing = false;
-    }
-  }
-
-  async #probeOnce(): Promise<void> {
     this.#post({ type: 'stats' });
     if (this.#keyOwed.size > 0) {
       const owed = [...this.#keyOwed];
       this.#keyOwed.clear();
       this.#sendKeyTo(owed);
     }
+    if (this.#isProbing) return;
+    this.#isProbing = true;
+    try {
+      await this.#measure();
+    } finally {
+      this.#isProbing = false;
+    }
+  }
+
+  async #measure(): Promise<void> {
     let bytesSent = 0;
     let bytesReceived = 0;
     for (const peer of this.#peers.values()) {
