@@ -3,8 +3,9 @@
  * window, the room hears of them in one `users_joined`, and a browser shows each arrival as it
  * would a single `user_joined`: a "joined the channel" line and a row in the operatives list.
  *
- * Scenario: alice is in the public channel; the server holds joins for up to a minute here instead
- * of 50 ms, so that a window ends only at the room's next publish, whatever the machine's speed.
+ * Scenario: alice is in the public channel, her key announced; the server holds joins for up to a
+ * minute here instead of 50 ms, so that a window ends only at the room's next publish, whatever the
+ * machine's speed.
  * A visitor's socket joins, then bob's browser: bob's key announcement, the room's next frame,
  * publishes the two joins first, in one `users_joined` that carries bob's own entry. Once bob and
  * alice hold each other's keys (nothing more for the room to publish), two more sockets join and
@@ -84,6 +85,19 @@ describe('joins told together in the browser', () => {
     try {
       // alice's own join told before the others arrive (a list request publishes what is held).
       const early = await joinAs('Agent901');
+      // So is her key announcement, the room's publish too, which would end a window early: a
+      // browser on a busy machine signs it seconds after its join. Agent901 holds it either in
+      // the bundles it got on joining or as the announcement relayed since.
+      const aliceCallsign = (await aliceChat.callsign().textContent()) ?? '';
+      await early.next(
+        (frame) =>
+          (frame.type === 'key_announce' && frame.username === aliceCallsign) ||
+          (frame.type === 'key_bundles' &&
+            (frame.bundles as { username: string }[]).some(
+              (entry) => entry.username === aliceCallsign,
+            )),
+        30_000,
+      );
       early.send({ type: 'request_user_list' });
       await early.nextOfType('user_list_update');
       await operativeRow(alice.page, 'Agent901').waitFor();
