@@ -7,7 +7,12 @@
  */
 import { chromium, type Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, DISABLED_FEATURES, launchBrowser } from './support/browser.js';
+import {
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  DISABLED_FEATURES,
+  launchBrowser,
+} from './support/browser.js';
 
 /** Each `--disable-features` on the browser's command line, in order, as its list. */
 async function disabledFeatureSwitches(browser: Browser): Promise<string[][]> {
@@ -63,7 +68,7 @@ describe("the browser tests' Chromium", () => {
     }
     // Without it (Playwright's defaults only), this Chromium loads them: the switch still matters.
     const without = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: CHROMIUM_PATH,
       args: CHROMIUM_ARGS.filter((arg) => !arg.startsWith('--disable-features=')),
     });
     try {

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT } from '../../shared/protocol/errors.js';
 import { type TestServer } from '../support/server.js';
 import { ChatPageObject } from './pages/chat-page.js';
-import { CHROMIUM_ARGS, startAppServer } from './support/browser.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, startAppServer } from './support/browser.js';
 
 const HOST = 'chat.securechannel.test';
 const ORIGIN = `http://${HOST}`;
@@ -46,7 +46,7 @@ describe('server identity pinning in the browser', () => {
   async function launchAgainst(server: TestServer): Promise<BrowserContext> {
     const port = new URL(server.baseUrl).port;
     return chromium.launchPersistentContext(profile, {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: CHROMIUM_PATH,
       args: [
         ...CHROMIUM_ARGS,
         `--host-resolver-rules=MAP ${HOST}:80 127.0.0.1:${port}`,

@@ -20,7 +20,7 @@ import {
   type PresetId,
 } from '../../client/features/voice/voice-settings.js';
 import { fundamentalHz, sine, wavFile } from '../support/pitch.js';
-import { CHROMIUM_ARGS } from './support/browser.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/browser.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const RATE = 48_000;
@@ -64,7 +64,7 @@ describe('voice disguise, measured in Chromium', () => {
     if (address === null || typeof address === 'string') throw new Error('no port');
     baseUrl = `http://127.0.0.1:${address.port}`;
     browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: CHROMIUM_PATH,
       args: [
         ...CHROMIUM_ARGS,
         '--use-fake-ui-for-media-stream',

@@ -57,6 +57,9 @@ export const DISABLED_FEATURES: readonly string[] = [
   ...OWN_DISABLED_FEATURES,
 ];
 
+/** Debian's Chromium, or the one `CHROMIUM_PATH` names. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
 export const CHROMIUM_ARGS = [
   '--headless=new',
   '--no-sandbox',
@@ -80,7 +83,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
     ? ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']
     : [];
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     args: [...CHROMIUM_ARGS, ...media, ...(options.args ?? [])],
   });
 }
