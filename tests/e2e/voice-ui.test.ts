@@ -2,11 +2,12 @@
  * The voice screens in the browser (spec 000 §2, §3, §4, §5): the audio interface dialog with its
  * devices, call volume, disguise presets (a manual edit makes the preset Custom, settings survive
  * a reload) and the 3-second voice test; and the floating 448 px call window — roster, duration,
- * encryption, minimise and expand, leave releasing the microphone. Screenshots in two themes go to
- * test-results/voice-*.png.
+ * encryption, minimise and expand, dragging (also for a visitor who asks for reduced motion), leave
+ * releasing the microphone. Screenshots in two themes go to test-results/voice-*.png.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ChatPageObject } from './pages/chat-page.js';
 import { browserSuite, newActor, seriousAxeViolations, type Actor } from './support/browser.js';
@@ -33,9 +34,10 @@ describe('voice screens', () => {
   // the first): about 70 s on the 2-core CI machine beside another browser file, over the 60 s
   // default, so both have two minutes.
 
-  async function visitor(name: string, theme: string): Promise<Actor> {
+  async function visitor(name: string, theme: string, reducedMotion = false): Promise<Actor> {
     const actor = await newActor(suite.browser, name, {
       storage: { securechannel_access_mode: 'public', 'secure-channel-theme': theme },
+      reducedMotion,
     });
     suite.actors.push(actor);
     await actor.context.addInitScript(trackMicrophoneTracks);
@@ -132,14 +134,7 @@ describe('voice screens', () => {
       await call.getByTestId('voice-call-body').waitFor();
 
       // Dragged by its title bar.
-      const before = await call.boundingBox();
-      if (!before) throw new Error('no call window');
-      await page.mouse.move(before.x + 40, before.y + 10);
-      await page.mouse.down();
-      await page.mouse.move(before.x - 160, before.y - 200, { steps: 5 });
-      await page.mouse.up();
-      const after = await call.boundingBox();
-      expect(Math.round((after?.x ?? 0) - before.x)).toBe(-200);
+      expect(await dragBy(page, call, -200, -210)).toEqual({ x: -200, y: -210 });
 
       await page.getByTestId('voice-leave').click();
       await call.waitFor({ state: 'detached' });
@@ -152,4 +147,38 @@ describe('voice screens', () => {
       expect(states.every((readyState) => readyState === 'ended')).toBe(true);
     }
   }, 120_000);
+
+  it('keeps the call window under the pointer for a visitor who asks for reduced motion', async () => {
+    const { page } = await visitor('call-still', 'matrix', true);
+    await page.getByTestId('voice-call-button').click();
+    const call = page.getByTestId('voice-call-window');
+    await call.getByTestId('voice-participants').getByText('(you)').waitFor();
+    // The window lands where the pointer let go, as without the setting: nothing transitions and
+    // no animation repeats (client/styles.css), so a change is on screen at once.
+    expect(await dragBy(page, call, -200, -210)).toEqual({ x: -200, y: -210 });
+    expect(
+      await call.evaluate((element) => {
+        const style = getComputedStyle(element);
+        return [style.transitionDuration, style.animationIterationCount];
+      }),
+    ).toEqual(['0s', '1']);
+    await page.getByTestId('voice-leave').click();
+    await call.waitFor({ state: 'detached' });
+  }, 60_000);
 });
+
+/**
+ * Drags `element` by its title bar (`dx`, `dy` in five pointer moves) and reads back how far it
+ * moved, as soon as the pointer is released.
+ */
+async function dragBy(page: Page, element: Locator, dx: number, dy: number) {
+  const before = await element.boundingBox();
+  if (!before) throw new Error('nothing to drag');
+  await page.mouse.move(before.x + 40, before.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(before.x + 40 + dx, before.y + 10 + dy, { steps: 5 });
+  await page.mouse.up();
+  const after = await element.boundingBox();
+  if (!after) throw new Error('the dragged element is gone');
+  return { x: Math.round(after.x - before.x), y: Math.round(after.y - before.y) };
+}

@@ -212,6 +212,8 @@ export interface ActorOptions {
   /** localStorage entries set before any page script runs (first navigation only). */
   storage?: Record<string, string>;
   viewport?: { width: number; height: number };
+  /** The visitor's system asks for reduced motion (`prefers-reduced-motion: reduce`). */
+  reducedMotion?: boolean;
 }
 
 export async function newActor(
@@ -221,6 +223,7 @@ export async function newActor(
 ): Promise<Actor> {
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1280, height: 800 },
+    ...(options.reducedMotion ? { reducedMotion: 'reduce' as const } : {}),
   });
   if (options.storage) {
     // Seeded once per context: later reloads see what the app itself stored.
