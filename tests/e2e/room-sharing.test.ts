@@ -149,8 +149,8 @@ describe('private channels: invite links and the own channel list', () => {
 
   it('drops a channel that self-destructed from the own list', async () => {
     // The room counts down 30 s with a pulsing banner, which a headless Chromium composites 60
-    // times a second in software; a visitor who asks for reduced motion sees it still (the list
-    // is what this test is about).
+    // times a second in software; for a visitor who asks for reduced motion it does not pulse
+    // (the list is what this test is about).
     const alice = await actor('alice', { reducedMotion: true });
     const name = `burner-${Date.now().toString(36)}`;
     const { secureId } = await createsChannel(alice, name, '30 SECONDS');
