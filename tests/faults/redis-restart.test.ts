@@ -41,6 +41,40 @@ async function ping(server: Running): Promise<{ ok: boolean; degraded: boolean }
   return (await response.json()) as { ok: boolean; degraded: boolean };
 }
 
+/**
+ * Waits until every server's `/api/ping` says `degraded` is `expected`. On a timeout it names the
+ * server and what it last saw: the ping's answer or error, the process's own state and its two
+ * Redis connections' states.
+ */
+async function waitForDegraded(servers: Running[], expected: boolean, what: string) {
+  for (const [index, server] of servers.entries()) {
+    let last = 'no answer yet';
+    try {
+      await waitFor(
+        what,
+        async () => {
+          try {
+            const answer = await ping(server);
+            last = JSON.stringify(answer);
+            return answer.degraded === expected;
+          } catch (error) {
+            last = String(error);
+            throw error;
+          }
+        },
+        15_000,
+      );
+    } catch (error) {
+      const { redisHealth, redis } = server.server.shared;
+      const reason = error instanceof Error ? error.message : String(error);
+      const state =
+        `isDegraded ${String(redisHealth?.isDegraded)}; ` +
+        `client ${redis?.client.status}, subscriber ${redis?.subscriber.status}`;
+      throw new Error(`server ${index}: ${reason}; last ping ${last}; ${state}`);
+    }
+  }
+}
+
 async function degradedGauge(server: Running): Promise<string | undefined> {
   const response = await fetch(`${server.url}/metrics`, {
     headers: { authorization: `Bearer ${METRICS_TOKEN}` },
@@ -124,9 +158,7 @@ describe.runIf(HAS_POSTGRES)('a Redis restart under three servers', () => {
     // The outage: Redis is killed; every server says it is degraded.
     door.isHeld = true;
     await redis.halt();
-    for (const server of servers) {
-      await waitFor('degraded', async () => (await ping(server)).degraded, 15_000);
-    }
+    await waitForDegraded(servers, true, 'degraded');
     expect(await degradedGauge(servers[0]!)).toBe('1');
     await waitFor(
       'a message refused during the outage',
@@ -140,9 +172,7 @@ describe.runIf(HAS_POSTGRES)('a Redis restart under three servers', () => {
     const resumedAt = Date.now();
     // The third server gets back in later than the others.
     setTimeout(() => (door.isHeld = false), 1_500);
-    for (const server of servers) {
-      await waitFor('recovery', async () => !(await ping(server)).degraded, 15_000);
-    }
+    await waitForDegraded(servers, false, 'recovery');
     const healedAfterMs = Date.now() - resumedAt;
     expect(healedAfterMs).toBeLessThan(10_000);
     expect(await degradedGauge(servers[0]!)).toBe('0');
