@@ -23,6 +23,7 @@ import {
   type LoadedMlDsaVerifier,
   type MlDsaVerifier,
 } from '../../server/features/auth/ml-dsa-verifier.mjs';
+import { flipBit } from './bytes.js';
 
 const KEYS = 4;
 export const SIGNED_MESSAGES = 1000;
@@ -69,11 +70,8 @@ function seeded(seed: number): (below: number) => number {
   };
 }
 
-function flipBit(bytes: Uint8Array, bit: number): Uint8Array {
-  const copy = bytes.slice();
-  copy[bit >> 3] = copy[bit >> 3]! ^ (1 << (bit & 7));
-  return copy;
-}
+/** A copy of `bytes` with the bit at position `bit` (counted from the first byte's lowest) flipped. */
+const flipBitAt = (bytes: Uint8Array, bit: number) => flipBit(bytes, bit >> 3, bit & 7);
 
 /**
  * The fixtures of the messages `part` of `PARTS` signs. Every draw of the seeded sequence is
@@ -97,13 +95,13 @@ export function makeFixtures(part: number): Fixture[] {
       ...[0, 1, 2].map(() => (ML_DSA_65_SIGNATURE_BYTES - HINT_BYTES) * 8 + random(HINT_BYTES * 8)),
     ];
     const otherMessage =
-      length === 0 ? Uint8Array.of(0) : flipBit(message, random(message.length * 8));
+      length === 0 ? Uint8Array.of(0) : flipBitAt(message, random(message.length * 8));
     if (n % PARTS !== part) continue;
     const signature = ml_dsa65.sign(message, key.secretKey, { extraEntropy: false });
     const of = { messageIndex: n, message, publicKey: key.publicKey };
     fixtures.push({ ...of, kind: 'valid', signature });
     for (const bit of bits)
-      fixtures.push({ ...of, kind: 'bit-flipped', signature: flipBit(signature, bit) });
+      fixtures.push({ ...of, kind: 'bit-flipped', signature: flipBitAt(signature, bit) });
     fixtures.push({ ...of, kind: 'wrong-key', signature, publicKey: other.publicKey });
     fixtures.push({ ...of, kind: 'wrong-message', signature, message: otherMessage });
   }

@@ -9,16 +9,11 @@ import {
   verifyEcdsa,
 } from '../../../../shared/crypto/ecdsa-p256.js';
 import { seededRandom } from '../../../../scripts/crypto-fixtures.js';
+import { flipBit } from '../../../support/bytes.js';
 
 const message = utf8Encode('challenge-1234');
 const keys = generateEcdsaKeyPair(seededRandom('ecdsa test key'));
 const ECDSA = { name: 'ECDSA', namedCurve: 'P-256' } as const;
-
-const flipBit = (bytes: Uint8Array, index: number) => {
-  const copy = Uint8Array.from(bytes);
-  copy[index] = copy[index]! ^ 0x01;
-  return copy;
-};
 
 describe('ECDSA P-256 keys', () => {
   it('makes a 65-byte uncompressed point and a 138-byte PKCS#8 private key', () => {

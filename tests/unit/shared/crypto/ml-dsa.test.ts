@@ -11,16 +11,11 @@ import {
   signMlDsa,
   verifyMlDsa,
 } from '../../../../shared/crypto/ml-dsa.js';
+import { flipBit } from '../../../support/bytes.js';
 
 const seed = Uint8Array.from({ length: 32 }, (_, index) => 255 - index);
 const keys = generateMlDsaKeyPair(seed);
 const message = utf8Encode('challenge-1234');
-
-const flipBit = (bytes: Uint8Array, index: number) => {
-  const copy = Uint8Array.from(bytes);
-  copy[index] = copy[index]! ^ 0x01;
-  return copy;
-};
 
 describe('ML-DSA-65', () => {
   it('makes keys and signatures of the sizes in spec 000 §9', () => {

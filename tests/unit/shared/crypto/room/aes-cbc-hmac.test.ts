@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { concatBytes, utf8Encode } from '../../../../../shared/crypto/bytes.js';
 import { aesCbcHmacDecrypt, aesCbcHmacEncrypt } from '../../../../../shared/crypto/room/index.js';
 import { seededRandom } from '../../../../../scripts/crypto-fixtures.js';
-import { expectDecryptError, flipBit } from './room-test-kit.js';
+import { flipBit } from '../../../../support/bytes.js';
+import { expectDecryptError } from './room-test-kit.js';
 
 const random = seededRandom('aes-cbc-hmac test');
 const keys = random(64);

@@ -26,6 +26,7 @@ import {
   type WebCryptoKey,
 } from '../../../../../shared/crypto/room/index.js';
 import { seededRandom } from '../../../../../scripts/crypto-fixtures.js';
+import { flipBit } from '../../../../support/bytes.js';
 
 export const ROOM_ID = 'c'.repeat(64);
 export const OTHER_ROOM_ID = 'd'.repeat(64);
@@ -118,14 +119,6 @@ export function replayRandom(hex: string): RandomBytesSource & { remaining: () =
     return bytes.slice(offset - count, offset);
   };
   return Object.assign(source, { remaining: () => bytes.length - offset });
-}
-
-/** A copy of `bytes` with one bit flipped. */
-export function flipBit(bytes: Uint8Array, index: number, bit = 0): Uint8Array {
-  const copy = Uint8Array.from(bytes);
-  const at = index < 0 ? copy.length + index : index;
-  copy[at] = copy[at]! ^ (1 << bit);
-  return copy;
 }
 
 /** The decoded JSON object of an envelope text. */

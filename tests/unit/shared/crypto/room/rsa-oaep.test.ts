@@ -9,7 +9,8 @@ import {
   rsaOaepEncrypt,
   RSA_OAEP_CIPHERTEXT_BYTES,
 } from '../../../../../shared/crypto/room/index.js';
-import { expectDecryptError, flipBit } from './room-test-kit.js';
+import { flipBit } from '../../../../support/bytes.js';
+import { expectDecryptError } from './room-test-kit.js';
 
 const pair = await generateRsaOaepKeyPair();
 const contentKey = new Uint8Array(32).fill(9);
