@@ -6,20 +6,45 @@
  * written to every member, the sender included. No validation, no rate limits, no presence, no
  * storage, no HTTP framework.
  *
- * Env: BENCH_ROOMS (room ids "room-0" … are accepted; any id is, in fact). Prints one JSON line:
- * `{"url":"http://127.0.0.1:<port>","wsPath":"/","rooms":["room-0",…]}`.
+ * With BENCH_SPEC_BYTES=1 it is the floor of a SecureChannel join instead: the bytes the spec's
+ * frames carry, without the logic behind them (no identity, grant, moderation, limits or
+ * validation). A join then writes what SecureChannel writes to a visitor joining a room without
+ * messages or key holders: `room_joined` with a node id and an access token, the whole member
+ * list (`user_list_update`, one spec 000 §3 room user per member), `key_bundles` and
+ * `moderation_state`; and the room hears of the joins of each 50 ms window as SecureChannel tells
+ * them (docs/protocol.md "Joins told together": one `user_joined` to the others, or one
+ * `users_joined` to all). A member's frames of one turn leave in one write, as SecureChannel's do
+ * (server/realtime/write-batch.ts); `request_user_list` answers with the list after the room's
+ * held joins. The connect scenario measures it beside the two servers.
+ *
+ * Env: BENCH_ROOMS (room ids "room-0" … are accepted; any id is, in fact), BENCH_SPEC_BYTES.
+ * Prints one JSON line: `{"url":"http://127.0.0.1:<port>","wsPath":"/","rooms":["room-0",…]}`.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
+import type { Socket } from 'node:net';
 import { collectOnSignal, recordGcPauses } from './gc-on-signal.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 
 interface Member {
   id: string;
   roomId: string | null;
+  /** The TCP socket under the WebSocket (corked per turn in the spec-bytes mode). */
+  tcp: Socket;
+  /** Spec-bytes mode: a callsign as long as a visitor's ("Ghost" and three digits). */
+  username: string;
+  /** Spec-bytes mode: this member's room user entry as JSON, once joined. */
+  entry: string | null;
 }
+
+const SPEC_BYTES = process.env.BENCH_SPEC_BYTES === '1';
+/** How long SecureChannel holds a room's joins to tell them together (room-channels.ts). */
+const JOIN_WINDOW_MS = 50;
 
 const rooms = new Map<string, Set<WebSocket>>();
 const members = new Map<WebSocket, Member>();
+/** Spec-bytes mode: per room, the joins of the open window and its timer. */
+const heldJoins = new Map<string, { joins: [WebSocket, Member][]; timer: NodeJS.Timeout }>();
 let nextId = 1;
 
 function leave(socket: WebSocket, member: Member): void {
@@ -28,6 +53,100 @@ function leave(socket: WebSocket, member: Member): void {
   room?.delete(socket);
   if (room?.size === 0) rooms.delete(member.roomId);
   member.roomId = null;
+}
+
+let corked: Socket[] = [];
+/** Spec-bytes mode: the member's writes of this turn leave together. */
+function sendBatched(socket: WebSocket, member: Member, text: string): void {
+  if (member.tcp.writableCorked === 0) {
+    member.tcp.cork();
+    if (corked.push(member.tcp) === 1) {
+      setImmediate(() => {
+        const sockets = corked;
+        corked = [];
+        for (const tcp of sockets) tcp.uncork();
+      });
+    }
+  }
+  socket.send(text);
+}
+
+function userList(roomId: string): string {
+  const entries: string[] = [];
+  for (const socket of rooms.get(roomId) ?? []) {
+    const entry = members.get(socket)?.entry;
+    if (entry) entries.push(entry);
+  }
+  return `{"type":"user_list_update","roomId":${JSON.stringify(roomId)},"users":[${entries.join(',')}],"timestamp":"${new Date().toISOString()}"}`;
+}
+
+/** Tells the room of its held joins, as SecureChannel's window does. */
+function tellJoins(roomId: string): void {
+  const held = heldJoins.get(roomId);
+  if (!held) return;
+  heldJoins.delete(roomId);
+  clearTimeout(held.timer);
+  const room = rooms.get(roomId);
+  if (!room) return;
+  const id = JSON.stringify(roomId);
+  const only = held.joins.length === 1 ? held.joins[0] : undefined;
+  const payload = only
+    ? `{"type":"user_joined","roomId":${id},"username":"${only[1].username}","nodeId":"${only[1].id}","memberCount":${room.size},"user":${only[1].entry}}`
+    : `{"type":"users_joined","roomId":${id},"memberCount":${room.size},"users":[${held.joins.map(([, member]) => member.entry).join(',')}]}`;
+  for (const peer of room) {
+    const member = members.get(peer);
+    if (member && peer !== only?.[0]) sendBatched(peer, member, payload);
+  }
+}
+
+/** Spec-bytes mode: what SecureChannel writes for a visitor's join, without deciding anything. */
+function joinWithSpecBytes(socket: WebSocket, member: Member, roomId: string): void {
+  const now = new Date().toISOString();
+  member.entry = JSON.stringify({
+    nodeId: member.id,
+    username: member.username,
+    status: 'online',
+    role: 'user',
+    isAuthenticated: false,
+    connectionTime: now,
+    lastSeen: now,
+    isVoiceActive: false,
+    entry: 'open',
+    secureId: null,
+  });
+  const room = rooms.get(roomId);
+  const memberCount = room?.size ?? 0;
+  sendBatched(
+    socket,
+    member,
+    JSON.stringify({
+      type: 'room_joined',
+      roomId,
+      nodeId: member.id,
+      messages: [],
+      memberCount,
+      accessToken: randomBytes(24).toString('base64url'),
+    }),
+  );
+  sendBatched(socket, member, userList(roomId));
+  sendBatched(socket, member, '{"type":"key_bundles","bundles":[]}');
+  sendBatched(
+    socket,
+    member,
+    JSON.stringify({
+      type: 'moderation_state',
+      roomId,
+      role: 'member',
+      isLocked: false,
+      mutedUntil: null,
+    }),
+  );
+  const held = heldJoins.get(roomId);
+  if (held) held.joins.push([socket, member]);
+  else {
+    const timer = setTimeout(() => tellJoins(roomId), JOIN_WINDOW_MS);
+    heldJoins.set(roomId, { joins: [[socket, member]], timer });
+  }
 }
 
 function onFrame(socket: WebSocket, member: Member, text: string): void {
@@ -48,10 +167,16 @@ function onFrame(socket: WebSocket, member: Member, text: string): void {
     }
     room.add(socket);
     member.roomId = record.roomId;
-    socket.send(JSON.stringify({ type: 'room_joined', roomId: record.roomId }));
+    if (SPEC_BYTES) joinWithSpecBytes(socket, member, record.roomId);
+    else socket.send(JSON.stringify({ type: 'room_joined', roomId: record.roomId }));
     return;
   }
   if (!member.roomId) return;
+  if (SPEC_BYTES && record.type === 'request_user_list') {
+    tellJoins(member.roomId);
+    sendBatched(socket, member, userList(member.roomId));
+    return;
+  }
   const payload = JSON.stringify({
     type: 'new_message',
     message: { ...record, senderId: member.id, roomId: member.roomId },
@@ -63,8 +188,15 @@ const http = createServer((_request, response) => {
   response.writeHead(404).end();
 });
 const wss = new WebSocketServer({ server: http, perMessageDeflate: false });
-wss.on('connection', (socket) => {
-  const member: Member = { id: `bare_${nextId++}`, roomId: null };
+wss.on('connection', (socket, request) => {
+  const n = nextId++;
+  const member: Member = {
+    id: SPEC_BYTES ? `node_${n.toString(16).padStart(16, '0')}` : `bare_${n}`,
+    roomId: null,
+    tcp: request.socket as Socket,
+    username: `Ghost${100 + (n % 900)}`,
+    entry: null,
+  };
   members.set(socket, member);
   socket.on('message', (data) => onFrame(socket, member, data.toString()));
   socket.on('error', () => undefined);

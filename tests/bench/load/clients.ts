@@ -26,12 +26,18 @@ const ERROR_PREFIX = '{"type":"error"';
 export class BenchClient {
   /** Called with every text frame after the join (the chat load sets it). */
   onFrame: ((text: string) => void) | null = null;
+  /** Payload bytes of every frame received so far. */
+  bytesReceived = 0;
   private pendingJoin: { resolve: () => void; reject: (error: Error) => void } | null = null;
   private closed: Promise<void>;
 
   private constructor(readonly socket: WebSocket) {
     this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
-    socket.on('message', (data: WebSocket.RawData) => this.receive(data.toString()));
+    socket.on('message', (data: WebSocket.RawData) => {
+      const text = data.toString();
+      this.bytesReceived += Buffer.isBuffer(data) ? data.length : Buffer.byteLength(text);
+      this.receive(text);
+    });
     socket.on('error', () => undefined);
   }
 

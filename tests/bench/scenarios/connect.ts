@@ -9,9 +9,14 @@
  *   time runs until the first member has had the answer to a `request_user_list` sent after the
  *   last join, so every join's news to the room (user_joined) is written before the clock stops.
  * Ratios use the rounds pooled (total time summed; per-socket times pooled).
+ *
+ * Beside the two, each round runs the bare server in its spec-bytes mode (bare-ws-server.ts): the
+ * bytes SecureChannel's join frames carry, written without the logic behind them. Its ratio to
+ * bare is the floor any server sending the spec's frames starts from (informational), so that the
+ * part of SecureChannel's ratio that is its own work can be read off.
  */
-import { OTHER_LOAD_LIMIT, type BenchContext } from '../context.js';
-import { closeAll, connectMany } from '../load/clients.js';
+import { OTHER_LOAD_LIMIT, sleep, type BenchContext } from '../context.js';
+import { closeAll, connectMany, type BenchClient } from '../load/clients.js';
 import { fixed, percent, times, type Check, type ScenarioReport, type Table } from '../report.js';
 import { SERVER_LABEL, type ServerKind } from '../server-process.js';
 import { distribution, ratio, type Distribution } from '../stats.js';
@@ -53,6 +58,8 @@ const FILL_P99_TARGET = 1.5;
 
 export interface ConnectRun {
   server: ServerKind;
+  /** Payload bytes the clients received in all (once settled, after the clock), per join. */
+  bytesPerJoin: number;
   wallMs: number;
   joinsPerSecond: number;
   joinMs: Distribution;
@@ -68,18 +75,28 @@ export interface ConnectRun {
   otherCpuShare: number;
 }
 
+/** The servers of the scenario: the two of every scenario and the bare server's spec-bytes mode. */
+type Contender = ServerKind | 'specBytes';
+const CONTENDERS: readonly Contender[] = ['securechannel', 'bare', 'specBytes'];
+const LABEL: Record<Contender, string> = { ...SERVER_LABEL, specBytes: 'spec bytes (ws)' };
+
 async function measure(
   context: BenchContext,
-  kind: ServerKind,
+  contender: Contender,
   settings: ConnectSettings,
 ): Promise<ConnectRun> {
   context.progress(
-    `${SERVER_LABEL[kind]}: ${settings.sockets} sockets connect and join rooms of ${settings.roomSize}`,
+    `${LABEL[contender]}: ${settings.sockets} sockets connect and join rooms of ${settings.roomSize}`,
   );
-  const server = await context.acquireServer(kind, Math.ceil(settings.sockets / settings.roomSize));
+  const rooms = Math.ceil(settings.sockets / settings.roomSize);
+  const server =
+    contender === 'specBytes'
+      ? await context.startFreshServer('bare', rooms, { BENCH_SPEC_BYTES: '1' })
+      : await context.acquireServer(contender, rooms);
   try {
+    // Until the room has heard every join, where the server tells joins to the room.
     return await measureConnect(singleServer(server), settings, {
-      settle: kind === 'securechannel',
+      settle: contender !== 'bare',
     });
   } finally {
     await context.releaseServer(server);
@@ -115,9 +132,11 @@ export async function measureConnect(
     wallMs = performance.now() - result.startedAt;
   }
   const cpu = meter.read(await listDatabasePids(target));
+  const bytes = await bytesOnceSettled(result.clients);
   await closeAll(result.clients);
   return {
     server: target.kind,
+    bytesPerJoin: bytes / settings.sockets,
     wallMs,
     joinsPerSecond: (settings.sockets * 1000) / wallMs,
     joinMs: distribution(result.joinMs),
@@ -130,11 +149,28 @@ export async function measureConnect(
   };
 }
 
+/**
+ * What the clients received in all, once nothing more arrives (the last joins' news to the rooms
+ * may still be in flight when the clock stops): read every 50 ms until two reads agree, at most 2 s.
+ */
+async function bytesOnceSettled(clients: readonly BenchClient[]): Promise<number> {
+  const total = () => clients.reduce((sum, client) => sum + client.bytesReceived, 0);
+  let last = total();
+  for (let waited = 0; waited < 2000; waited += 50) {
+    await sleep(50);
+    const now = total();
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
+}
+
 interface Pooled {
   runs: ConnectRun[];
   wallMs: number;
   joinMs: Distribution;
   serverCpuUsPerJoin: number;
+  bytesPerJoin: number;
 }
 
 function pool(runs: ConnectRun[], joinMs: number[][]): Pooled {
@@ -146,30 +182,34 @@ function pool(runs: ConnectRun[], joinMs: number[][]): Pooled {
     wallMs,
     joinMs: distribution(joinMs.flat()),
     serverCpuUsPerJoin: (cpuMs * 1000) / joins,
+    bytesPerJoin: runs.reduce((sum, run) => sum + run.bytesPerJoin, 0) / runs.length,
   };
 }
 
-/** Rounds of SecureChannel then bare, each on a fresh server; the raw join times are kept. */
+/** Rounds of SecureChannel, bare and spec bytes, each on a fresh server; raw join times kept. */
 async function rounds(
   context: BenchContext,
   settings: ConnectSettings,
-): Promise<Record<ServerKind, { runs: ConnectRun[]; joinMs: number[][] }>> {
+): Promise<Record<Contender, Pooled>> {
   const count = context.isQuick ? ROUNDS.quick : ROUNDS.full;
-  const out = {
-    securechannel: { runs: [] as ConnectRun[], joinMs: [] as number[][] },
-    bare: { runs: [] as ConnectRun[], joinMs: [] as number[][] },
-  } as Record<ServerKind, { runs: ConnectRun[]; joinMs: number[][] }>;
+  const runs: Record<Contender, ConnectRun[]> = { securechannel: [], bare: [], specBytes: [] };
   for (let round = 0; round < count; round += 1) {
-    for (const kind of ['securechannel', 'bare'] as const) {
-      const run = await measure(context, kind, settings);
-      out[kind].runs.push(run);
-      out[kind].joinMs.push(run.rawJoinMs);
-    }
+    for (const contender of CONTENDERS)
+      runs[contender].push(await measure(context, contender, settings));
   }
-  return out;
+  const pooled = (contender: Contender) =>
+    pool(
+      runs[contender],
+      runs[contender].map((run) => run.rawJoinMs),
+    );
+  return {
+    securechannel: pooled('securechannel'),
+    bare: pooled('bare'),
+    specBytes: pooled('specBytes'),
+  };
 }
 
-function table(title: string, secure: Pooled, bare: Pooled): Table {
+function table(title: string, pooled: Record<Contender, Pooled>): Table {
   const row = (label: string, run: ConnectRun) => [
     label,
     fixed(run.wallMs / 1000, 2),
@@ -178,36 +218,54 @@ function table(title: string, secure: Pooled, bare: Pooled): Table {
     fixed(run.joinMs.p99, 1),
     fixed(run.joinMs.max, 1),
     fixed(run.serverCpuUsPerJoin, 0),
+    fixed(run.bytesPerJoin / 1000, 2),
   ];
-  const pooledRow = (label: string, pooled: Pooled) => [
+  const pooledRow = (label: string, figures: Pooled) => [
     label,
-    fixed(pooled.wallMs / 1000, 2),
-    fixed((pooled.joinMs.count * 1000) / pooled.wallMs, 0),
-    fixed(pooled.joinMs.p50, 1),
-    fixed(pooled.joinMs.p99, 1),
-    fixed(pooled.joinMs.max, 1),
-    fixed(pooled.serverCpuUsPerJoin, 0),
+    fixed(figures.wallMs / 1000, 2),
+    fixed((figures.joinMs.count * 1000) / figures.wallMs, 0),
+    fixed(figures.joinMs.p50, 1),
+    fixed(figures.joinMs.p99, 1),
+    fixed(figures.joinMs.max, 1),
+    fixed(figures.serverCpuUsPerJoin, 0),
+    fixed(figures.bytesPerJoin / 1000, 2),
   ];
+  const ratioRow = (label: string, figures: Pooled) => {
+    const bare = pooled.bare;
+    return [
+      label,
+      times(ratio(figures.wallMs, bare.wallMs)),
+      '',
+      times(ratio(figures.joinMs.p50, bare.joinMs.p50)),
+      times(ratio(figures.joinMs.p99, bare.joinMs.p99)),
+      '',
+      times(ratio(figures.serverCpuUsPerJoin, bare.serverCpuUsPerJoin)),
+      '',
+    ];
+  };
   const rows: string[][] = [];
-  secure.runs.forEach((run, index) => {
-    rows.push(row(`${SERVER_LABEL.securechannel} #${index + 1}`, run));
-    const bareRun = bare.runs[index];
-    if (bareRun) rows.push(row(`${SERVER_LABEL.bare} #${index + 1}`, bareRun));
+  pooled.securechannel.runs.forEach((_, index) => {
+    for (const contender of CONTENDERS) {
+      const run = pooled[contender].runs[index];
+      if (run) rows.push(row(`${LABEL[contender]} #${index + 1}`, run));
+    }
   });
-  rows.push(pooledRow(`${SERVER_LABEL.securechannel} all`, secure));
-  rows.push(pooledRow(`${SERVER_LABEL.bare} all`, bare));
-  rows.push([
-    'ratio SC/bare all',
-    times(ratio(secure.wallMs, bare.wallMs)),
-    '',
-    times(ratio(secure.joinMs.p50, bare.joinMs.p50)),
-    times(ratio(secure.joinMs.p99, bare.joinMs.p99)),
-    '',
-    times(ratio(secure.serverCpuUsPerJoin, bare.serverCpuUsPerJoin)),
-  ]);
+  for (const contender of CONTENDERS)
+    rows.push(pooledRow(`${LABEL[contender]} all`, pooled[contender]));
+  rows.push(ratioRow('ratio SC/bare all', pooled.securechannel));
+  rows.push(ratioRow('ratio spec bytes/bare all', pooled.specBytes));
   return {
     title,
-    columns: ['server', 'total s', 'joins/s', 'p50 ms', 'p99 ms', 'max ms', 'srv CPU µs/join'],
+    columns: [
+      'server',
+      'total s',
+      'joins/s',
+      'p50 ms',
+      'p99 ms',
+      'max ms',
+      'srv CPU µs/join',
+      'kB/join',
+    ],
     rows,
   };
 }
@@ -220,78 +278,107 @@ const ratioCheck = (name: string, value: number, limit: number, detail: string):
   pass: Number.isFinite(value) ? value <= limit : false,
 });
 
+/** The spec-bytes server's ratio to bare: the floor of the spec's frames, no target. */
+const floorCheck = (name: string, value: number, detail: string): Check => ({
+  scenario: 'connect',
+  name,
+  target: 'none set (informational)',
+  actual: `${times(value)} bare (${detail})`,
+  pass: null,
+});
+
 export async function runConnect(context: BenchContext): Promise<ScenarioReport> {
   const settings = connectSettingsFor(context.isQuick);
   const fill = fillSettingsFor(context.isQuick);
   const many = await rounds(context, settings);
   const room = await rounds(context, fill);
-  const secure = pool(many.securechannel.runs, many.securechannel.joinMs);
-  const bare = pool(many.bare.runs, many.bare.joinMs);
-  const secureFill = pool(room.securechannel.runs, room.securechannel.joinMs);
-  const bareFill = pool(room.bare.runs, room.bare.joinMs);
-  const timeRatio = ratio(secure.wallMs, bare.wallMs);
-  const p99Ratio = ratio(secure.joinMs.p99, bare.joinMs.p99);
-  const fillRatio = ratio(secureFill.wallMs, bareFill.wallMs);
-  const fillP99Ratio = ratio(secureFill.joinMs.p99, bareFill.joinMs.p99);
+  const { securechannel: secure, bare, specBytes } = many;
+  const { securechannel: secureFill, bare: bareFill, specBytes: specFill } = room;
   const seconds = (pooled: Pooled) => `${fixed(pooled.wallMs / 1000 / pooled.runs.length, 2)} s`;
-  const allRuns = [...many.securechannel.runs, ...many.bare.runs, ...room.securechannel.runs];
+  const p99s = (a: Pooled, b: Pooled) =>
+    `${fixed(a.joinMs.p99, 1)} vs ${fixed(b.joinMs.p99, 1)} ms`;
+  const disturbed = CONTENDERS.flatMap((contender) =>
+    [...many[contender].runs, ...room[contender].runs]
+      .filter((run) => run.otherCpuShare > OTHER_LOAD_LIMIT)
+      .map(
+        (run) =>
+          `${LABEL[contender]}: other processes used ${percent(run.otherCpuShare, 0)} of a core in one run; its figures are disturbed`,
+      ),
+  );
   return {
     scenario: 'connect',
     tables: [
       table(
         `Connect + join: ${settings.sockets} sockets, rooms of ${settings.roomSize}, ` +
           `${settings.concurrency} connecting at once, ${secure.runs.length} round(s)`,
-        secure,
-        bare,
+        many,
       ),
       table(
         `Room fill: ${fill.sockets} sockets join one room, ${fill.concurrency} at a time, ` +
-          `${secureFill.runs.length} round(s) (SecureChannel: until the room has heard every join)`,
-        secureFill,
-        bareFill,
+          `${secureFill.runs.length} round(s) (SecureChannel and spec bytes: until the room has heard every join)`,
+        room,
       ),
     ],
     checks: [
       ratioCheck(
         `time for ${settings.sockets} sockets to connect and join`,
-        timeRatio,
+        ratio(secure.wallMs, bare.wallMs),
         CONNECT_TIME_TARGET,
         `${seconds(secure)} vs ${seconds(bare)} bare, mean of ${secure.runs.length}`,
       ),
       ratioCheck(
         'join acknowledgement p99',
-        p99Ratio,
+        ratio(secure.joinMs.p99, bare.joinMs.p99),
         JOIN_P99_TARGET,
-        `${fixed(secure.joinMs.p99, 1)} vs ${fixed(bare.joinMs.p99, 1)} ms`,
+        p99s(secure, bare),
       ),
       ratioCheck(
         `time for a room of ${fill.sockets} to fill`,
-        fillRatio,
+        ratio(secureFill.wallMs, bareFill.wallMs),
         FILL_TIME_TARGET,
         `${seconds(secureFill)} vs ${seconds(bareFill)} bare, mean of ${secureFill.runs.length}`,
       ),
       ratioCheck(
         `join acknowledgement p99 in a room of ${fill.sockets}`,
-        fillP99Ratio,
+        ratio(secureFill.joinMs.p99, bareFill.joinMs.p99),
         FILL_P99_TARGET,
-        `${fixed(secureFill.joinMs.p99, 1)} vs ${fixed(bareFill.joinMs.p99, 1)} ms`,
+        p99s(secureFill, bareFill),
+      ),
+      floorCheck(
+        `the spec's bytes alone: ${settings.sockets} sockets`,
+        ratio(specBytes.wallMs, bare.wallMs),
+        `${seconds(specBytes)}, ${fixed(specBytes.bytesPerJoin / 1000, 2)} kB a join against SecureChannel's ${fixed(secure.bytesPerJoin / 1000, 2)}`,
+      ),
+      floorCheck(
+        `the spec's bytes alone: a room of ${fill.sockets} fills`,
+        ratio(specFill.wallMs, bareFill.wallMs),
+        `${seconds(specFill)}, ${fixed(specFill.bytesPerJoin / 1000, 1)} kB a join against SecureChannel's ${fixed(secureFill.bytesPerJoin / 1000, 1)}`,
+      ),
+      floorCheck(
+        `the spec's bytes alone: join p99 in a room of ${fill.sockets}`,
+        ratio(specFill.joinMs.p99, bareFill.joinMs.p99),
+        p99s(specFill, bareFill),
       ),
     ],
     notes: [
-      ...allRuns
-        .filter((run) => run.otherCpuShare > OTHER_LOAD_LIMIT)
-        .map(
-          (run) =>
-            `${SERVER_LABEL[run.server]}: other processes used ${percent(run.otherCpuShare, 0)} of a core in one run; its figures are disturbed`,
-        ),
+      ...disturbed,
       'sockets connect from 127.0.0.2 on, at most as many per address as the server allows by default (MAX_SOCKETS_PER_ADDRESS)',
+      "spec bytes (ws): the bare server writing the bytes of SecureChannel's join frames without the logic behind them (bare-ws-server.ts, BENCH_SPEC_BYTES); the floor of a server that sends the spec's frames",
     ],
     data: {
       settings,
       fill,
-      connect: { securechannel: many.securechannel.runs, bare: many.bare.runs },
-      roomFill: { securechannel: room.securechannel.runs, bare: room.bare.runs },
-      pooled: { secure, bare, secureFill, bareFill },
+      connect: {
+        securechannel: secure.runs,
+        bare: bare.runs,
+        specBytes: specBytes.runs,
+      },
+      roomFill: {
+        securechannel: secureFill.runs,
+        bare: bareFill.runs,
+        specBytes: specFill.runs,
+      },
+      pooled: { secure, bare, specBytes, secureFill, bareFill, specFill },
     },
   };
 }
