@@ -13,8 +13,11 @@
  * list (`user_list_update`, one spec 000 §3 room user per member), `key_bundles` and
  * `moderation_state`; and the room hears of the joins of each 50 ms window as SecureChannel tells
  * them (docs/protocol.md "Joins told together": one `user_joined` to the others, or one
- * `users_joined` to all). A member's frames of one turn leave in one write, as SecureChannel's do
- * (server/realtime/write-batch.ts); `request_user_list` answers with the list after the room's
+ * `users_joined` to all). The bytes are written the way SecureChannel writes them, so that only
+ * the logic is left out: frames encoded by server/realtime/ws-frame.ts straight to the TCP socket,
+ * one frame's bytes shared by the whole room, a room's list entries kept as bytes and extended
+ * (server/features/rooms/member-list.ts), a member's frames of one turn in one write
+ * (server/realtime/write-batch.ts). `request_user_list` answers with the list after the room's
  * held joins. The connect scenario measures it beside the two servers.
  *
  * Env: BENCH_ROOMS (room ids "room-0" … are accepted; any id is, in fact), BENCH_SPEC_BYTES.
@@ -23,13 +26,14 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
+import { encodeTextFrame, encodeTextFrameParts } from '../../server/realtime/ws-frame.js';
 import { collectOnSignal, recordGcPauses } from './gc-on-signal.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 
 interface Member {
   id: string;
   roomId: string | null;
-  /** The TCP socket under the WebSocket (corked per turn in the spec-bytes mode). */
+  /** The TCP socket under the WebSocket (written to directly in the spec-bytes mode). */
   tcp: Socket;
   /** Spec-bytes mode: a callsign as long as a visitor's ("Ghost" and three digits). */
   username: string;
@@ -52,12 +56,23 @@ function leave(socket: WebSocket, member: Member): void {
   const room = rooms.get(member.roomId);
   room?.delete(socket);
   if (room?.size === 0) rooms.delete(member.roomId);
+  if (SPEC_BYTES) {
+    // The kept list loses the entry: built again from the members left.
+    keptEntries.delete(member.roomId);
+    for (const peer of room ?? []) {
+      const entry = members.get(peer)?.entry;
+      if (entry) addEntry(member.roomId, entry);
+    }
+  }
   member.roomId = null;
 }
 
 let corked: Socket[] = [];
-/** Spec-bytes mode: the member's writes of this turn leave together. */
-function sendBatched(socket: WebSocket, member: Member, text: string): void {
+/**
+ * Spec-bytes mode: writes WebSocket frame bytes to the member's TCP socket, as SecureChannel
+ * writes its frames (server/realtime/ws-frame.ts); a member's writes of one turn leave together.
+ */
+function writeBatched(member: Member, ...buffers: Buffer[]): void {
   if (member.tcp.writableCorked === 0) {
     member.tcp.cork();
     if (corked.push(member.tcp) === 1) {
@@ -68,19 +83,43 @@ function sendBatched(socket: WebSocket, member: Member, text: string): void {
       });
     }
   }
-  socket.send(text);
+  for (const buffer of buffers) member.tcp.write(buffer);
 }
 
-function userList(roomId: string): string {
-  const entries: string[] = [];
-  for (const socket of rooms.get(roomId) ?? []) {
-    const entry = members.get(socket)?.entry;
-    if (entry) entries.push(entry);
+/**
+ * Spec-bytes mode: a room's list entries as UTF-8, extended as members join and shared by every
+ * newcomer's list (as server/features/rooms/member-list.ts keeps a large room's).
+ */
+const keptEntries = new Map<string, { buffer: Buffer; length: number }>();
+
+function addEntry(roomId: string, entry: string): void {
+  const kept = keptEntries.get(roomId);
+  const text = kept && kept.length > 0 ? `,${entry}` : entry;
+  const bytes = Buffer.byteLength(text);
+  if (!kept || kept.length + bytes > kept.buffer.length) {
+    // A new buffer: views of the old one handed out earlier stay as they were.
+    const buffer = Buffer.allocUnsafe(Math.max(2 * ((kept?.length ?? 0) + bytes), 4096));
+    kept?.buffer.copy(buffer, 0, 0, kept.length);
+    keptEntries.set(roomId, { buffer, length: kept?.length ?? 0 });
   }
-  return `{"type":"user_list_update","roomId":${JSON.stringify(roomId)},"users":[${entries.join(',')}],"timestamp":"${new Date().toISOString()}"}`;
+  const target = keptEntries.get(roomId);
+  if (!target) return;
+  target.buffer.write(text, target.length);
+  target.length += bytes;
 }
 
-/** Tells the room of its held joins, as SecureChannel's window does. */
+function writeUserList(member: Member, roomId: string): void {
+  const kept = keptEntries.get(roomId);
+  const head = `{"type":"user_list_update","roomId":${JSON.stringify(roomId)},"users":[`;
+  const tail = `],"timestamp":"${new Date().toISOString()}"}`;
+  writeBatched(
+    member,
+    ...encodeTextFrameParts(head, kept ? kept.buffer.subarray(0, kept.length) : EMPTY, tail),
+  );
+}
+const EMPTY = Buffer.alloc(0);
+
+/** Tells the room of its held joins, as SecureChannel's window does: one frame for all. */
 function tellJoins(roomId: string): void {
   const held = heldJoins.get(roomId);
   if (!held) return;
@@ -90,12 +129,14 @@ function tellJoins(roomId: string): void {
   if (!room) return;
   const id = JSON.stringify(roomId);
   const only = held.joins.length === 1 ? held.joins[0] : undefined;
-  const payload = only
-    ? `{"type":"user_joined","roomId":${id},"username":"${only[1].username}","nodeId":"${only[1].id}","memberCount":${room.size},"user":${only[1].entry}}`
-    : `{"type":"users_joined","roomId":${id},"memberCount":${room.size},"users":[${held.joins.map(([, member]) => member.entry).join(',')}]}`;
+  const frame = encodeTextFrame(
+    only
+      ? `{"type":"user_joined","roomId":${id},"username":"${only[1].username}","nodeId":"${only[1].id}","memberCount":${room.size},"user":${only[1].entry}}`
+      : `{"type":"users_joined","roomId":${id},"memberCount":${room.size},"users":[${held.joins.map(([, member]) => member.entry).join(',')}]}`,
+  );
   for (const peer of room) {
     const member = members.get(peer);
-    if (member && peer !== only?.[0]) sendBatched(peer, member, payload);
+    if (member && peer !== only?.[0]) writeBatched(member, frame);
   }
 }
 
@@ -114,32 +155,30 @@ function joinWithSpecBytes(socket: WebSocket, member: Member, roomId: string): v
     entry: 'open',
     secureId: null,
   });
-  const room = rooms.get(roomId);
-  const memberCount = room?.size ?? 0;
-  sendBatched(
-    socket,
+  addEntry(roomId, member.entry);
+  const memberCount = rooms.get(roomId)?.size ?? 0;
+  const roomJoined = JSON.stringify({
+    type: 'room_joined',
+    roomId,
+    nodeId: member.id,
+    messages: [],
+    memberCount,
+    accessToken: randomBytes(24).toString('base64url'),
+  });
+  writeBatched(member, encodeTextFrame(roomJoined));
+  writeUserList(member, roomId);
+  writeBatched(member, KEY_BUNDLES);
+  writeBatched(
     member,
-    JSON.stringify({
-      type: 'room_joined',
-      roomId,
-      nodeId: member.id,
-      messages: [],
-      memberCount,
-      accessToken: randomBytes(24).toString('base64url'),
-    }),
-  );
-  sendBatched(socket, member, userList(roomId));
-  sendBatched(socket, member, '{"type":"key_bundles","bundles":[]}');
-  sendBatched(
-    socket,
-    member,
-    JSON.stringify({
-      type: 'moderation_state',
-      roomId,
-      role: 'member',
-      isLocked: false,
-      mutedUntil: null,
-    }),
+    encodeTextFrame(
+      JSON.stringify({
+        type: 'moderation_state',
+        roomId,
+        role: 'member',
+        isLocked: false,
+        mutedUntil: null,
+      }),
+    ),
   );
   const held = heldJoins.get(roomId);
   if (held) held.joins.push([socket, member]);
@@ -148,6 +187,7 @@ function joinWithSpecBytes(socket: WebSocket, member: Member, roomId: string): v
     heldJoins.set(roomId, { joins: [[socket, member]], timer });
   }
 }
+const KEY_BUNDLES = encodeTextFrame('{"type":"key_bundles","bundles":[]}');
 
 function onFrame(socket: WebSocket, member: Member, text: string): void {
   let frame: unknown;
@@ -174,7 +214,7 @@ function onFrame(socket: WebSocket, member: Member, text: string): void {
   if (!member.roomId) return;
   if (SPEC_BYTES && record.type === 'request_user_list') {
     tellJoins(member.roomId);
-    sendBatched(socket, member, userList(member.roomId));
+    writeUserList(member, member.roomId);
     return;
   }
   const payload = JSON.stringify({
