@@ -56,14 +56,8 @@ function leave(socket: WebSocket, member: Member): void {
   const room = rooms.get(member.roomId);
   room?.delete(socket);
   if (room?.size === 0) rooms.delete(member.roomId);
-  if (SPEC_BYTES) {
-    // The kept list loses the entry: built again from the members left.
-    keptEntries.delete(member.roomId);
-    for (const peer of room ?? []) {
-      const entry = members.get(peer)?.entry;
-      if (entry) addEntry(member.roomId, entry);
-    }
-  }
+  // The kept list loses the entry: built again when next needed, as SecureChannel's is.
+  if (SPEC_BYTES) keptEntries.delete(member.roomId);
   member.roomId = null;
 }
 
@@ -92,7 +86,21 @@ function writeBatched(member: Member, ...buffers: Buffer[]): void {
  */
 const keptEntries = new Map<string, { buffer: Buffer; length: number }>();
 
+/** Adds a newcomer's entry (already in the room) to the kept list, or builds the list anew. */
 function addEntry(roomId: string, entry: string): void {
+  if (keptEntries.has(roomId)) appendEntry(roomId, entry);
+  else rebuildEntries(roomId);
+}
+
+function rebuildEntries(roomId: string): void {
+  keptEntries.delete(roomId);
+  for (const peer of rooms.get(roomId) ?? []) {
+    const entry = members.get(peer)?.entry;
+    if (entry) appendEntry(roomId, entry);
+  }
+}
+
+function appendEntry(roomId: string, entry: string): void {
   const kept = keptEntries.get(roomId);
   const text = kept && kept.length > 0 ? `,${entry}` : entry;
   const bytes = Buffer.byteLength(text);
@@ -109,6 +117,7 @@ function addEntry(roomId: string, entry: string): void {
 }
 
 function writeUserList(member: Member, roomId: string): void {
+  if (!keptEntries.has(roomId)) rebuildEntries(roomId);
   const kept = keptEntries.get(roomId);
   const head = `{"type":"user_list_update","roomId":${JSON.stringify(roomId)},"users":[`;
   const tail = `],"timestamp":"${new Date().toISOString()}"}`;
