@@ -14,10 +14,10 @@
  * `moderation_state`; and the room hears of the joins of each 50 ms window as SecureChannel tells
  * them (docs/protocol.md "Joins told together": one `user_joined` to the others, or one
  * `users_joined` to all). The bytes are written the way SecureChannel writes them, so that only
- * the logic is left out: frames encoded by server/realtime/ws-frame.ts straight to the TCP socket,
- * one frame's bytes shared by the whole room, a room's list entries kept as bytes and extended
- * (server/features/rooms/member-list.ts), a member's frames of one turn in one write
- * (server/realtime/write-batch.ts). `request_user_list` answers with the list after the room's
+ * the logic is left out, with SecureChannel's own pieces: frames encoded by
+ * server/realtime/ws-frame.ts straight to the TCP socket, one frame's bytes shared by the whole
+ * room, each entry's JSON kept (presence.ts `roomUserJson`) and a large room's entries kept as
+ * bytes (member-list.ts), a member's frames of one turn in one write (write-batch.ts). `request_user_list` answers with the list after the room's
  * held joins. The connect scenario measures it beside the two servers.
  *
  * Env: BENCH_ROOMS (room ids "room-0" … are accepted; any id is, in fact), BENCH_SPEC_BYTES.
@@ -26,6 +26,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
+import { KEPT_LIST_MIN_MEMBERS, MemberListBytes } from '../../server/features/rooms/member-list.js';
+import { roomUserJson, type PresenceMember } from '../../server/features/rooms/presence.js';
+import { BatchedSocket, batchThisTurn } from '../../server/realtime/write-batch.js';
 import { encodeTextFrame, encodeTextFrameParts } from '../../server/realtime/ws-frame.js';
 import { collectOnSignal, recordGcPauses } from './gc-on-signal.js';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -33,12 +36,14 @@ import { WebSocketServer, type WebSocket } from 'ws';
 interface Member {
   id: string;
   roomId: string | null;
-  /** The TCP socket under the WebSocket (written to directly in the spec-bytes mode). */
+  /** The TCP socket under the WebSocket, written to directly in the spec-bytes mode. */
   tcp: Socket;
+  /** Its place in the turn's write batch (write-batch.ts). */
+  batched: BatchedSocket;
   /** Spec-bytes mode: a callsign as long as a visitor's ("Ghost" and three digits). */
   username: string;
-  /** Spec-bytes mode: this member's room user entry as JSON, once joined. */
-  entry: string | null;
+  /** Spec-bytes mode: this member as SecureChannel's presence keeps it, once joined. */
+  presence: PresenceMember | null;
 }
 
 const SPEC_BYTES = process.env.BENCH_SPEC_BYTES === '1';
@@ -56,77 +61,38 @@ function leave(socket: WebSocket, member: Member): void {
   const room = rooms.get(member.roomId);
   room?.delete(socket);
   if (room?.size === 0) rooms.delete(member.roomId);
-  // The kept list loses the entry: built again when next needed, as SecureChannel's is.
-  if (SPEC_BYTES) keptEntries.delete(member.roomId);
   member.roomId = null;
 }
 
-let corked: Socket[] = [];
-/**
- * Spec-bytes mode: writes WebSocket frame bytes to the member's TCP socket, as SecureChannel
- * writes its frames (server/realtime/ws-frame.ts); a member's writes of one turn leave together.
- */
+/** Spec-bytes mode: frame bytes to the member's TCP socket, its frames of a turn in one write. */
 function writeBatched(member: Member, ...buffers: Buffer[]): void {
-  if (member.tcp.writableCorked === 0) {
-    member.tcp.cork();
-    if (corked.push(member.tcp) === 1) {
-      setImmediate(() => {
-        const sockets = corked;
-        corked = [];
-        for (const tcp of sockets) tcp.uncork();
-      });
-    }
-  }
+  batchThisTurn(member.batched);
   for (const buffer of buffers) member.tcp.write(buffer);
 }
 
-/**
- * Spec-bytes mode: a room's list entries as UTF-8, extended as members join and shared by every
- * newcomer's list (as server/features/rooms/member-list.ts keeps a large room's).
- */
-const keptEntries = new Map<string, { buffer: Buffer; length: number }>();
-
-/** Adds a newcomer's entry (already in the room) to the kept list, or builds the list anew. */
-function addEntry(roomId: string, entry: string): void {
-  if (keptEntries.has(roomId)) appendEntry(roomId, entry);
-  else rebuildEntries(roomId);
-}
-
-function rebuildEntries(roomId: string): void {
-  keptEntries.delete(roomId);
-  for (const peer of rooms.get(roomId) ?? []) {
-    const entry = members.get(peer)?.entry;
-    if (entry) appendEntry(roomId, entry);
+/** Spec-bytes mode: the room's members in the order they joined, as presence lists them. */
+function roomMembers(roomId: string): PresenceMember[] {
+  const list: PresenceMember[] = [];
+  for (const socket of rooms.get(roomId) ?? []) {
+    const presence = members.get(socket)?.presence;
+    if (presence) list.push(presence);
   }
+  return list;
 }
 
-function appendEntry(roomId: string, entry: string): void {
-  const kept = keptEntries.get(roomId);
-  const text = kept && kept.length > 0 ? `,${entry}` : entry;
-  const bytes = Buffer.byteLength(text);
-  if (!kept || kept.length + bytes > kept.buffer.length) {
-    // A new buffer: views of the old one handed out earlier stay as they were.
-    const buffer = Buffer.allocUnsafe(Math.max(2 * ((kept?.length ?? 0) + bytes), 4096));
-    kept?.buffer.copy(buffer, 0, 0, kept.length);
-    keptEntries.set(roomId, { buffer, length: kept?.length ?? 0 });
-  }
-  const target = keptEntries.get(roomId);
-  if (!target) return;
-  target.buffer.write(text, target.length);
-  target.length += bytes;
-}
+const listBytes = new MemberListBytes();
 
+/** The whole member list, as SecureChannel's `sendUserList` writes it. */
 function writeUserList(member: Member, roomId: string): void {
-  if (!keptEntries.has(roomId)) rebuildEntries(roomId);
-  const kept = keptEntries.get(roomId);
+  const list = roomMembers(roomId);
   const head = `{"type":"user_list_update","roomId":${JSON.stringify(roomId)},"users":[`;
   const tail = `],"timestamp":"${new Date().toISOString()}"}`;
-  writeBatched(
-    member,
-    ...encodeTextFrameParts(head, kept ? kept.buffer.subarray(0, kept.length) : EMPTY, tail),
-  );
+  if (list.length >= KEPT_LIST_MIN_MEMBERS) {
+    writeBatched(member, ...encodeTextFrameParts(head, listBytes.entries(roomId, list), tail));
+  } else {
+    writeBatched(member, encodeTextFrame(head + list.map(roomUserJson).join(',') + tail));
+  }
 }
-const EMPTY = Buffer.alloc(0);
 
 /** Tells the room of its held joins, as SecureChannel's window does: one frame for all. */
 function tellJoins(roomId: string): void {
@@ -138,10 +104,11 @@ function tellJoins(roomId: string): void {
   if (!room) return;
   const id = JSON.stringify(roomId);
   const only = held.joins.length === 1 ? held.joins[0] : undefined;
+  const entry = (member: Member) => (member.presence ? roomUserJson(member.presence) : 'null');
   const frame = encodeTextFrame(
     only
-      ? `{"type":"user_joined","roomId":${id},"username":"${only[1].username}","nodeId":"${only[1].id}","memberCount":${room.size},"user":${only[1].entry}}`
-      : `{"type":"users_joined","roomId":${id},"memberCount":${room.size},"users":[${held.joins.map(([, member]) => member.entry).join(',')}]}`,
+      ? `{"type":"user_joined","roomId":${id},"username":"${only[1].username}","nodeId":"${only[1].id}","memberCount":${room.size},"user":${entry(only[1])}}`
+      : `{"type":"users_joined","roomId":${id},"memberCount":${room.size},"users":[${held.joins.map(([, member]) => entry(member)).join(',')}]}`,
   );
   for (const peer of room) {
     const member = members.get(peer);
@@ -152,19 +119,21 @@ function tellJoins(roomId: string): void {
 /** Spec-bytes mode: what SecureChannel writes for a visitor's join, without deciding anything. */
 function joinWithSpecBytes(socket: WebSocket, member: Member, roomId: string): void {
   const now = new Date().toISOString();
-  member.entry = JSON.stringify({
+  member.presence = {
+    roomId,
     nodeId: member.id,
     username: member.username,
     status: 'online',
     role: 'user',
     isAuthenticated: false,
+    keyId: null,
+    moderationRole: 'member',
+    addressTag: null,
     connectionTime: now,
     lastSeen: now,
     isVoiceActive: false,
     entry: 'open',
-    secureId: null,
-  });
-  addEntry(roomId, member.entry);
+  };
   const memberCount = rooms.get(roomId)?.size ?? 0;
   const roomJoined = JSON.stringify({
     type: 'room_joined',
@@ -239,12 +208,14 @@ const http = createServer((_request, response) => {
 const wss = new WebSocketServer({ server: http, perMessageDeflate: false });
 wss.on('connection', (socket, request) => {
   const n = nextId++;
+  const tcp = request.socket;
   const member: Member = {
     id: SPEC_BYTES ? `node_${n.toString(16).padStart(16, '0')}` : `bare_${n}`,
     roomId: null,
-    tcp: request.socket as Socket,
+    tcp,
+    batched: new BatchedSocket(tcp),
     username: `Ghost${100 + (n % 900)}`,
-    entry: null,
+    presence: null,
   };
   members.set(socket, member);
   socket.on('message', (data) => onFrame(socket, member, data.toString()));
